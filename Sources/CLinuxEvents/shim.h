@@ -1,0 +1,20 @@
+#ifndef CLINUXEVENTS_SHIM_H
+#define CLINUXEVENTS_SHIM_H
+// Linux event primitives the run loop waits on: epoll, eventfd, timerfd, timer slack.
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <sys/timerfd.h>
+#include <sys/prctl.h>
+#include <pthread.h>
+#include <time.h>
+#include <errno.h>
+#include <unistd.h>
+
+/// Sets this thread's timer slack so kernel sleeps end on time (default slack is 50 µs).
+static inline int cle_set_timer_slack(unsigned long nanoseconds) {
+    return prctl(PR_SET_TIMERSLACK, nanoseconds, 0, 0, 0);
+}
+
+static inline int cle_errno(void) { return errno; }
+
+#endif

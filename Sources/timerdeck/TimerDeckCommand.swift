@@ -1,0 +1,4 @@
+@main
+struct TimerDeckCommand {
+    static func main() {}
+}
