@@ -1,0 +1,78 @@
+import Synchronization
+
+/// A clock whose time moves only when told: the run loop's wait jumps it to the next deadline,
+/// and a callout declares simulated work with ``busy(_:)``.
+///
+/// All three ``ClockKind``s advance together, except during a simulated machine sleep
+/// (``sleep(_:)``), which advances continuous and wall time but not uptime (decisions.md 9).
+/// Safe to use from any thread.
+///
+/// ```swift
+/// let clock = VirtualClock()
+/// let loop = RunLoop(clock: .virtual(clock))
+/// Timer.scheduled(on: loop, interval: .seconds(1), repeats: false) { _ in clock.busy(.milliseconds(350)) }
+/// loop.run(until: loop.now + .seconds(2))   // returns at once in real time
+/// ```
+public final class VirtualClock: Sendable {
+    private struct Readings {
+        var uptime: Int64
+        var continuous: Int64
+        var wall: Int64
+    }
+
+    private let readings: Mutex<Readings>
+
+    /// The wall-clock origin of a new virtual clock: 2026-01-01T00:00:00Z.
+    public static let defaultWallStart = Instant(nanoseconds: 1_767_225_600 * 1_000_000_000)
+
+    /// Creates a clock whose uptime and continuous time start at zero and whose wall time starts at `wallStart`.
+    public init(wallStart: Instant = VirtualClock.defaultWallStart) {
+        readings = Mutex(Readings(uptime: 0, continuous: 0, wall: wallStart.nanoseconds))
+    }
+
+    /// The current reading of `kind`.
+    public func now(_ kind: ClockKind = .uptime) -> Instant {
+        readings.withLock { readings in
+            switch kind {
+            case .uptime: Instant(nanoseconds: readings.uptime)
+            case .continuous: Instant(nanoseconds: readings.continuous)
+            case .wall: Instant(nanoseconds: readings.wall)
+            }
+        }
+    }
+
+    /// Declares `duration` of simulated work: every clock advances by it.
+    ///
+    /// Call it from a callout to make the callout "take" that long, which is how late-fire cases
+    /// (runloop-reference C-T6) are reproduced deterministically. Negative durations are ignored.
+    public func busy(_ duration: Duration) {
+        let delta = max(duration.nanoseconds, 0)
+        readings.withLock { readings in
+            readings.uptime += delta
+            readings.continuous += delta
+            readings.wall += delta
+        }
+    }
+
+    /// Simulates the machine sleeping for `duration`: continuous and wall time advance, uptime does not.
+    public func sleep(_ duration: Duration) {
+        let delta = max(duration.nanoseconds, 0)
+        readings.withLock { readings in
+            readings.continuous += delta
+            readings.wall += delta
+        }
+    }
+
+    /// Advances every clock so that uptime reads `instant`; earlier instants are ignored.
+    ///
+    /// The run loop's virtual wait calls this to jump to its next deadline.
+    public func advance(toUptime instant: Instant) {
+        readings.withLock { readings in
+            let delta = instant.nanoseconds - readings.uptime
+            guard delta > 0 else { return }
+            readings.uptime += delta
+            readings.continuous += delta
+            readings.wall += delta
+        }
+    }
+}
