@@ -1,0 +1,34 @@
+/// Everything registered in one mode of one run loop (runloop-reference C-M1).
+final class ModeState {
+    let mode: RunLoop.Mode
+    let timers: TimerQueue
+    /// Sorted by order; equal orders keep the order they were added in (C-R8).
+    private(set) var observers: [RunLoop.Observer] = []
+    /// The union of the observers' activities, to skip notifications nobody wants.
+    private(set) var observerMask: RunLoop.Activity = []
+    var sources: [RunLoop.Source] = []
+    /// One source per descriptor.
+    var descriptorSources: [Int32: RunLoop.FileDescriptorSource] = [:]
+    /// This mode's epoll set, created when the mode first waits (-1 until then).
+    var epollDescriptor: Int32 = -1
+
+    init(mode: RunLoop.Mode, queueID: Int32) {
+        self.mode = mode
+        timers = TimerQueue(id: queueID)
+    }
+
+    func contains(_ observer: RunLoop.Observer) -> Bool {
+        observers.contains { $0 === observer }
+    }
+
+    func insert(_ observer: RunLoop.Observer) {
+        let index = observers.firstIndex { $0.order > observer.order } ?? observers.count
+        observers.insert(observer, at: index)
+        observerMask.formUnion(observer.activities)
+    }
+
+    func remove(_ observer: RunLoop.Observer) {
+        observers.removeAll { $0 === observer }
+        observerMask = observers.reduce(into: []) { $0.formUnion($1.activities) }
+    }
+}

@@ -1,0 +1,123 @@
+import CLinuxEvents
+import Glibc
+import Synchronization
+
+extension RunLoop {
+    /// The part of a run loop that other threads may use: queue work, wake it, stop it.
+    ///
+    /// Work handed over from another thread always wakes the loop (decisions.md 5, a deliberate
+    /// improvement on `CFRunLoopPerformBlock`, which can wait forever for an unrelated wake-up).
+    ///
+    /// ```swift
+    /// let handle = RunLoop.current.handle
+    /// DispatchQueue.global().async {
+    ///     let result = expensiveWork()
+    ///     handle.perform(inModes: [.common]) { show(result) }
+    /// }
+    /// ```
+    public struct Handle: Sendable {
+        let shared: LoopShared
+
+        /// Queues `block` to run on the loop's thread in the next pass that runs one of `modes`
+        /// (``RunLoop/Mode/common`` stands for every common mode), and wakes the loop (C-B1, decision 5).
+        public func perform(inModes modes: [Mode] = [.default], _ block: @escaping @Sendable () -> Void) {
+            guard !modes.isEmpty else { return }
+            shared.post(.perform(modes, block))
+        }
+
+        /// Wakes the loop if it is sleeping, so that it starts a new pass (C-R6).
+        public func wakeUp() {
+            shared.wakeUp()
+        }
+
+        /// Stops the innermost run of the loop, if it is running when the request arrives (C-R5).
+        public func stop() {
+            shared.post(.stop)
+        }
+
+        /// Tells a loop on a ``VirtualClock`` that work outside it (I/O on another thread) is under
+        /// way: until every such work is finished, its waits block for real input instead of jumping
+        /// the clock to the next deadline. On the system clock this only counts.
+        public func beginExternalWork() -> ExternalWork {
+            shared.externalWork.add(1, ordering: .relaxed)
+            return ExternalWork(shared: shared)
+        }
+
+        /// Runs `body` with the loop on its own thread at the start of its next pass, and wakes it.
+        func execute(_ body: @escaping @Sendable (RunLoop) -> Void) {
+            shared.post(.execute(body))
+        }
+    }
+
+    /// Outstanding work outside a run loop; see ``Handle/beginExternalWork()``.
+    public final class ExternalWork: Sendable {
+        private let shared: LoopShared
+        private let finished = Atomic<Bool>(false)
+
+        init(shared: LoopShared) {
+            self.shared = shared
+        }
+
+        /// Marks the work done and wakes the loop; idempotent.
+        public func finish() {
+            guard !finished.exchange(true, ordering: .acquiringAndReleasing) else { return }
+            shared.externalWork.subtract(1, ordering: .relaxed)
+            shared.wakeUp()
+        }
+
+        deinit {
+            finish()
+        }
+    }
+}
+
+/// A message from another thread to a run loop.
+enum InboxMessage: Sendable {
+    case perform([RunLoop.Mode], @Sendable () -> Void)
+    case stop
+    case execute(@Sendable (RunLoop) -> Void)
+}
+
+/// What a run loop shares with other threads: its inbox and its wake-up eventfd.
+final class LoopShared: Sendable {
+    let wakeDescriptor: Int32
+    let externalWork = Atomic<Int>(0)
+    private let inbox = Mutex<[InboxMessage]>([])
+    private let hasMail = Atomic<Bool>(false)
+
+    init() {
+        wakeDescriptor = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
+        precondition(wakeDescriptor >= 0, "RunLoop: eventfd failed with errno \(cle_errno())")
+    }
+
+    deinit {
+        close(wakeDescriptor)
+    }
+
+    func post(_ message: InboxMessage) {
+        inbox.withLock { $0.append(message) }
+        hasMail.store(true, ordering: .releasing)
+        wakeUp()
+    }
+
+    /// Takes every queued message, oldest first.
+    func takeMail() -> [InboxMessage] {
+        guard hasMail.load(ordering: .acquiring) else { return [] }
+        return inbox.withLock { messages in
+            hasMail.store(false, ordering: .relaxed)
+            defer { messages.removeAll() }
+            return messages
+        }
+    }
+
+    func wakeUp() {
+        var one: UInt64 = 1
+        _ = write(wakeDescriptor, &one, 8)
+    }
+
+    /// Clears a pending wake-up after the loop woke.
+    func drainWakeUps() {
+        var count: UInt64 = 0
+        _ = read(wakeDescriptor, &count, 8)
+    }
+}

@@ -1,0 +1,171 @@
+/// One pass of the loop, in CF's order (runloop-reference C-R1):
+/// BeforeTimers → BeforeSources → blocks → signalled sources (→ blocks) → BeforeWaiting → wait →
+/// AfterWaiting → due timers → ready descriptors → blocks → result.
+extension RunLoop {
+    func runPasses(_ run: PerRun, limit: Int64, returnAfterSourceHandled: Bool) -> RunResult {
+        let state = run.state
+        // C-R3: a limit at or before now polls — one pass, no sleep, no waiting observers.
+        let polling = limit <= now.nanoseconds
+        if run.stopped { return .stopped }
+        var ready: [Int32] = []
+        while true {
+            drainInbox()
+            notify(.beforeTimers, in: state)
+            notify(.beforeSources, in: state)
+            doBlocks(in: state)
+            var handledSource = doSignalledSources(in: state, stopAfterFirst: returnAfterSourceHandled)
+            if handledSource { doBlocks(in: state) }
+            let skipSleep = polling || handledSource || hasBlocks(for: state)
+            if !skipSleep { notify(.beforeWaiting, in: state) }
+            ready.removeAll(keepingCapacity: true)
+            let deadline = skipSleep ? nil : min(limit, wakeDeadline(for: state) ?? Int64.max)
+            waiter.wait(in: state, until: deadline, poll: skipSleep, ready: &ready)
+            if !skipSleep { notify(.afterWaiting, in: state) }
+            drainInbox()
+            doTimers(in: state)
+            if !(handledSource && returnAfterSourceHandled) {
+                handledSource = handleReadyDescriptors(ready, in: state, stopAfterFirst: returnAfterSourceHandled)
+                    || handledSource
+            }
+            doBlocks(in: state)
+            // C-R2: handledSource, then timedOut, then stopped, then finished.
+            if handledSource && returnAfterSourceHandled { return .handledSource }
+            if polling || now.nanoseconds >= limit { return .timedOut }
+            if run.stopped { return .stopped }
+            if isEmpty(state) { return .finished }
+        }
+    }
+
+    /// Calls the observers of `state` that watch `activity`, in order (C-R8).
+    func notify(_ activity: Activity, in state: ModeState) {
+        guard state.observerMask.contains(activity) else { return }
+        for observer in state.observers where observer.activities.contains(activity) {
+            observer.notify(activity)
+        }
+    }
+
+    /// Whether `state` has nothing that could make a pass do work (C-M8).
+    func isEmpty(_ state: ModeState) -> Bool {
+        state.timers.isEmpty && modelessTimers.isEmpty && state.sources.isEmpty
+            && state.descriptorSources.isEmpty && !hasBlocks(for: state)
+    }
+
+    /// Moves messages from other threads into the loop (decisions.md 5).
+    func drainInbox() {
+        for message in shared.takeMail() {
+            switch message {
+            case .perform(let modes, let block): blocks.append((modes, block))
+            case .stop: stop()
+            case .execute(let body): body(self)
+            }
+        }
+    }
+
+    // MARK: Blocks (C-B1…C-B3)
+
+    private func matches(_ modes: [Mode], _ state: ModeState) -> Bool {
+        modes.contains(state.mode) || (modes.contains(.common) && isCommonMode(state.mode))
+    }
+
+    private func hasBlocks(for state: ModeState) -> Bool {
+        blocks.contains { matches($0.modes, state) }
+    }
+
+    /// Runs the queued blocks addressed to `state` in order; blocks queued meanwhile wait for a later call (C-B2).
+    private func doBlocks(in state: ModeState) {
+        guard !blocks.isEmpty else { return }
+        let pending = blocks
+        blocks = []
+        var kept: [(modes: [Mode], block: () -> Void)] = []
+        for item in pending {
+            if matches(item.modes, state) {
+                item.block()
+            } else {
+                kept.append(item)
+            }
+        }
+        blocks = kept + blocks
+    }
+
+    // MARK: Sources
+
+    /// Runs signalled sources by (order, signal time); only the first when `stopAfterFirst` (C-R11).
+    private func doSignalledSources(in state: ModeState, stopAfterFirst: Bool) -> Bool {
+        guard !state.sources.isEmpty else { return false }
+        let signalled = state.sources
+            .filter { $0.isValid && $0.signalState.signalStamp != 0 }
+            .sorted { ($0.order, $0.signalState.signalStamp) < ($1.order, $1.signalState.signalStamp) }
+        var handled = false
+        for source in signalled where source.isValid && source.signalState.signalStamp != 0 {
+            source.signalState.clear()
+            source.handle()
+            handled = true
+            if stopAfterFirst { break }
+        }
+        return handled
+    }
+
+    private func handleReadyDescriptors(_ ready: [Int32], in state: ModeState, stopAfterFirst: Bool) -> Bool {
+        var handled = false
+        for descriptor in ready {
+            guard let source = state.descriptorSources[descriptor], source.isValid else { continue }
+            source.handle()
+            handled = true
+            if stopAfterFirst { break }
+        }
+        return handled
+    }
+
+    // MARK: Timers (C-T3…C-T6, C-T9)
+
+    /// The time to wake for the timers of `state`: no earlier than the earliest fire time and no later
+    /// than any due timer's fire time + tolerance; within that window, as late as possible so that
+    /// one wake-up serves every timer whose window it falls in. Firing timers are ignored (C-T4).
+    func wakeDeadline(for state: ModeState) -> Int64? {
+        var hard = Int64.max
+        state.timers.narrowHardDeadline(&hard)
+        modelessTimers.narrowHardDeadline(&hard)
+        var wake: Int64?
+        state.timers.latestFireTime(atOrBefore: hard, raising: &wake)
+        modelessTimers.latestFireTime(atOrBefore: hard, raising: &wake)
+        return wake == Int64.max ? nil : wake
+    }
+
+    /// Fires every timer of `state` (and every modeless timer) due now, in (fire time, insertion) order.
+    private func doTimers(in state: ModeState) {
+        let limit = now.nanoseconds
+        var due: [TimerQueue.Entry] = []
+        state.timers.collectDue(atOrBefore: limit, into: &due)
+        modelessTimers.collectDue(atOrBefore: limit, into: &due)
+        guard !due.isEmpty else { return }
+        if due.count > 1 { due.sort { $0.precedes($1) } }
+        for entry in due { fire(entry.timer, dueBy: limit) }
+    }
+
+    private func fire(_ timer: Timer, dueBy limit: Int64) {
+        // C-T3: re-check just before the callout.
+        guard timer.isValid else {
+            timer.invalidate()
+            return
+        }
+        guard !timer.isFiring, timer.fireNanoseconds <= limit, timer.runLoop === self else { return }
+        let serviced = timer.fireNanoseconds
+        timer.runCallout()
+        // C-T5: a one-shot timer is invalidated after its callout.
+        guard timer.repeats else {
+            timer.invalidate()
+            return
+        }
+        guard timer.isValid, timer.runLoop === self else { return }
+        if timer.fireNanoseconds <= serviced {
+            // C-T6: next fire = first point of the original grid strictly after now; missed ticks are skipped.
+            let interval = timer.intervalNanoseconds
+            let after = now.nanoseconds
+            var next = serviced &+ interval
+            if next <= after { next = serviced &+ ((after - serviced) / interval + 1) &* interval }
+            timer.fireNanoseconds = next
+        }
+        // Otherwise the callout moved the fire date later: keep it (C-T6).
+        reposition(timer)
+    }
+}

@@ -1,0 +1,251 @@
+extension RunLoop {
+    // MARK: Timers
+
+    /// Adds `timer` to `mode`, or to every common mode when `mode` is ``Mode/common`` (C-M4, seed M1, M3).
+    ///
+    /// A timer belongs to at most one run loop: adding it to a second loop does nothing (C-T2).
+    /// Adding an invalid timer does nothing. A fire date already in the past fires at the next pass.
+    public func add(_ timer: Timer, forMode mode: Mode) {
+        guard timer.isValid else {
+            timer.invalidate()
+            return
+        }
+        if let owner = timer.runLoop, owner !== self { return }
+        if mode == .common {
+            commonItems.insert(timer)
+            timer.isCommonItem = true
+            for common in commonModes { insert(timer, into: modeState(for: common)) }
+        } else {
+            insert(timer, into: modeState(for: mode))
+        }
+    }
+
+    /// Removes `timer` from `mode` (or from the common items and every common mode, C-M6). The
+    /// timer leaves the run loop when it is in none of its modes (C-T2); it stays valid.
+    public func remove(_ timer: Timer, forMode mode: Mode) {
+        guard timer.runLoop === self else { return }
+        if mode == .common {
+            guard timer.isCommonItem else { return }
+            commonItems.remove(timer)
+            timer.isCommonItem = false
+            for common in commonModes { modeStates[common]?.timers.remove(timer) }
+        } else {
+            modeStates[mode]?.timers.remove(timer)
+        }
+        releaseIfUnscheduled(timer)
+    }
+
+    /// Whether `timer` is in `mode` of this loop.
+    public func contains(_ timer: Timer, inMode mode: Mode) -> Bool {
+        timer.runLoop === self && (modeStates[mode]?.timers.contains(timer) ?? false)
+    }
+
+    /// Adds a timer that fires in whichever mode the loop runs and keeps every mode non-empty.
+    /// Dispatch timers on a ``VirtualClock`` use it (seed G1: scrolling never pauses them).
+    func addModeless(_ timer: Timer) {
+        guard timer.isValid else { return }
+        if let owner = timer.runLoop, owner !== self { return }
+        adopt(timer)
+        guard !modelessTimers.contains(timer) else { return }
+        modelessTimers.insert(timer, deadline: timer.fireNanoseconds, order: nextInsertionOrder())
+    }
+
+    /// Removes a timer added with ``addModeless(_:)``.
+    func removeModeless(_ timer: Timer) {
+        guard timer.runLoop === self else { return }
+        modelessTimers.remove(timer)
+        releaseIfUnscheduled(timer)
+    }
+
+    func insert(_ timer: Timer, into state: ModeState) {
+        guard !state.timers.contains(timer) else { return }
+        adopt(timer)
+        state.timers.insert(timer, deadline: timer.fireNanoseconds, order: nextInsertionOrder())
+    }
+
+    /// Called when the timer's fire date changed: it goes after timers already at that time (C-T7).
+    func reposition(_ timer: Timer) {
+        for queueID in timer.slots.queueIDs {
+            queue(withID: queueID).update(timer, deadline: timer.fireNanoseconds, order: nextInsertionOrder())
+        }
+    }
+
+    /// Takes an invalidated timer out of every mode and the common items (C-T8).
+    func detach(_ timer: Timer) {
+        for queueID in timer.slots.queueIDs { queue(withID: queueID).remove(timer) }
+        if timer.isCommonItem {
+            commonItems.remove(timer)
+            timer.isCommonItem = false
+        }
+        releaseIfUnscheduled(timer)
+    }
+
+    /// The modes `timer` is in.
+    func modes(containing timer: Timer) -> [Mode] {
+        timer.slots.queueIDs.filter { $0 > 0 }.map { statesByQueueID[Int($0) - 1].mode }
+    }
+
+    private func queue(withID id: Int32) -> TimerQueue {
+        id == 0 ? modelessTimers : statesByQueueID[Int(id) - 1].timers
+    }
+
+    private func adopt(_ timer: Timer) {
+        guard timer.runLoop == nil else { return }
+        timer.runLoop = self
+        timer.ownerChanged()
+        // C-T1: a fire date in the past means "now" when the timer joins the loop.
+        timer.fireNanoseconds = max(timer.fireNanoseconds, now.nanoseconds)
+    }
+
+    private func releaseIfUnscheduled(_ timer: Timer) {
+        guard timer.slots.isEmpty, timer.runLoop === self else { return }
+        timer.runLoop = nil
+        timer.ownerChanged()
+    }
+
+    // MARK: Observers
+
+    /// Adds `observer` to `mode` (or every common mode). An observer belongs to one run loop.
+    public func add(_ observer: Observer, forMode mode: Mode) {
+        guard observer.isValid else { return }
+        if let owner = observer.runLoop, owner !== self { return }
+        if mode == .common {
+            commonItems.insert(observer)
+            observer.isCommonItem = true
+            for common in commonModes { insert(observer, into: modeState(for: common)) }
+        } else {
+            insert(observer, into: modeState(for: mode))
+        }
+    }
+
+    /// Removes `observer` from `mode` (or from the common items and every common mode).
+    public func remove(_ observer: Observer, forMode mode: Mode) {
+        guard observer.runLoop === self else { return }
+        if mode == .common {
+            guard observer.isCommonItem else { return }
+            commonItems.remove(observer)
+            observer.isCommonItem = false
+            for common in commonModes { modeStates[common]?.remove(observer) }
+        } else {
+            modeStates[mode]?.remove(observer)
+        }
+        if !statesByQueueID.contains(where: { $0.contains(observer) }) { observer.runLoop = nil }
+    }
+
+    func insert(_ observer: Observer, into state: ModeState) {
+        guard !state.contains(observer) else { return }
+        observer.runLoop = self
+        state.insert(observer)
+    }
+
+    func detach(_ observer: Observer) {
+        for state in statesByQueueID where state.contains(observer) { state.remove(observer) }
+        commonItems.remove(observer)
+        observer.isCommonItem = false
+        observer.runLoop = nil
+    }
+
+    // MARK: Signalled sources
+
+    /// Adds `source` to `mode` (or every common mode). A source belongs to one run loop.
+    public func add(_ source: Source, forMode mode: Mode) {
+        guard source.isValid else { return }
+        if let owner = source.runLoop, owner !== self { return }
+        if mode == .common {
+            commonItems.insert(source)
+            source.isCommonItem = true
+            for common in commonModes { insert(source, into: modeState(for: common)) }
+        } else {
+            insert(source, into: modeState(for: mode))
+        }
+    }
+
+    /// Removes `source` from `mode` (or from the common items and every common mode).
+    public func remove(_ source: Source, forMode mode: Mode) {
+        guard source.runLoop === self else { return }
+        if mode == .common {
+            guard source.isCommonItem else { return }
+            commonItems.remove(source)
+            source.isCommonItem = false
+            for common in commonModes { modeStates[common]?.sources.removeAll { $0 === source } }
+        } else {
+            modeStates[mode]?.sources.removeAll { $0 === source }
+        }
+        if !statesByQueueID.contains(where: { $0.sources.contains { $0 === source } }) {
+            source.runLoop = nil
+            source.ownerChanged()
+        }
+    }
+
+    func insert(_ source: Source, into state: ModeState) {
+        guard !state.sources.contains(where: { $0 === source }) else { return }
+        if source.runLoop == nil {
+            source.runLoop = self
+            source.ownerChanged()
+        }
+        state.sources.append(source)
+    }
+
+    func detach(_ source: Source) {
+        for state in statesByQueueID { state.sources.removeAll { $0 === source } }
+        commonItems.remove(source)
+        source.isCommonItem = false
+        source.runLoop = nil
+        source.ownerChanged()
+    }
+
+    // MARK: Descriptor sources
+
+    /// Adds `source` to `mode` (or every common mode); the loop then wakes when its descriptor is
+    /// readable while running that mode. One source per descriptor per mode.
+    public func add(_ source: FileDescriptorSource, forMode mode: Mode) {
+        guard source.isValid else { return }
+        if let owner = source.runLoop, owner !== self { return }
+        if mode == .common {
+            commonItems.insert(source)
+            source.isCommonItem = true
+            for common in commonModes { insert(source, into: modeState(for: common)) }
+        } else {
+            insert(source, into: modeState(for: mode))
+        }
+    }
+
+    /// Removes `source` from `mode` (or from the common items and every common mode).
+    public func remove(_ source: FileDescriptorSource, forMode mode: Mode) {
+        guard source.runLoop === self else { return }
+        if mode == .common {
+            guard source.isCommonItem else { return }
+            commonItems.remove(source)
+            source.isCommonItem = false
+            for common in commonModes { if let state = modeStates[common] { remove(source, from: state) } }
+        } else if let state = modeStates[mode] {
+            remove(source, from: state)
+        }
+        if !statesByQueueID.contains(where: { $0.descriptorSources[source.fileDescriptor] === source }) {
+            source.runLoop = nil
+        }
+    }
+
+    func insert(_ source: FileDescriptorSource, into state: ModeState) {
+        precondition(state.descriptorSources[source.fileDescriptor] == nil
+                     || state.descriptorSources[source.fileDescriptor] === source,
+                     "RunLoop: descriptor \(source.fileDescriptor) already has a source in mode \(state.mode)")
+        guard state.descriptorSources[source.fileDescriptor] == nil else { return }
+        source.runLoop = self
+        state.descriptorSources[source.fileDescriptor] = source
+        waiter.register(source, in: state)
+    }
+
+    private func remove(_ source: FileDescriptorSource, from state: ModeState) {
+        guard state.descriptorSources[source.fileDescriptor] === source else { return }
+        state.descriptorSources[source.fileDescriptor] = nil
+        waiter.unregister(source.fileDescriptor, in: state)
+    }
+
+    func detach(_ source: FileDescriptorSource) {
+        for state in statesByQueueID { remove(source, from: state) }
+        commonItems.remove(source)
+        source.isCommonItem = false
+        source.runLoop = nil
+    }
+}

@@ -1,0 +1,236 @@
+import Glibc
+
+/// A run loop with the semantics of Apple's `CFRunLoop`/`NSRunLoop`, on Linux.
+///
+/// One run loop per thread (``current``), created on first use. A run loop runs in one *mode* at a
+/// time and services only that mode's timers, sources, observers and blocks (runloop-reference
+/// 1.1–1.3); a callout may run it again, re-entrantly, in another mode (C-M11) — which is how a
+/// scroll gesture runs the ``Mode/tracking`` mode while ``Mode/default`` timers wait (seed M2).
+///
+/// The loop is bound to the thread that created it and is not `Sendable`; other threads use
+/// ``handle``. Time comes from its ``clock``: the kernel's, or a ``VirtualClock`` for tests, on which
+/// waiting jumps straight to the next deadline.
+///
+/// ```swift
+/// let loop = RunLoop.current
+/// loop.addCommonMode(.tracking)
+/// let timer = Timer(fireAt: loop.now + .seconds(1), interval: .seconds(1), repeats: true) { _ in tick() }
+/// loop.add(timer, forMode: .common)
+/// loop.run()
+/// ```
+public final class RunLoop {
+    /// The loop's time base.
+    public let clock: RunLoopClock
+    /// The `Sendable` part of the loop for other threads.
+    public let handle: Handle
+
+    let shared: LoopShared
+    let waiter: Waiter
+    private let ownerThread: pthread_t
+
+    var modeStates: [Mode: ModeState] = [:]
+    /// Mode states by queue id − 1 (queue id 0 is ``modelessTimers``).
+    var statesByQueueID: [ModeState] = []
+    /// Timers that fire in every mode (dispatch timers on a virtual clock, seed G1).
+    let modelessTimers = TimerQueue(id: 0)
+    /// The common-modes set, in the order modes were made common (C-M2, C-M3).
+    private(set) var commonModeList: [Mode] = [.default]
+    var commonItems = CommonItems()
+    /// Blocks queued by ``perform(inModes:_:)`` and from other threads, oldest first (C-B1).
+    var blocks: [(modes: [Mode], block: () -> Void)] = []
+    /// The runs in progress, innermost last (C-M11).
+    var runs: [PerRun] = []
+    private var insertionCounter: UInt64 = 0
+
+    /// Per-run data: the mode being run and its stop flag (`__CFRunLoopPushPerRunData`).
+    final class PerRun {
+        let state: ModeState
+        var stopped = false
+
+        init(state: ModeState) {
+            self.state = state
+        }
+    }
+
+    /// Creates a run loop bound to the calling thread. It does not become the thread's ``current``
+    /// loop; use ``withCurrent(_:_:)`` for that. Its common-modes set is `[default]` (C-M3).
+    public init(clock: RunLoopClock = .system) {
+        self.clock = clock
+        shared = LoopShared()
+        handle = Handle(shared: shared)
+        waiter = Waiter(shared: shared, clock: clock)
+        ownerThread = pthread_self()
+        _ = modeState(for: .default)
+    }
+
+    deinit {
+        for state in statesByQueueID {
+            for entry in state.timers.entries { entry.timer.runLoop = nil }
+            for observer in state.observers { observer.runLoop = nil }
+            for source in state.sources { source.runLoop = nil }
+            for source in state.descriptorSources.values { source.runLoop = nil }
+        }
+        for entry in modelessTimers.entries { entry.timer.runLoop = nil }
+    }
+
+    /// The calling thread's run loop, created with the system clock on first use (C-R13).
+    @available(*, noasync)
+    public static var current: RunLoop {
+        CurrentRunLoop.get()
+    }
+
+    /// Runs `body` with `loop` as the calling thread's ``current`` run loop, then restores the previous one.
+    ///
+    /// This is how a program or a test puts a loop on a ``VirtualClock`` behind the APIs that use
+    /// the current loop, such as ``Timer/scheduledTimer(withInterval:repeats:on:forMode:block:)``.
+    @available(*, noasync)
+    public static func withCurrent<Result>(_ loop: RunLoop, _ body: () throws -> Result) rethrows -> Result {
+        try CurrentRunLoop.with(loop, body)
+    }
+
+    /// The current uptime reading of the loop's clock.
+    public var now: Instant {
+        clock.now(.uptime)
+    }
+
+    /// The mode of the innermost run in progress, or `nil` when the loop is not running.
+    public var currentMode: Mode? {
+        runs.last?.state.mode
+    }
+
+    /// How many runs are in progress (nested runs count one each).
+    public var nestingDepth: Int {
+        runs.count
+    }
+
+    /// The modes an item added to ``Mode/common`` goes into (C-M2), in the order they became common.
+    public var commonModes: [Mode] {
+        commonModeList
+    }
+
+    /// Every mode the loop has created, default first.
+    public var allModes: [Mode] {
+        statesByQueueID.map(\.mode)
+    }
+
+    /// Adds `mode` to the common-modes set and puts every common item into it (C-M5).
+    ///
+    /// Idempotent; there is no way to take a mode out of the set, as in CF.
+    public func addCommonMode(_ mode: Mode) {
+        guard mode != .common, !commonModeList.contains(mode) else { return }
+        commonModeList.append(mode)
+        commonItems.copy(into: modeState(for: mode), of: self)
+    }
+
+    /// Whether `mode` is in the common-modes set.
+    public func isCommonMode(_ mode: Mode) -> Bool {
+        commonModeList.contains(mode)
+    }
+
+    /// Runs the loop in `mode` until `limit`, a stop, an empty mode or (if asked) one handled source
+    /// (`CFRunLoopRunInMode`, runloop-reference C-R1…C-R5).
+    ///
+    /// A limit at or before now polls: one pass without sleeping, returning ``RunResult/timedOut``
+    /// or ``RunResult/handledSource`` (C-R3). Running "in" ``Mode/common`` or in a mode with nothing
+    /// in it returns ``RunResult/finished`` at once (C-M7, C-M9, decisions.md 4). Timers and blocks
+    /// never count as handled sources (C-R4).
+    @available(*, noasync)
+    @discardableResult
+    public func run(mode: Mode = .default, until limit: Instant = .distantFuture,
+                    returnAfterSourceHandled: Bool = false) -> RunResult {
+        precondition(pthread_equal(ownerThread, pthread_self()) != 0,
+                     "RunLoop.run called on a thread that does not own the loop; use its handle instead")
+        guard mode != .common else { return .finished }
+        guard let state = modeStates[mode] else { return .finished }
+        drainInbox()
+        guard !isEmpty(state) else { return .finished }
+        let run = PerRun(state: state)
+        runs.append(run)
+        defer { runs.removeLast() }
+        notify(.entry, in: state)
+        let result = runPasses(run, limit: limit.nanoseconds, returnAfterSourceHandled: returnAfterSourceHandled)
+        notify(.exit, in: state)
+        return result
+    }
+
+    /// Runs the loop in `mode` for `duration`; see ``run(mode:until:returnAfterSourceHandled:)``.
+    @available(*, noasync)
+    @discardableResult
+    public func run(mode: Mode = .default, for duration: Duration,
+                    returnAfterSourceHandled: Bool = false) -> RunResult {
+        run(mode: mode, until: now + duration, returnAfterSourceHandled: returnAfterSourceHandled)
+    }
+
+    /// Foundation's `run(mode:before:)`: returns `false` without running if `mode` is empty,
+    /// otherwise runs until `limit` or one handled source and returns `true` (C-R13).
+    @available(*, noasync)
+    public func run(mode: Mode, before limit: Instant) -> Bool {
+        guard mode != .common, let state = modeStates[mode], !isEmpty(state) else { return false }
+        run(mode: mode, until: limit, returnAfterSourceHandled: true)
+        return true
+    }
+
+    /// `CFRunLoopRun`: runs the default mode until it is stopped or has nothing left in it.
+    @available(*, noasync)
+    public func run() {
+        while true {
+            let result = run(mode: .default, until: .distantFuture)
+            if result == .stopped || result == .finished { return }
+        }
+    }
+
+    /// Stops the innermost run in progress; forgotten if the loop is not running (C-R5).
+    public func stop() {
+        guard let run = runs.last else { return }
+        run.stopped = true
+        shared.wakeUp()
+    }
+
+    /// Wakes the loop if it is sleeping (C-R6).
+    public func wakeUp() {
+        shared.wakeUp()
+    }
+
+    /// Queues `block` to run on this thread in a later pass in one of `modes` (C-B1…C-B4).
+    ///
+    /// Like `CFRunLoopPerformBlock` it does not wake the loop; a pass that ends with a block pending
+    /// for its mode does not sleep. From another thread use ``Handle/perform(inModes:_:)``, which wakes it.
+    public func perform(inModes modes: [Mode] = [.default], _ block: @escaping () -> Void) {
+        guard !modes.isEmpty else { return }
+        blocks.append((modes, block))
+    }
+
+    /// The next fire date of the timers in `mode`, `nil` if it has none that will fire (C-R12).
+    public func nextFireDate(forMode mode: Mode) -> Instant? {
+        guard let first = modeStates[mode]?.timers.first, first.deadline != Int64.max else { return nil }
+        return Instant(nanoseconds: first.deadline)
+    }
+
+    /// Foundation's `limitDate(forMode:)`: polls `mode` once (firing due timers), then returns `nil`
+    /// if the mode is empty, ``Instant/distantFuture`` if it has no timer, else the next fire date (C-R12).
+    @available(*, noasync)
+    public func limitDate(forMode mode: Mode) -> Instant? {
+        guard mode != .common, let state = modeStates[mode], !isEmpty(state) else { return nil }
+        run(mode: mode, until: .zero)
+        guard !isEmpty(state) else { return nil }
+        return nextFireDate(forMode: mode) ?? .distantFuture
+    }
+
+    /// Returns the state of `mode`, creating it on first use (C-M1).
+    func modeState(for mode: Mode) -> ModeState {
+        if let state = modeStates[mode] { return state }
+        let state = ModeState(mode: mode, queueID: Int32(statesByQueueID.count + 1))
+        modeStates[mode] = state
+        statesByQueueID.append(state)
+        return state
+    }
+
+    /// The next insertion order: ties between equal fire times go to the earlier insertion (C-T3).
+    func nextInsertionOrder() -> UInt64 {
+        insertionCounter &+= 1
+        return insertionCounter
+    }
+}
+
+@available(*, unavailable)
+extension RunLoop: Sendable {}

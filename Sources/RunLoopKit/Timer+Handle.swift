@@ -1,0 +1,80 @@
+import Synchronization
+
+extension Timer {
+    /// The part of a ``Timer`` that other threads may use: invalidate it or move its fire date.
+    ///
+    /// Each request is marshalled to the run loop that owns the timer and wakes it
+    /// (seed T4, decisions.md 5). An invalidation takes effect at once for firing purposes: the
+    /// timer does not fire after ``invalidate()`` returns, even if its run loop is mid-pass.
+    ///
+    /// ```swift
+    /// let handle = timer.handle
+    /// Thread { handle.invalidate() }   // from any thread
+    /// ```
+    public struct Handle: Sendable {
+        let shared: TimerShared
+
+        /// Invalidates the timer on its owner's thread; idempotent.
+        public func invalidate() {
+            shared.requestInvalidation()
+        }
+
+        /// Moves the timer's fire date on its owner's thread (C-T7).
+        public func setFireDate(_ fireDate: Instant) {
+            shared.requestFireDate(fireDate)
+        }
+
+        /// Whether the timer is still valid, as far as this thread can see.
+        public var isValid: Bool {
+            !shared.invalidationRequested && !shared.isInvalid
+        }
+    }
+}
+
+/// State of a timer shared with other threads: requests waiting for the owner and the owner's handle.
+final class TimerShared: @unchecked Sendable {
+    // Safe because `timer` is written once in `init` and only read on the owning run loop's thread,
+    // inside messages that loop executes; every other field is atomic or behind the mutex.
+    private weak var timer: Timer?
+    private let invalidation = Atomic<Bool>(false)
+    private let invalid = Atomic<Bool>(false)
+    private let state: Mutex<(owner: RunLoop.Handle?, fireDate: Instant?)>
+
+    init(timer: Timer, owner: RunLoop.Handle?) {
+        self.timer = timer
+        state = Mutex((owner: owner, fireDate: nil))
+    }
+
+    var invalidationRequested: Bool { invalidation.load(ordering: .acquiring) }
+    var isInvalid: Bool { invalid.load(ordering: .acquiring) }
+
+    func markInvalid() {
+        invalid.store(true, ordering: .releasing)
+    }
+
+    func setOwner(_ owner: RunLoop.Handle?) {
+        state.withLock { $0.owner = owner }
+    }
+
+    func takeRequestedFireDate() -> Instant? {
+        state.withLock { state in
+            defer { state.fireDate = nil }
+            return state.fireDate
+        }
+    }
+
+    func requestInvalidation() {
+        guard !invalidation.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        notifyOwner()
+    }
+
+    func requestFireDate(_ fireDate: Instant) {
+        state.withLock { $0.fireDate = fireDate }
+        notifyOwner()
+    }
+
+    private func notifyOwner() {
+        guard let owner = state.withLock({ $0.owner }) else { return }
+        owner.execute { _ in self.timer?.applyRemoteRequests() }
+    }
+}

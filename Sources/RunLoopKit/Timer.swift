@@ -1,0 +1,202 @@
+/// A run loop timer: `NSTimer`/`CFRunLoopTimer` with Darwin's semantics on Linux.
+///
+/// A timer fires its block on the thread of the run loop it was added to, in the modes it was
+/// added for. A one-shot timer invalidates itself after firing (seed T1). A repeating timer stays on
+/// the grid of its first fire date: when it fires late it fires once, then continues at the next grid
+/// point after now, skipping missed ticks (seed T3, runloop-reference C-T6).
+///
+/// The run loop holds a scheduled timer strongly and the timer holds its block strongly until
+/// ``invalidate()`` (seed L1): capture owners weakly in the block (see the lifetime-safe APIs).
+/// A timer belongs to at most one run loop (C-T2) and is not `Sendable`; other threads use ``handle``.
+///
+/// ```swift
+/// let timer = Timer.scheduledTimer(withInterval: .seconds(1), repeats: true) { timer in
+///     print("tick at", timer.fireDate)
+/// }
+/// timer.tolerance = .milliseconds(100)
+/// RunLoop.current.run(until: RunLoop.current.now + .seconds(5))
+/// timer.invalidate()
+/// ```
+public final class Timer {
+    /// Scheduled fire time on the uptime clock, in nanoseconds.
+    var fireNanoseconds: Int64
+    /// Repeat interval in nanoseconds; 0 for a one-shot timer (C-T11).
+    let intervalNanoseconds: Int64
+    /// Effective tolerance in nanoseconds, already clamped (C-T9).
+    private(set) var toleranceNanoseconds: Int64 = 0
+    private var block: ((Timer) -> Void)?
+    /// The run loop the timer belongs to while it is in at least one of its modes (C-T2).
+    unowned(unsafe) var runLoop: RunLoop?
+    /// Positions in the queues of the modes the timer is in.
+    var slots = HeapSlots()
+    /// True while the timer's own callout runs (C-T4).
+    private(set) var isFiring = false
+    /// True while the timer is a common-mode item of its run loop (C-M4).
+    var isCommonItem = false
+    private var validity = true
+    private var extras: Extras?
+
+    /// Rarely used state, allocated on first use so that a plain timer stays small.
+    private final class Extras {
+        var userInfo: Any?
+        var shared: TimerShared?
+    }
+
+    /// Creates an unscheduled timer; add it to a run loop with ``RunLoop/add(_:forMode:)-(Timer,_)``.
+    ///
+    /// - Parameters:
+    ///   - fireDate: the first fire time on the uptime clock; a time in the past means "as soon as added" (C-T1).
+    ///   - interval: the repeat interval. Ignored for a one-shot timer (its ``interval`` reads zero, C-T11);
+    ///     a repeating timer with an interval ≤ 0 repeats every 0.1 ms (decisions.md 1).
+    ///   - repeats: whether the timer repeats.
+    ///   - block: called on the run loop's thread with the timer itself (seed L2a).
+    public init(fireAt fireDate: Instant, interval: Duration, repeats: Bool, block: @escaping (Timer) -> Void) {
+        fireNanoseconds = fireDate.nanoseconds
+        if repeats {
+            intervalNanoseconds = interval.nanoseconds > 0 ? interval.nanoseconds : 100_000
+        } else {
+            intervalNanoseconds = 0
+        }
+        self.block = block
+    }
+
+    /// Creates an unscheduled timer whose first fire is one `interval` from now on the current
+    /// thread's run loop clock (Darwin's behaviour, not Linux Foundation's fire-at-once, decisions.md 1).
+    @available(*, noasync)
+    public convenience init(interval: Duration, repeats: Bool, block: @escaping (Timer) -> Void) {
+        self.init(fireAt: RunLoop.current.now + interval, interval: interval, repeats: repeats, block: block)
+    }
+
+    /// Creates a timer and adds it to `runLoop` (the current thread's by default) in `mode` (seed M1).
+    ///
+    /// The first fire is one `interval` from now.
+    @available(*, noasync)
+    @discardableResult
+    public static func scheduledTimer(
+        withInterval interval: Duration,
+        repeats: Bool,
+        on runLoop: RunLoop? = nil,
+        forMode mode: RunLoop.Mode = .default,
+        block: @escaping (Timer) -> Void
+    ) -> Timer {
+        let loop = runLoop ?? RunLoop.current
+        let timer = Timer(fireAt: loop.now + interval, interval: interval, repeats: repeats, block: block)
+        loop.add(timer, forMode: mode)
+        return timer
+    }
+
+    /// The next scheduled fire time on the uptime clock.
+    ///
+    /// Setting it repositions the timer in every mode it is in; a time in the past means "now"
+    /// (C-T7). A repeating timer's grid continues from the new time. Inside the timer's own callout,
+    /// moving it later keeps that time instead of the next grid point (C-T6). An invalidated timer
+    /// keeps its last fire date (decisions.md 1).
+    public var fireDate: Instant {
+        get { Instant(nanoseconds: fireNanoseconds) }
+        set {
+            guard validity else { return }
+            var target = newValue.nanoseconds
+            if let loop = runLoop {
+                target = max(target, loop.now.nanoseconds)
+                fireNanoseconds = target
+                if !isFiring { loop.reposition(self) }
+            } else {
+                fireNanoseconds = target
+            }
+        }
+    }
+
+    /// The repeat interval; zero for a one-shot timer.
+    public var interval: Duration { .nanoseconds(intervalNanoseconds) }
+
+    /// Whether the timer repeats.
+    public var repeats: Bool { intervalNanoseconds > 0 }
+
+    /// How late the timer may fire to let the run loop wake once for several timers.
+    ///
+    /// Clamped to half the interval for a repeating timer, never negative (C-T9). Tolerance never
+    /// moves the grid. The run loop fires a timer no earlier than its fire date and no later than
+    /// fire date + tolerance: it wakes at the latest fire time that keeps every due window intact.
+    public var tolerance: Duration {
+        get { .nanoseconds(toleranceNanoseconds) }
+        set {
+            var value = max(newValue.nanoseconds, 0)
+            if intervalNanoseconds > 0 { value = min(value, intervalNanoseconds / 2) }
+            toleranceNanoseconds = value
+        }
+    }
+
+    /// Whether the timer can still fire.
+    public var isValid: Bool {
+        validity && !(extras?.shared?.invalidationRequested ?? false)
+    }
+
+    /// Arbitrary data the timer carries for its owner.
+    public var userInfo: Any? {
+        get { extras?.userInfo }
+        set { extrasForWriting().userInfo = newValue }
+    }
+
+    /// The modes the timer is in, empty when it is not scheduled.
+    public var modes: [RunLoop.Mode] {
+        runLoop?.modes(containing: self) ?? []
+    }
+
+    /// A `Sendable` handle through which other threads invalidate the timer or move its fire date (seed T4).
+    public var handle: Handle {
+        let extras = extrasForWriting()
+        if let shared = extras.shared { return Handle(shared: shared) }
+        let shared = TimerShared(timer: self, owner: runLoop?.handle)
+        extras.shared = shared
+        return Handle(shared: shared)
+    }
+
+    /// Runs the block now, without touching the schedule of a repeating timer; a one-shot timer is
+    /// invalidated (seed T2, C-T11). Does nothing if the timer is invalid.
+    public func fire() {
+        guard isValid, let block else { return }
+        block(self)
+        if intervalNanoseconds == 0 { invalidate() }
+    }
+
+    /// Stops the timer for good: removes it from every mode of its run loop and releases the block.
+    ///
+    /// Idempotent, and safe inside the timer's own callout (C-T8). From another thread use ``handle``.
+    public func invalidate() {
+        guard validity else { return }
+        validity = false
+        extras?.shared?.markInvalid()
+        runLoop?.detach(self)
+        block = nil
+    }
+
+    /// Runs the callout for the fire time being serviced; called by the run loop only (C-T4, C-T5).
+    func runCallout() {
+        guard let block else { return }
+        isFiring = true
+        block(self)
+        isFiring = false
+    }
+
+    /// Marks the timer valid-or-not after another thread's request; called on the owner's thread.
+    func applyRemoteRequests() {
+        guard let shared = extras?.shared else { return }
+        if shared.invalidationRequested {
+            invalidate()
+        } else if let requested = shared.takeRequestedFireDate() {
+            fireDate = requested
+        }
+    }
+
+    /// The run loop adopted or released the timer; keeps the cross-thread handle pointing at the owner.
+    func ownerChanged() {
+        extras?.shared?.setOwner(runLoop?.handle)
+    }
+
+    private func extrasForWriting() -> Extras {
+        if let extras { return extras }
+        let created = Extras()
+        extras = created
+        return created
+    }
+}

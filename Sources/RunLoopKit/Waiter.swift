@@ -1,0 +1,138 @@
+import CLinuxEvents
+import Glibc
+
+/// Puts a run loop to sleep until its next deadline or input, and reports which descriptors are ready.
+///
+/// On the system clock it sleeps in the kernel: one epoll set per mode (the loop's eventfd, its
+/// timerfd and the mode's descriptor sources, C-T10) and a `CLOCK_MONOTONIC` timerfd armed at the
+/// absolute deadline, which the kernel fires without timer slack. There is no polling tick: with no
+/// deadline the loop sleeps until input or a wake-up.
+///
+/// On a ``VirtualClock`` it checks input without blocking and then jumps the clock to the deadline;
+/// it blocks for real only when there is no deadline or while external work is outstanding.
+final class Waiter {
+    private let shared: LoopShared
+    private let clock: RunLoopClock
+    private let timerDescriptor: Int32
+    private var armedDeadline = Int64.max
+    private var events = [epoll_event](repeating: epoll_event(), count: 64)
+    private var epollDescriptors: [Int32] = []
+
+    init(shared: LoopShared, clock: RunLoopClock) {
+        self.shared = shared
+        self.clock = clock
+        timerDescriptor = timerfd_create(CLOCK_MONOTONIC, Int32(TFD_NONBLOCK | TFD_CLOEXEC))
+        precondition(timerDescriptor >= 0, "RunLoop: timerfd_create failed with errno \(cle_errno())")
+    }
+
+    deinit {
+        for descriptor in epollDescriptors { close(descriptor) }
+        close(timerDescriptor)
+    }
+
+    /// Starts watching `source` in `state`'s epoll set, if the set exists yet.
+    func register(_ source: RunLoop.FileDescriptorSource, in state: ModeState) {
+        guard state.epollDescriptor >= 0 else { return }
+        add(source.fileDescriptor, to: state.epollDescriptor)
+    }
+
+    /// Stops watching `descriptor` in `state`'s epoll set.
+    func unregister(_ descriptor: Int32, in state: ModeState) {
+        guard state.epollDescriptor >= 0 else { return }
+        var unused = epoll_event()
+        _ = epoll_ctl(state.epollDescriptor, EPOLL_CTL_DEL, descriptor, &unused)
+    }
+
+    /// Waits in `state` until `deadline` (uptime ns; `nil` = no deadline) or input, or only checks
+    /// input when `poll` is set. Appends the ready descriptor sources' descriptors to `ready`.
+    func wait(in state: ModeState, until deadline: Int64?, poll: Bool, ready: inout [Int32]) {
+        let epoll = epollDescriptor(for: state)
+        if poll {
+            collect(epoll, timeout: 0, into: &ready)
+            return
+        }
+        switch clock {
+        case .system:
+            waitInKernel(epoll, until: deadline, ready: &ready)
+        case .virtual(let virtualClock):
+            let woke = collect(epoll, timeout: 0, into: &ready)
+            guard !woke else { return }
+            if let deadline, deadline != Int64.max, shared.externalWork.load(ordering: .relaxed) == 0 {
+                virtualClock.advance(toUptime: Instant(nanoseconds: deadline))
+            } else {
+                collect(epoll, timeout: -1, into: &ready)
+            }
+        }
+    }
+
+    private func waitInKernel(_ epoll: Int32, until deadline: Int64?, ready: inout [Int32]) {
+        guard let deadline, deadline != Int64.max else {
+            disarm()
+            collect(epoll, timeout: -1, into: &ready)
+            return
+        }
+        if deadline <= SystemClock.now(.uptime).nanoseconds {
+            collect(epoll, timeout: 0, into: &ready)
+            return
+        }
+        arm(deadline)
+        collect(epoll, timeout: -1, into: &ready)
+    }
+
+    /// Returns whether anything at all was ready (input, a wake-up or the timer).
+    @discardableResult
+    private func collect(_ epoll: Int32, timeout: Int32, into ready: inout [Int32]) -> Bool {
+        let count = events.withUnsafeMutableBufferPointer { buffer in
+            epoll_wait(epoll, buffer.baseAddress, Int32(buffer.count), timeout)
+        }
+        guard count > 0 else { return false }
+        for index in 0..<Int(count) {
+            let descriptor = events[index].data.fd
+            if descriptor == shared.wakeDescriptor {
+                shared.drainWakeUps()
+            } else if descriptor == timerDescriptor {
+                var expirations: UInt64 = 0
+                _ = read(timerDescriptor, &expirations, 8)
+                armedDeadline = Int64.max
+            } else {
+                ready.append(descriptor)
+            }
+        }
+        return true
+    }
+
+    private func arm(_ deadline: Int64) {
+        guard deadline != armedDeadline else { return }
+        var spec = itimerspec()
+        spec.it_value.tv_sec = Int(deadline / 1_000_000_000)
+        spec.it_value.tv_nsec = Int(deadline % 1_000_000_000)
+        timerfd_settime(timerDescriptor, Int32(TFD_TIMER_ABSTIME), &spec, nil)
+        armedDeadline = deadline
+    }
+
+    private func disarm() {
+        guard armedDeadline != Int64.max else { return }
+        var spec = itimerspec()
+        timerfd_settime(timerDescriptor, 0, &spec, nil)
+        armedDeadline = Int64.max
+    }
+
+    private func epollDescriptor(for state: ModeState) -> Int32 {
+        if state.epollDescriptor >= 0 { return state.epollDescriptor }
+        let epoll = epoll_create1(Int32(EPOLL_CLOEXEC))
+        precondition(epoll >= 0, "RunLoop: epoll_create1 failed with errno \(cle_errno())")
+        epollDescriptors.append(epoll)
+        state.epollDescriptor = epoll
+        add(shared.wakeDescriptor, to: epoll)
+        add(timerDescriptor, to: epoll)
+        for descriptor in state.descriptorSources.keys { add(descriptor, to: epoll) }
+        return epoll
+    }
+
+    private func add(_ descriptor: Int32, to epoll: Int32) {
+        var event = epoll_event()
+        event.events = EPOLLIN.rawValue
+        event.data.fd = descriptor
+        _ = epoll_ctl(epoll, EPOLL_CTL_ADD, descriptor, &event)
+    }
+}
