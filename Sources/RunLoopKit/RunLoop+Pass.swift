@@ -54,7 +54,7 @@ extension RunLoop {
     func drainInbox() {
         for message in shared.takeMail() {
             switch message {
-            case .perform(let modes, let block): blocks.append((modes, block))
+            case .perform(let modes, let block): enqueue(modes, block)
             case .stop: stop()
             case .execute(let body): body(self)
             }

@@ -197,6 +197,12 @@ public final class RunLoop {
     /// for its mode does not sleep. From another thread use ``Handle/perform(inModes:_:)``, which wakes it.
     public func perform(inModes modes: [Mode] = [.default], _ block: @escaping () -> Void) {
         guard !modes.isEmpty else { return }
+        enqueue(modes, block)
+    }
+
+    /// Appends a block, creating the modes it names (C-B1).
+    func enqueue(_ modes: [Mode], _ block: @escaping () -> Void) {
+        for mode in modes where mode != .common { _ = modeState(for: mode) }
         blocks.append((modes, block))
     }
 

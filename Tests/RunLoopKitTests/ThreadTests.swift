@@ -1,0 +1,141 @@
+import Dispatch
+import Glibc
+import Synchronization
+import Testing
+@testable import RunLoopKit
+
+@Suite("Threads and real waits (seeds T4, T5; runloop-reference C-R6, C-R7, C-T8, C-T10)")
+struct ThreadTests {
+    @Test("T5: a timer on a loop that is not running never fires, however far time moves")
+    func timerOnIdleLoopNeverFires() {
+        let (loop, clock) = makeVirtualLoop()
+        let recorder = Recorder(loop)
+        let timer = addRecordingTimer("t", to: loop, recorder: recorder, firstAt: 100, every: 100)
+        clock.busy(.seconds(3_600))
+        #expect(recorder.events.isEmpty)
+        #expect(timer.isValid)
+        loop.run(until: loop.now)
+        #expect(recorder.events.count == 1, "T3: once running, it fires once, late, not 36 000 times")
+    }
+
+    @Test("T4/C-T8: invalidate through the handle from another thread wakes the owner and removes the timer")
+    func invalidateFromAnotherThread() async {
+        await runOnDedicatedThread {
+            let loop = RunLoop()
+            let fired = Mutex(0)
+            let timer = Timer(fireAt: SystemClock.now() + .seconds(3_600), interval: .zero, repeats: false) { _ in
+                fired.withLock { $0 += 1 }
+            }
+            loop.add(timer, forMode: .default)
+            let handle = timer.handle
+            spawnThread { handle.invalidate() }
+            let result = loop.run(until: SystemClock.now() + .seconds(30))
+            #expect(result == .finished, "the only timer is gone, so the mode is empty")
+            #expect(!timer.isValid && !handle.isValid)
+            #expect(fired.withLock { $0 } == 0)
+        }
+    }
+
+    @Test("T4/C-T7: moving the fire date from another thread wakes the owner and fires")
+    func fireDateFromAnotherThread() async {
+        await runOnDedicatedThread {
+            let loop = RunLoop()
+            var fired = false
+            let timer = Timer(fireAt: SystemClock.now() + .seconds(3_600), interval: .zero, repeats: false) { _ in
+                fired = true
+            }
+            loop.add(timer, forMode: .default)
+            let handle = timer.handle
+            spawnThread { handle.setFireDate(.zero) }
+            #expect(loop.run(until: SystemClock.now() + .seconds(30)) == .finished)
+            #expect(fired)
+        }
+    }
+
+    @Test("T4: a handle request before the timer is scheduled is applied when it joins a loop")
+    func handleRequestBeforeScheduling() {
+        let (loop, _) = makeVirtualLoop()
+        let timer = Timer(fireAt: ms(10), interval: .zero, repeats: false) { _ in }
+        timer.handle.invalidate()
+        #expect(!timer.isValid)
+        loop.add(timer, forMode: .default)
+        #expect(!loop.contains(timer, inMode: .default))
+    }
+
+    @Test("C-R7/C-T10: a real run loop sleeps in the kernel and wakes for its timer")
+    func realLoopWakesForTimer() {
+        let loop = RunLoop()
+        let start = SystemClock.now()
+        var firedAt: Instant?
+        let timer = Timer(fireAt: start + .milliseconds(20), interval: .zero, repeats: false) { _ in
+            firedAt = SystemClock.now()
+        }
+        loop.add(timer, forMode: .default)
+        #expect(loop.run(until: start + .seconds(30)) == .finished)
+        #expect(firedAt.map { $0 >= start + .milliseconds(20) } == true, "fired, and never early")
+    }
+
+    @Test("C-R2: a readable descriptor wakes a real loop and counts as a handled source")
+    func descriptorWakesLoop() {
+        let loop = RunLoop()
+        var pipeEnds: [Int32] = [0, 0]
+        #expect(pipe(&pipeEnds) == 0)
+        defer { close(pipeEnds[0]); close(pipeEnds[1]) }
+        var received: [UInt8] = []
+        let source = RunLoop.FileDescriptorSource(fileDescriptor: pipeEnds[0]) {
+            var byte: UInt8 = 0
+            if read(pipeEnds[0], &byte, 1) == 1 { received.append(byte) }
+        }
+        loop.add(source, forMode: .default)
+        let writer = pipeEnds[1]
+        spawnThread {
+            var byte: UInt8 = 42
+            _ = write(writer, &byte, 1)
+        }
+        let result = loop.run(until: SystemClock.now() + .seconds(30), returnAfterSourceHandled: true)
+        #expect(result == .handledSource)
+        #expect(received == [42])
+        source.invalidate()
+        #expect(loop.run(until: SystemClock.now() + .seconds(30)) == .finished)
+    }
+
+    @Test("C-M10: a descriptor source of another mode does not wake the running mode")
+    func descriptorOfOtherModeIsIgnored() {
+        let (loop, _) = makeVirtualLoop()
+        var pipeEnds: [Int32] = [0, 0]
+        #expect(pipe(&pipeEnds) == 0)
+        defer { close(pipeEnds[0]); close(pipeEnds[1]) }
+        var calls = 0
+        loop.add(RunLoop.FileDescriptorSource(fileDescriptor: pipeEnds[0]) { calls += 1 }, forMode: .tracking)
+        var byte: UInt8 = 1
+        _ = write(pipeEnds[1], &byte, 1)
+        let recorder = Recorder(loop)
+        addRecordingTimer("t", to: loop, recorder: recorder, firstAt: 100)
+        #expect(loop.run(mode: .default, until: ms(500)) == .finished)
+        #expect(calls == 0)
+        #expect(loop.run(mode: .tracking, until: .zero, returnAfterSourceHandled: true) == .handledSource)
+        #expect(calls == 1)
+    }
+
+    @Test("Virtual clock: outstanding external work makes the loop wait for real instead of jumping time")
+    func externalWorkHoldsVirtualTime() async {
+        await runOnDedicatedThread {
+            let (loop, clock) = makeVirtualLoop()
+            let resultTime = Mutex<Instant?>(nil)
+            var deadlineSawResult = false
+            let deadline = Timer(fireAt: ms(1_000), interval: .zero, repeats: false) { _ in
+                deadlineSawResult = resultTime.withLock { $0 } != nil
+            }
+            loop.add(deadline, forMode: .default)
+            let work = loop.handle.beginExternalWork()
+            let handle = loop.handle
+            spawnThread {
+                handle.perform { resultTime.withLock { $0 = clock.now() } }
+                work.finish()
+            }
+            loop.run(until: ms(2_000))
+            #expect(deadlineSawResult)
+            #expect(resultTime.withLock { $0 } == .zero, "time did not move while the work was out")
+        }
+    }
+}

@@ -1,0 +1,71 @@
+import Testing
+@testable import RunLoopKit
+
+@Suite("TimerQueue: indexed 4-ary heap")
+struct TimerQueueTests {
+    /// A small deterministic generator (SplitMix64) so the random operations repeat exactly.
+    struct SplitMix {
+        var state: UInt64
+        mutating func next(_ bound: Int) -> Int {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return Int((z ^ (z >> 31)) % UInt64(bound))
+        }
+    }
+
+    @Test("Random insert, remove and update keep heap order and every timer's recorded position")
+    func randomOperationsKeepInvariants() {
+        let queue = TimerQueue(id: 1)
+        var model: [ObjectIdentifier: (deadline: Int64, order: UInt64, timer: Timer)] = [:]
+        var random = SplitMix(state: 7)
+        var order: UInt64 = 0
+        for _ in 0..<5_000 {
+            order += 1
+            let action = random.next(10)
+            if action < 5 || model.isEmpty {
+                let timer = Timer(fireAt: .zero, interval: .zero, repeats: false) { _ in }
+                let deadline = Int64(random.next(500))
+                queue.insert(timer, deadline: deadline, order: order)
+                model[ObjectIdentifier(timer)] = (deadline, order, timer)
+            } else {
+                let victim = Array(model.values)[random.next(model.count)]
+                if action < 8 {
+                    queue.remove(victim.timer)
+                    model[ObjectIdentifier(victim.timer)] = nil
+                    #expect(!queue.contains(victim.timer))
+                } else {
+                    let deadline = Int64(random.next(500))
+                    queue.update(victim.timer, deadline: deadline, order: order)
+                    model[ObjectIdentifier(victim.timer)] = (deadline, order, victim.timer)
+                }
+            }
+        }
+        #expect(queue.count == model.count)
+        for (index, entry) in queue.entries.enumerated() {
+            #expect(entry.timer.slots.index(in: 1) == index)
+            if index > 0 { #expect(!entry.precedes(queue.entries[(index - 1) / 4])) }
+        }
+        var due: [TimerQueue.Entry] = []
+        queue.collectDue(atOrBefore: 250, into: &due)
+        #expect(due.count == model.values.filter { $0.deadline <= 250 }.count)
+        let expectedFirst = model.values.min { ($0.deadline, $0.order) < ($1.deadline, $1.order) }
+        #expect(queue.first?.timer === expectedFirst?.timer)
+    }
+
+    @Test("A timer in two queues keeps both positions; removing one leaves the other")
+    func timerInTwoQueues() {
+        let first = TimerQueue(id: 1)
+        let second = TimerQueue(id: 2)
+        let third = TimerQueue(id: 3)
+        let timer = Timer(fireAt: .zero, interval: .zero, repeats: false) { _ in }
+        first.insert(timer, deadline: 5, order: 1)
+        second.insert(timer, deadline: 5, order: 2)
+        third.insert(timer, deadline: 5, order: 3)
+        #expect(timer.slots.queueIDs == [1, 2, 3])
+        second.remove(timer)
+        #expect(timer.slots.queueIDs == [1, 3])
+        #expect(first.contains(timer) && third.contains(timer) && !second.contains(timer))
+    }
+}
