@@ -10,6 +10,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
     ],
     targets: [
         .systemLibrary(
@@ -26,15 +28,26 @@ let package = Package(
             name: "TerminalUI",
             dependencies: ["CNcurses"]
         ),
+        .target(
+            name: "TimerDeck",
+            dependencies: [
+                "RunLoopKit",
+                "TerminalUI",
+                "TOMLKit",
+                .product(name: "DequeModule", package: "swift-collections"),
+            ]
+        ),
         .executableTarget(
             name: "timerdeck",
             dependencies: [
                 "RunLoopKit",
                 "TerminalUI",
+                "TimerDeck",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(name: "RunLoopKitTests", dependencies: ["RunLoopKit"]),
+        .testTarget(name: "TimerDeckTests", dependencies: ["TimerDeck"]),
     ],
     swiftLanguageModes: [.v6]
 )
