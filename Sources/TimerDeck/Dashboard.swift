@@ -1,0 +1,249 @@
+import RunLoopKit
+
+/// The dashboard's state and behaviour, independent of how it is drawn.
+///
+/// It lives on its run loop's thread. Scrolling the fire log runs the loop re-entrantly in the
+/// tracking mode until the gesture ends (ARCHITECTURE.md, decisions.md 7), exactly like a
+/// UIScrollView drag runs the main run loop in UITrackingRunLoopMode: default-mode timers visibly
+/// pause while common-mode ones keep going (seed M2).
+public final class Dashboard {
+    /// The panels that take focus, in `Tab` order.
+    public enum Panel: Int, CaseIterable, Sendable {
+        case countdowns, ticker, inspector, log
+    }
+
+    /// What the tracking mode is doing.
+    public enum Gesture: Equatable, Sendable {
+        /// The loop is not tracking.
+        case none
+        /// Scrolling: the nested tracking run ends after the quiet period.
+        case scrolling
+        /// `t`: the nested tracking run lasts until `t` again.
+        case held
+    }
+
+    /// The run loop everything is scheduled on.
+    public let loop: RunLoop
+    /// The settings in force.
+    public let config: Config
+    /// Every fire, bounded.
+    public private(set) var log: FireLog
+    /// The SMS resend buttons (S1).
+    public private(set) var countdowns: [any CountdownRow] = []
+    /// Every timer on the dashboard, in inspector order.
+    public private(set) var timers: [any DeckTimer] = []
+    /// The panel with focus.
+    public private(set) var focus: Panel = .countdowns
+    /// The selected row of each panel.
+    public private(set) var selection: [Panel: Int] = [:]
+    /// How many entries the log view is scrolled back from the newest (0 follows new entries).
+    public private(set) var logScrollback = 0
+    /// Whether the help overlay is shown.
+    public private(set) var isHelpVisible = false
+    /// A short message for the status bar (an ignored key, a refused action).
+    public private(set) var hint: String?
+    /// The tracking gesture in progress.
+    public private(set) var gesture: Gesture = .none
+    /// Set by `q`; the driver ends the outer run when it sees it.
+    public private(set) var quitRequested = false
+    /// Called (through a common-mode block, once per pass at most) when something visible changed.
+    public var onChange: () -> Void = {}
+
+    private var renderScheduled = false
+    private var gestureEnd: Timer?
+
+    /// Creates the dashboard on `loop`, making the tracking mode common as UIKit does (decisions.md 6).
+    public init(loop: RunLoop, config: Config) {
+        self.loop = loop
+        self.config = config
+        log = FireLog(capacity: config.logCapacity)
+        loop.addCommonMode(.tracking)
+        let record: (FireRecord) -> Void = { [unowned self] record in self.append(record) }
+        let changed: () -> Void = { [unowned self] in self.changed() }
+        countdowns = [
+            LoopCountdown(name: "sms-default", seconds: config.countdownSeconds, mode: .default,
+                          loop: loop, record: record, changed: changed),
+            LoopCountdown(name: "sms-common", seconds: config.countdownSeconds, mode: .common,
+                          loop: loop, record: record, changed: changed),
+        ]
+        timers = countdowns
+    }
+
+    /// Adds a row to the SMS panel (and the inspector).
+    public func addCountdown(_ row: any CountdownRow) {
+        countdowns.append(row)
+        timers.insert(row, at: countdowns.count - 1)
+    }
+
+    /// Adds a timer to the inspector.
+    public func addTimer(_ timer: any DeckTimer) {
+        timers.append(timer)
+    }
+
+    /// Records a fire in the log (the log view stays put if scrolled back).
+    public func append(_ record: FireRecord) {
+        log.append(record)
+        if logScrollback > 0 { logScrollback = min(logScrollback + 1, max(log.count - 1, 0)) }
+        changed()
+    }
+
+    /// The timer the keys `s`, `p`, `m`, `f`, `x` act on, if the focused panel has one selected.
+    public var selectedTimer: (any DeckTimer)? {
+        switch focus {
+        case .countdowns: return countdowns.indices.contains(selected(.countdowns)) ? countdowns[selected(.countdowns)] : nil
+        case .inspector: return timers.indices.contains(selected(.inspector)) ? timers[selected(.inspector)] : nil
+        case .ticker: return timers.first { $0.name == "ticker" }
+        case .log: return nil
+        }
+    }
+
+    /// The selected row of `panel`.
+    public func selected(_ panel: Panel) -> Int {
+        selection[panel] ?? 0
+    }
+
+    /// Carries out `command`.
+    public func perform(_ command: Command) {
+        hint = nil
+        switch command {
+        case .focusNext: focus = Panel(rawValue: (focus.rawValue + 1) % Panel.allCases.count)!
+        case .focusPrevious: focus = Panel(rawValue: (focus.rawValue + Panel.allCases.count - 1) % Panel.allCases.count)!
+        case .selectPrevious: moveSelection(by: -1)
+        case .selectNext: moveSelection(by: 1)
+        case .press: press()
+        case .startOrStop: act("start or stop") { $0.startOrStop() }
+        case .suspendOrResume: act("suspend or resume") { $0.suspendOrResume() }
+        case .moveMode:
+            act("move") { timer in
+                if !timer.moveToNextMode() { hint = "\(timer.name) is mode-independent (a dispatch timer, G1)" }
+            }
+        case .fireNow: act("fire") { $0.fireNow() }
+        case .invalidate: act("invalidate") { $0.invalidate() }
+        case .toggleTrackingHold: toggleTrackingHold()
+        case .scroll(let lines): scroll(by: lines)
+        case .scrollToOldest: scroll(by: -log.count)
+        case .scrollToNewest: scroll(by: log.count)
+        case .frameIntervalUp, .frameIntervalDown, .toggleSlowLoad:
+            if let ticker = timers.first(where: { $0 is TickerControl }) as? TickerControl {
+                ticker.adjust(command)
+            }
+        case .toggleHelp: isHelpVisible.toggle()
+        case .dismiss: isHelpVisible = false
+        case .quit: quit()
+        }
+        changed()
+    }
+
+    /// Shows `text` in the status bar until the next key.
+    public func show(hint text: String) {
+        hint = text
+        changed()
+    }
+
+    /// Ends the session: stops every run in progress (a gesture first).
+    public func quit() {
+        quitRequested = true
+        loop.stop()
+    }
+
+    /// Marks the screen stale; the render runs once, in a common-mode block later in this pass.
+    public func changed() {
+        guard !renderScheduled else { return }
+        renderScheduled = true
+        loop.perform(inModes: [.common]) { [weak self] in
+            guard let self else { return }
+            renderScheduled = false
+            onChange()
+        }
+    }
+
+    private func moveSelection(by delta: Int) {
+        let count: Int
+        switch focus {
+        case .countdowns: count = countdowns.count
+        case .inspector: count = timers.count
+        case .log:
+            scroll(by: -delta)
+            return
+        case .ticker: count = 1
+        }
+        guard count > 0 else { return }
+        selection[focus] = min(max(selected(focus) + delta, 0), count - 1)
+    }
+
+    private func press() {
+        guard focus == .countdowns, countdowns.indices.contains(selected(.countdowns)) else {
+            hint = "Enter presses a button in the SMS panel"
+            return
+        }
+        let row = countdowns[selected(.countdowns)]
+        if !row.countdown.isEnabled { hint = "\(row.name) is counting: the press is ignored (S1)" }
+        row.press()
+    }
+
+    private func act(_ verb: String, _ body: (any DeckTimer) -> Void) {
+        guard let timer = selectedTimer else {
+            hint = "select a timer to \(verb) (Tab to the SMS, ticker or inspector panel)"
+            return
+        }
+        body(timer)
+    }
+
+    // MARK: Tracking (decisions.md 7)
+
+    /// Scroll input: moves the log view and starts or extends a tracking gesture.
+    private func scroll(by lines: Int) {
+        logScrollback = min(max(logScrollback - lines, 0), max(log.count - 1, 0))
+        switch gesture {
+        case .none: track(held: false)
+        case .scrolling: gestureEnd?.fireDate = loop.now + config.gestureQuiet
+        case .held: break
+        }
+    }
+
+    private func toggleTrackingHold() {
+        switch gesture {
+        case .none: track(held: true)
+        case .scrolling:
+            gestureEnd?.invalidate()
+            gestureEnd = nil
+            gesture = .held
+        case .held: loop.stop()
+        }
+    }
+
+    /// Runs the loop re-entrantly in the tracking mode until the gesture ends (C-M11, seed M2).
+    private func track(held: Bool) {
+        gesture = held ? .held : .scrolling
+        if !held {
+            let end = Timer(fireAt: loop.now + config.gestureQuiet, interval: .zero, repeats: false) { [unowned self] _ in
+                loop.stop()
+            }
+            loop.add(end, forMode: .tracking)
+            gestureEnd = end
+        }
+        changed()
+        loop.run(mode: .tracking, until: .distantFuture)
+        gestureEnd?.invalidate()
+        gestureEnd = nil
+        gesture = .none
+        changed()
+        if quitRequested { loop.stop() }
+    }
+}
+
+/// An SMS panel row: a ``Countdown`` button driven by some timer mechanism.
+public protocol CountdownRow: DeckTimer {
+    /// The button.
+    var countdown: Countdown { get }
+    /// Enter on the row: starts a countdown unless one is running (S1).
+    func press()
+}
+
+extension LoopCountdown: CountdownRow {}
+
+/// The ticker row's extra keys: frame interval and the slow-callback load.
+public protocol TickerControl: DeckTimer {
+    /// Applies `.frameIntervalUp`, `.frameIntervalDown` or `.toggleSlowLoad`.
+    func adjust(_ command: Command)
+}
