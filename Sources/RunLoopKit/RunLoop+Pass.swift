@@ -134,7 +134,13 @@ extension RunLoop {
     /// Fires every timer of `state` (and every modeless timer) due now, in (fire time, insertion) order.
     private func doTimers(in state: ModeState) {
         let limit = now.nanoseconds
-        var due: [TimerQueue.Entry] = []
+        // Take the reusable buffer; a nested run inside a callout finds it empty and allocates its own.
+        var due = dueScratch
+        dueScratch = []
+        defer {
+            due.removeAll(keepingCapacity: true)
+            dueScratch = due
+        }
         state.timers.collectDue(atOrBefore: limit, into: &due)
         modelessTimers.collectDue(atOrBefore: limit, into: &due)
         guard !due.isEmpty else { return }

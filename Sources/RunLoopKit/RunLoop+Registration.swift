@@ -65,14 +65,16 @@ extension RunLoop {
 
     /// Called when the timer's fire date changed: it goes after timers already at that time (C-T7).
     func reposition(_ timer: Timer) {
-        for queueID in timer.slots.queueIDs {
+        let slots = timer.slots
+        slots.forEachQueueID { queueID in
             queue(withID: queueID).update(timer, deadline: timer.fireNanoseconds, order: nextInsertionOrder())
         }
     }
 
     /// Takes an invalidated timer out of every mode and the common items (C-T8).
     func detach(_ timer: Timer) {
-        for queueID in timer.slots.queueIDs { queue(withID: queueID).remove(timer) }
+        let slots = timer.slots
+        slots.forEachQueueID { queue(withID: $0).remove(timer) }
         if timer.isCommonItem {
             commonItems.remove(timer)
             timer.isCommonItem = false

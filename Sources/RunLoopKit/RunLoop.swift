@@ -41,6 +41,10 @@ public final class RunLoop {
     /// The runs in progress, innermost last (C-M11).
     var runs: [PerRun] = []
     private var insertionCounter: UInt64 = 0
+    /// Reused buffer of due timers (``doTimers(in:)``).
+    var dueScratch: [TimerQueue.Entry] = []
+    /// The state found by the last ``modeState(for:)`` lookup, to skip hashing the mode name.
+    private var lastModeState: ModeState?
 
     /// Per-run data: the mode being run and its stop flag (`__CFRunLoopPushPerRunData`).
     final class PerRun {
@@ -224,7 +228,11 @@ public final class RunLoop {
 
     /// Returns the state of `mode`, creating it on first use (C-M1).
     func modeState(for mode: Mode) -> ModeState {
-        if let state = modeStates[mode] { return state }
+        if let last = lastModeState, last.mode == mode { return last }
+        if let state = modeStates[mode] {
+            lastModeState = state
+            return state
+        }
         let state = ModeState(mode: mode, queueID: Int32(statesByQueueID.count + 1))
         modeStates[mode] = state
         statesByQueueID.append(state)

@@ -20,6 +20,8 @@ final class TimerQueue {
     /// Identifies this queue in the timers' ``HeapSlots``.
     let id: Int32
     private(set) var entries: [Entry] = []
+    /// Reused depth-first stack for the O(k) walks below.
+    private var stack: [Int] = []
 
     init(id: Int32) {
         self.id = id
@@ -71,7 +73,8 @@ final class TimerQueue {
     /// Visits only due entries and their direct children: O(k) for k due timers.
     func collectDue(atOrBefore now: Int64, into due: inout [Entry]) {
         guard let first = entries.first, first.deadline <= now else { return }
-        var stack: [Int] = [0]
+        stack.removeAll(keepingCapacity: true)
+        stack.append(0)
         while let index = stack.popLast() {
             due.append(entries[index])
             let firstChild = 4 * index + 1
@@ -105,7 +108,8 @@ final class TimerQueue {
 
     private func visit(atOrBefore bound: () -> Int64, _ body: (Entry) -> Void) {
         guard !entries.isEmpty else { return }
-        var stack: [Int] = [0]
+        stack.removeAll(keepingCapacity: true)
+        stack.append(0)
         while let index = stack.popLast() {
             let entry = entries[index]
             guard entry.deadline <= bound() else { continue }
@@ -180,10 +184,16 @@ struct HeapSlots {
     /// The ids of every queue the timer is in.
     var queueIDs: [Int32] {
         var ids: [Int32] = []
-        if firstQueue >= 0 { ids.append(firstQueue) }
-        if secondQueue >= 0 { ids.append(secondQueue) }
-        if let more { ids.append(contentsOf: more.keys.sorted()) }
+        forEachQueueID { ids.append($0) }
         return ids
+    }
+
+    /// Calls `body` with the id of every queue the timer is in, without allocating for the usual one or two.
+    @inline(__always)
+    func forEachQueueID(_ body: (Int32) -> Void) {
+        if firstQueue >= 0 { body(firstQueue) }
+        if secondQueue >= 0 { body(secondQueue) }
+        if let more { for id in more.keys.sorted() { body(id) } }
     }
 
     @inline(__always)
