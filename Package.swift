@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "RunLoopKit", targets: ["RunLoopKit"]),
         .executable(name: "timerdeck", targets: ["timerdeck"]),
+        .executable(name: "timerdeck-bench", targets: ["timerdeck-bench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -43,6 +44,14 @@ let package = Package(
                 "RunLoopKit",
                 "TerminalUI",
                 "TimerDeck",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(
+            name: "timerdeck-bench",
+            dependencies: [
+                "RunLoopKit",
+                "CLinuxEvents",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

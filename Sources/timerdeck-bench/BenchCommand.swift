@@ -1,0 +1,102 @@
+import ArgumentParser
+import Foundation
+
+/// `timerdeck-bench`: RunLoopKit side by side with Foundation, libdispatch and the kernel floors.
+///
+/// Every measurement of every peer runs in a fresh child process (this executable with `--child`),
+/// one after the other, so memory slopes and wake-up counts belong to that peer alone.
+@main
+struct BenchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "timerdeck-bench",
+        abstract: "Measure RunLoopKit against Foundation, libdispatch and the kernel floors in one run.")
+
+    @Flag(help: "Small sizes and short runs: a smoke test, no thresholds.")
+    var quick = false
+
+    @Flag(help: "Print JSON lines instead of tables.")
+    var json = false
+
+    @Option(help: .hidden)
+    var child: String?
+
+    static func peer(named name: String) -> (any Peer.Type)? {
+        switch name {
+        case RunLoopKitPeer.name: RunLoopKitPeer.self
+        case FoundationPeer.name: FoundationPeer.self
+        case DispatchPeer.name: DispatchPeer.self
+        case KernelFloor.name: KernelFloor.self
+        default: nil
+        }
+    }
+
+    func run() throws {
+        if let child {
+            try runChild(child)
+            return
+        }
+        let report = Report(json: json)
+        report.machine()
+        let sizes = quick ? [1_000] : [1_000, 100_000, 1_000_000]
+        for size in sizes {
+            let rows: [ThroughputResult] = try [RunLoopKitPeer.name, FoundationPeer.name, DispatchPeer.name].map { peer in
+                var fired: ThroughputResult = try spawn("fire", peer, size)
+                let cancelled: ThroughputResult = try spawn("cancel", peer, size)
+                fired.cancelNanoseconds = cancelled.cancelNanoseconds
+                fired.note = [fired.note, cancelled.note].compactMap { $0 }.joined(separator: "; ").nilIfEmpty
+                return fired
+            }
+            report.throughput(rows)
+        }
+        let seconds: Int64 = quick ? 500_000_000 : 5_000_000_000
+        for interval: Int64 in [1_000_000, 16_666_667] {
+            let rows: [LatenessResult] = try [KernelFloor.name, RunLoopKitPeer.name, FoundationPeer.name, DispatchPeer.name]
+                .map { try spawn("lateness", $0, Int(interval), Int(seconds)) }
+            report.lateness(rows)
+        }
+        let idleSeconds: Int64 = quick ? 2 : 20
+        let idle: [IdleResult] = try [KernelFloor.name, RunLoopKitPeer.name, FoundationPeer.name, DispatchPeer.name]
+            .map { try spawn("idle", $0, Int(idleSeconds * 1_000_000_000)) }
+        report.idle(idle)
+    }
+
+    /// Runs one measurement in a child process and decodes its JSON line.
+    private func spawn<Result: Decodable>(_ measurement: String, _ peer: String, _ arguments: Int...) throws -> Result {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL
+        if !FileManager.default.isExecutableFile(atPath: process.executableURL!.path) {
+            process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        }
+        let spec = ([measurement, peer] + arguments.map(String.init)).joined(separator: ",")
+        process.arguments = ["--child", spec]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw ValidationError("child \(spec) failed with status \(process.terminationStatus)")
+        }
+        return try JSONDecoder().decode(Result.self, from: data)
+    }
+
+    private func runChild(_ spec: String) throws {
+        let parts = spec.split(separator: ",").map(String.init)
+        guard parts.count >= 3, let peer = Self.peer(named: parts[1]) else { throw ValidationError("bad child spec \(spec)") }
+        let numbers = parts.dropFirst(2).compactMap { Int64($0) }
+        let encoder = JSONEncoder()
+        let data: Data
+        switch parts[0] {
+        case "fire": data = try encoder.encode(peer.fire(count: Int(numbers[0]), spread: 1_000_000_000))
+        case "cancel": data = try encoder.encode(peer.cancel(count: Int(numbers[0])))
+        case "lateness": data = try encoder.encode(peer.lateness(interval: numbers[0], duration: numbers[1]))
+        case "idle": data = try encoder.encode(peer.idle(duration: numbers[0]))
+        default: throw ValidationError("unknown measurement \(parts[0])")
+        }
+        FileHandle.standardOutput.write(data)
+    }
+}
+
+extension String {
+    var nilIfEmpty: String? { isEmpty ? nil : self }
+}

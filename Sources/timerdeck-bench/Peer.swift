@@ -1,0 +1,39 @@
+/// A timer implementation measured side by side with the others.
+protocol Peer {
+    /// Name in the report.
+    static var name: String { get }
+    /// Schedules `count` one-shot timers with deadlines spread over `spread` ns and runs until all fired.
+    static func fire(count: Int, spread: Int64) -> ThroughputResult
+    /// Schedules `count` one-shot timers far in the future, then cancels them all.
+    static func cancel(count: Int) -> ThroughputResult
+    /// Runs a repeating timer of `interval` ns for `duration` ns and measures each fire's lateness.
+    static func lateness(interval: Int64, duration: Int64) -> LatenessResult
+    /// Runs a 1 Hz countdown for `duration` ns and measures wake-ups and CPU.
+    static func idle(duration: Int64) -> IdleResult
+}
+
+extension Peer {
+    /// Lateness of each fire against the grid `start + k × interval`, plus the count of grid slots.
+    static func latenessResult(interval: Int64, duration: Int64, start: Int64, fireTimes: [Int64]) -> LatenessResult {
+        var lateness: [Int64] = []
+        lateness.reserveCapacity(fireTimes.count)
+        for time in fireTimes {
+            let slot = max((time - start) / interval, 1)
+            lateness.append(time - (start + slot * interval))
+        }
+        let distribution = Distribution(lateness)
+        return LatenessResult(
+            peer: name, intervalMicroseconds: Double(interval) / 1_000,
+            p50Microseconds: Double(distribution.percentile(0.5)) / 1_000,
+            p99Microseconds: Double(distribution.percentile(0.99)) / 1_000,
+            maxMicroseconds: Double(distribution.max) / 1_000,
+            delivered: fireTimes.count, gridSlots: Int(duration / interval))
+    }
+
+    static func idleResult(seconds: Double, before: ResourceUsage, after: ResourceUsage, threads: Int? = nil) -> IdleResult {
+        IdleResult(peer: name, seconds: seconds,
+                   wakeUpsPerSecond: Double(after.voluntarySwitches - before.voluntarySwitches) / seconds,
+                   cpuMilliseconds: Double(after.cpuNanoseconds - before.cpuNanoseconds) / 1_000_000,
+                   threads: threads)
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+
+/// Prints results as aligned tables, or as JSON lines.
+struct Report {
+    let json: Bool
+
+    func machine() {
+        let cpu = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))?
+            .split(separator: "\n").first { $0.hasPrefix("model name") }
+            .map { $0.split(separator: ":", maxSplits: 1).last.map { $0.trimmingCharacters(in: .whitespaces) } ?? "" } ?? "unknown"
+        let line = "machine: \(cpu), \(ProcessInfo.processInfo.activeProcessorCount) cores"
+        if json {
+            emit(["machine": cpu, "cores": String(ProcessInfo.processInfo.activeProcessorCount)])
+        } else {
+            print(line)
+        }
+    }
+
+    func throughput(_ rows: [ThroughputResult]) {
+        if json { return rows.forEach { emit($0) } }
+        print("\n## Throughput: \(rows.first?.timers ?? 0) one-shot timers, deadlines spread over 1 s")
+        table(["peer", "schedule ns", "cancel ns", "CPU/timer ns", "last cb s", "B/timer", "fired", "note"],
+              rows.map { row in
+                  [row.peer, format(row.scheduleNanoseconds), format(row.cancelNanoseconds),
+                   format(row.cpuPerTimerNanoseconds), format(row.lastCallbackSeconds, digits: 3),
+                   format(row.bytesPerTimer), row.fired.map(String.init) ?? "—", row.note ?? ""]
+              })
+    }
+
+    func lateness(_ rows: [LatenessResult]) {
+        if json { return rows.forEach { emit($0) } }
+        print("\n## Lateness: repeating every \(format(rows.first?.intervalMicroseconds)) µs")
+        table(["peer", "p50 µs", "p99 µs", "max µs", "delivered", "grid slots"],
+              rows.map { [$0.peer, format($0.p50Microseconds), format($0.p99Microseconds), format($0.maxMicroseconds),
+                          String($0.delivered), String($0.gridSlots)] })
+    }
+
+    func idle(_ rows: [IdleResult]) {
+        if json { return rows.forEach { emit($0) } }
+        print("\n## Idle: a 1 Hz countdown")
+        table(["peer", "seconds", "wake-ups/s", "CPU ms"],
+              rows.map { [$0.peer, format($0.seconds, digits: 1), format($0.wakeUpsPerSecond, digits: 2), format($0.cpuMilliseconds, digits: 2)] })
+    }
+
+    private func emit<Value: Encodable>(_ value: Value) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        if let data = try? encoder.encode(value), let text = String(data: data, encoding: .utf8) { print(text) }
+    }
+
+    private func format(_ value: Double?, digits: Int = 0) -> String {
+        guard let value else { return "—" }
+        return String(format: "%.\(digits)f", value)
+    }
+
+    private func table(_ header: [String], _ rows: [[String]]) {
+        let all = [header] + rows
+        let widths = header.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
+        for (index, row) in all.enumerated() {
+            print("| " + row.enumerated().map { $0.element.padding(toLength: widths[$0.offset], withPad: " ", startingAt: 0) }
+                .joined(separator: " | ") + " |")
+            if index == 0 { print("|" + widths.map { String(repeating: "-", count: $0 + 2) }.joined(separator: "|") + "|") }
+        }
+    }
+}

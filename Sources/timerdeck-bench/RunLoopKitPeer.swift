@@ -1,0 +1,80 @@
+import RunLoopKit
+
+/// RunLoopKit: `RunLoop` + `Timer`.
+enum RunLoopKitPeer: Peer {
+    static let name = "RunLoopKit"
+
+    static func fire(count: Int, spread: Int64) -> ThroughputResult {
+        let loop = RunLoop()
+        var fired = 0
+        var lastCallback: Int64 = 0
+        var spreadSource = DeadlineSpread()
+        let before = ResourceUsage.now()
+        let start = monotonicNanoseconds()
+        for _ in 0..<count {
+            let deadline = Instant(nanoseconds: start + spreadSource.next(below: spread))
+            loop.add(Timer(fireAt: deadline, interval: .zero, repeats: false) { _ in
+                fired += 1
+                lastCallback = monotonicNanoseconds()
+            }, forMode: .default)
+        }
+        let scheduled = monotonicNanoseconds()
+        let memory = ResourceUsage.now().residentBytes - before.residentBytes
+        loop.run(mode: .default, until: .distantFuture)
+        let after = ResourceUsage.now()
+        return ThroughputResult(
+            peer: name, timers: count, scheduleNanoseconds: Double(scheduled - start) / Double(count),
+            cpuPerTimerNanoseconds: Double(after.cpuNanoseconds - before.cpuNanoseconds) / Double(count),
+            lastCallbackSeconds: Double(lastCallback - scheduled) / 1e9,
+            bytesPerTimer: Double(memory) / Double(count), fired: fired)
+    }
+
+    static func cancel(count: Int) -> ThroughputResult {
+        let loop = RunLoop()
+        var spreadSource = DeadlineSpread()
+        let far = monotonicNanoseconds() + 3_600_000_000_000
+        var timers: [Timer] = []
+        timers.reserveCapacity(count)
+        let start = monotonicNanoseconds()
+        for _ in 0..<count {
+            let timer = Timer(fireAt: Instant(nanoseconds: far + spreadSource.next(below: 1_000_000_000)),
+                              interval: .zero, repeats: false) { _ in }
+            loop.add(timer, forMode: .default)
+            timers.append(timer)
+        }
+        let scheduled = monotonicNanoseconds()
+        for timer in timers { timer.invalidate() }
+        let cancelled = monotonicNanoseconds()
+        return ThroughputResult(peer: name, timers: count,
+                                scheduleNanoseconds: Double(scheduled - start) / Double(count),
+                                cancelNanoseconds: Double(cancelled - scheduled) / Double(count))
+    }
+
+    static func lateness(interval: Int64, duration: Int64) -> LatenessResult {
+        let loop = RunLoop()
+        var fireTimes: [Int64] = []
+        fireTimes.reserveCapacity(Int(duration / interval) + 16)
+        let start = monotonicNanoseconds()
+        let timer = Timer(fireAt: Instant(nanoseconds: start + interval), interval: .nanoseconds(interval),
+                          repeats: true) { _ in fireTimes.append(monotonicNanoseconds()) }
+        loop.add(timer, forMode: .default)
+        loop.run(mode: .default, until: Instant(nanoseconds: start + duration + interval))
+        timer.invalidate()
+        return latenessResult(interval: interval, duration: duration, start: start, fireTimes: fireTimes)
+    }
+
+    static func idle(duration: Int64) -> IdleResult {
+        let loop = RunLoop()
+        var remaining = Int(duration / 1_000_000_000)
+        let before = ResourceUsage.now()
+        let start = monotonicNanoseconds()
+        let timer = Timer(fireAt: Instant(nanoseconds: start + 1_000_000_000), interval: .seconds(1), repeats: true) { timer in
+            remaining -= 1
+            if remaining == 0 { timer.invalidate() }
+        }
+        loop.add(timer, forMode: .default)
+        loop.run(mode: .default, until: .distantFuture)
+        let seconds = Double(monotonicNanoseconds() - start) / 1e9
+        return idleResult(seconds: seconds, before: before, after: .now())
+    }
+}
