@@ -71,11 +71,10 @@ enum DispatchPeer: Peer {
         let source = DispatchSource.makeTimerSource(queue: queue)
         let origin = DispatchTime(uptimeNanoseconds: UInt64(start))
         source.schedule(deadline: origin + .nanoseconds(Int(interval)), repeating: .nanoseconds(Int(interval)), leeway: .nanoseconds(0))
-        let end = start + duration + interval / 2
         source.setEventHandler {
             let now = monotonicNanoseconds()
             times.withLock { $0.append(now) }
-            if now >= end - interval / 2 { done.signal() }
+            if now >= start + duration { done.signal() }
         }
         source.activate()
         done.wait()

@@ -75,8 +75,9 @@ enum FoundationPeer: Peer {
             fireTimes.withLock { $0.append(now) }
         }
         loop.add(timer, forMode: .default)
-        let end = date(start + duration + interval / 2)
-        while monotonicNanoseconds() < start + duration + interval / 2 && loop.run(mode: .default, before: end) {}
+        while (fireTimes.withLock { $0.last ?? 0 }) < start + duration {
+            _ = loop.run(mode: .default, before: date(start + duration + interval))
+        }
         timer.invalidate()
         return latenessResult(interval: interval, duration: duration, start: start, fireTimes: fireTimes.withLock { $0 })
     }

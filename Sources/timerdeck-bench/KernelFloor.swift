@@ -25,9 +25,8 @@ enum KernelFloor: Peer {
         spec.it_interval.tv_nsec = Int(interval % 1_000_000_000)
         timerfd_settime(descriptor, Int32(TFD_TIMER_ABSTIME), &spec, nil)
         var fireTimes: [Int64] = []
-        let end = start + duration + interval / 2
         var expirations: UInt64 = 0
-        while monotonicNanoseconds() < end - interval / 2 {
+        while (fireTimes.last ?? 0) < start + duration {
             guard read(descriptor, &expirations, 8) == 8 else { break }
             fireTimes.append(monotonicNanoseconds())
         }

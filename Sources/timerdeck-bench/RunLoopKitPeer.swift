@@ -56,9 +56,13 @@ enum RunLoopKitPeer: Peer {
         fireTimes.reserveCapacity(Int(duration / interval) + 16)
         let start = monotonicNanoseconds()
         let timer = Timer(fireAt: Instant(nanoseconds: start + interval), interval: .nanoseconds(interval),
-                          repeats: true) { _ in fireTimes.append(monotonicNanoseconds()) }
+                          repeats: true) { _ in
+            let now = monotonicNanoseconds()
+            fireTimes.append(now)
+            if now >= start + duration { loop.stop() }
+        }
         loop.add(timer, forMode: .default)
-        loop.run(mode: .default, until: Instant(nanoseconds: start + duration + interval))
+        loop.run(mode: .default, until: .distantFuture)
         timer.invalidate()
         return latenessResult(interval: interval, duration: duration, start: start, fireTimes: fireTimes)
     }
