@@ -145,7 +145,12 @@ extension RunLoop {
         modelessTimers.collectDue(atOrBefore: limit, into: &due)
         guard !due.isEmpty else { return }
         if due.count > 1 { due.sort { $0.precedes($1) } }
-        for entry in due { fire(entry.timer, dueBy: limit) }
+        // An earlier callout may remove a later timer from its queue: hold each for the pass.
+        for entry in due { _ = entry.reference.retain() }
+        for entry in due {
+            fire(entry.timer, dueBy: limit)
+            entry.reference.release()
+        }
     }
 
     private func fire(_ timer: Timer, dueBy limit: Int64) {

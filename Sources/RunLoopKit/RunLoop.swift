@@ -40,9 +40,9 @@ public final class RunLoop {
     var blocks: [(modes: [Mode], block: () -> Void)] = []
     /// The runs in progress, innermost last (C-M11).
     var runs: [PerRun] = []
-    private var insertionCounter: UInt64 = 0
-    /// Reused buffer of due timers (``doTimers(in:)``).
-    var dueScratch: [TimerQueue.Entry] = []
+    @exclusivity(unchecked) private var insertionCounter: UInt64 = 0
+    /// Reused buffer of due timers (``doTimers(in:)``); only touched on the loop's thread, never re-entrantly.
+    @exclusivity(unchecked) var dueScratch: [TimerQueue.Entry] = []
     /// The state found by the last ``modeState(for:)`` lookup, to skip hashing the mode name.
     private var lastModeState: ModeState?
 

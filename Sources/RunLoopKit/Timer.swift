@@ -18,8 +18,11 @@
 /// timer.invalidate()
 /// ```
 public final class Timer {
+    // The timer's state is only touched on its run loop's thread and never re-entrantly, so the
+    // dynamic exclusivity checks on the hot fields are turned off.
+
     /// Scheduled fire time on the uptime clock, in nanoseconds.
-    var fireNanoseconds: Int64
+    @exclusivity(unchecked) var fireNanoseconds: Int64
     /// Repeat interval in nanoseconds; 0 for a one-shot timer (C-T11).
     let intervalNanoseconds: Int64
     /// Effective tolerance in nanoseconds, already clamped (C-T9).
@@ -28,7 +31,7 @@ public final class Timer {
     /// The run loop the timer belongs to while it is in at least one of its modes (C-T2).
     unowned(unsafe) var runLoop: RunLoop?
     /// Positions in the queues of the modes the timer is in.
-    var slots = HeapSlots()
+    @exclusivity(unchecked) var slots = HeapSlots()
     /// True while the timer's own callout runs (C-T4).
     private(set) var isFiring = false
     /// True while the timer is a common-mode item of its run loop (C-M4).

@@ -5,11 +5,19 @@
 /// scanning). The fire time is cached in the entry so comparisons never touch the timer object.
 /// Ties keep insertion order: a timer (re)inserted with a fire time equal to others goes after them
 /// (runloop-reference C-T3, decisions.md 2).
+///
+/// The queue owns one reference to each timer it holds, taken on insert and given back on remove, so
+/// moving entries around the heap costs no reference counting. Its storage is only touched on the
+/// run loop's thread and never re-entrantly, so the dynamic exclusivity checks are turned off.
 final class TimerQueue {
     struct Entry {
         var deadline: Int64
         var order: UInt64
-        let timer: Timer
+        let reference: Unmanaged<Timer>
+
+        /// The timer, valid while the entry is in a queue.
+        @inline(__always)
+        var timer: Timer { reference.takeUnretainedValue() }
 
         @inline(__always)
         func precedes(_ other: Entry) -> Bool {
@@ -19,12 +27,16 @@ final class TimerQueue {
 
     /// Identifies this queue in the timers' ``HeapSlots``.
     let id: Int32
-    private(set) var entries: [Entry] = []
+    @exclusivity(unchecked) private(set) var entries: [Entry] = []
     /// Reused depth-first stack for the O(k) walks below.
-    private var stack: [Int] = []
+    @exclusivity(unchecked) private var stack: [Int] = []
 
     init(id: Int32) {
         self.id = id
+    }
+
+    deinit {
+        for entry in entries { entry.reference.release() }
     }
 
     var count: Int { entries.count }
@@ -39,7 +51,7 @@ final class TimerQueue {
 
     /// Adds `timer` with the given fire time; `order` must be unique and increasing per run loop.
     func insert(_ timer: Timer, deadline: Int64, order: UInt64) {
-        entries.append(Entry(deadline: deadline, order: order, timer: timer))
+        entries.append(Entry(deadline: deadline, order: order, reference: .passRetained(timer)))
         let index = entries.count - 1
         timer.slots.set(index, in: id)
         siftUp(from: index)
@@ -49,15 +61,17 @@ final class TimerQueue {
     func remove(_ timer: Timer) {
         guard let index = timer.slots.index(in: id) else { return }
         timer.slots.remove(id)
+        let removed = entries[index].reference
         let last = entries.count - 1
-        if index == last {
+        if index != last {
+            entries.swapAt(index, last)
             entries.removeLast()
-            return
+            entries[index].timer.slots.set(index, in: id)
+            restore(at: index)
+        } else {
+            entries.removeLast()
         }
-        entries.swapAt(index, last)
-        entries.removeLast()
-        entries[index].timer.slots.set(index, in: id)
-        restore(at: index)
+        removed.release()
     }
 
     /// Moves `timer` to a new fire time; it goes after timers already due at that time.
@@ -70,7 +84,8 @@ final class TimerQueue {
 
     /// Appends every entry due at `now` (deadline ≤ now) to `due`, in no particular order.
     ///
-    /// Visits only due entries and their direct children: O(k) for k due timers.
+    /// Visits only due entries and their direct children: O(k) for k due timers. The entries in
+    /// `due` borrow the queue's references: retain what must outlive a removal.
     func collectDue(atOrBefore now: Int64, into due: inout [Entry]) {
         guard let first = entries.first, first.deadline <= now else { return }
         stack.removeAll(keepingCapacity: true)
