@@ -1,5 +1,6 @@
 #ifndef CNCURSES_SHIM_H
 #define CNCURSES_SHIM_H
+// SwiftPM drops pkg-config's -D_XOPEN_SOURCE=600, so ask for the wide-character API here.
 #define NCURSES_WIDECHAR 1
 #ifndef _XOPEN_SOURCE_EXTENDED
 #define _XOPEN_SOURCE_EXTENDED 1
@@ -9,6 +10,8 @@
 #include <ncursesw/curses.h>
 #include <ncursesw/panel.h>
 
+// Swift 6 rejects C globals as shared mutable state and cannot see function-like macros:
+// each one the terminal layer needs gets a prefixed static inline shim.
 static inline WINDOW *cn_stdscr(void) { return stdscr; }
 static inline int cn_lines(void) { return LINES; }
 static inline int cn_cols(void) { return COLS; }
@@ -21,4 +24,10 @@ static inline attr_t cn_a_reverse(void) { return A_REVERSE; }
 static inline attr_t cn_a_underline(void) { return A_UNDERLINE; }
 static inline attr_t cn_a_normal(void) { return A_NORMAL; }
 static inline void cn_getmaxyx(WINDOW *w, int *y, int *x) { getmaxyx(w, *y, *x); }
+static inline mmask_t cn_button1_pressed(void) { return BUTTON1_PRESSED; }
+static inline mmask_t cn_button1_released(void) { return BUTTON1_RELEASED; }
+static inline mmask_t cn_button4_pressed(void) { return BUTTON4_PRESSED; }
+static inline mmask_t cn_button5_pressed(void) { return BUTTON5_PRESSED; }
+static inline mmask_t cn_all_mouse_events(void) { return ALL_MOUSE_EVENTS; }
+static inline int cn_key_f0(void) { return KEY_F0; }
 #endif

@@ -1,0 +1,184 @@
+internal import CNcurses
+import Glibc
+
+/// The real terminal, through ncursesw: wide characters, colours with 256/8/mono fallbacks
+/// (`NO_COLOR` honoured), keys and mouse, and one `doupdate` per flush — none when nothing changed,
+/// so ncurses sends only the cells that differ.
+///
+/// ```swift
+/// let screen = try CursesScreen.start(mouse: true)
+/// defer { screen.stop() }
+/// screen.canvas.put("TimerDeck", row: 0, column: 0, style: Style(.title))
+/// screen.flush()
+/// let keys = screen.readKeys()   // when `inputDescriptor` is readable
+/// ```
+public final class CursesScreen: Screen {
+    private let grid: CellGrid
+    private var terminal: OpaquePointer?
+    private var isActive = false
+    /// The colour support in use.
+    public let colorSupport: ColorSupport
+    public private(set) var updateCount = 0
+
+    /// The descriptor to watch for input (standard input).
+    public let inputDescriptor: Int32 = STDIN_FILENO
+
+    private init(terminal: OpaquePointer, colorSupport: ColorSupport, size: Size) {
+        self.terminal = terminal
+        self.colorSupport = colorSupport
+        grid = CellGrid(size: size)
+        isActive = true
+    }
+
+    /// Takes over the terminal: cbreak, no echo, keypad, non-blocking input, hidden cursor.
+    ///
+    /// - Throws: ``TerminalError/notATerminal`` when stdin or stdout is not a terminal,
+    ///   ``TerminalError/unknownTerminal(_:)`` when `TERM` is not in terminfo.
+    public static func start(mouse: Bool) throws(TerminalError) -> CursesScreen {
+        guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else { throw .notATerminal }
+        setlocale(LC_ALL, "")
+        let term = getenv("TERM").map { String(cString: $0) }
+        guard let term, !term.isEmpty else { throw .unknownTerminal(term) }
+        guard let output = fdopen(STDOUT_FILENO, "w"), let input = fdopen(STDIN_FILENO, "r") else {
+            throw .cannotStart("cannot open the terminal's standard streams")
+        }
+        // Unlike initscr, newterm returns NULL for a type terminfo does not know instead of exiting.
+        guard let terminal = newterm(term, output, input) else { throw .unknownTerminal(term) }
+        set_term(terminal)
+        cbreak()
+        noecho()
+        nonl()
+        keypad(cn_stdscr(), true)
+        nodelay(cn_stdscr(), true)
+        curs_set(0)
+        set_escdelay(25)
+        let noColor = getenv("NO_COLOR").map { String(cString: $0) }
+        if has_colors() {
+            start_color()
+            use_default_colors()
+        }
+        var support = ColorSupport.detect(colors: Int(cn_colors()), hasColors: has_colors(), noColor: noColor)
+        if cn_color_pairs() <= ColorRole.allCases.count { support = .monochrome }
+        for role in ColorRole.allCases {
+            if let foreground = support.foreground(for: role) {
+                init_pair(Int16(role.rawValue + 1), Int16(foreground), -1)
+            }
+        }
+        if mouse {
+            mousemask(cn_all_mouse_events(), nil)
+            mouseinterval(0)
+        }
+        var rows: Int32 = 0
+        var columns: Int32 = 0
+        cn_getmaxyx(cn_stdscr(), &rows, &columns)
+        return CursesScreen(terminal: terminal, colorSupport: support,
+                            size: Size(width: Int(columns), height: Int(rows)))
+    }
+
+    deinit {
+        stop()
+    }
+
+    public var size: Size { grid.size }
+
+    public var canvas: Canvas { Canvas(grid: grid, bounds: Rect(grid.size)) }
+
+    public func flush() {
+        guard isActive, grid.hasChanges else { return }
+        let window = cn_stdscr()
+        for row in grid.takeChanges() {
+            for column in 0..<grid.size.width {
+                let cell = grid[row, column]
+                guard !cell.isContinuation else { continue }
+                draw(cell, window: window, row: Int32(row), column: Int32(column))
+            }
+        }
+        wnoutrefresh(window)
+        doupdate()
+        updateCount += 1
+    }
+
+    /// Reads every key available without blocking; a resize also resizes the screen.
+    public func readKeys() -> [Key] {
+        guard isActive else { return [] }
+        var keys: [Key] = []
+        var value: wint_t = 0
+        while true {
+            let result = wget_wch(cn_stdscr(), &value)
+            if result == ERR { break }
+            if result == KEY_CODE_YES && Int32(value) == KEY_MOUSE {
+                var event = MEVENT()
+                if getmouse(&event) == OK {
+                    keys.append(.mouse(MouseEvent(kind: KeyDecoder.mouseKind(UInt(event.bstate)),
+                                                  row: Int(event.y), column: Int(event.x))))
+                }
+                continue
+            }
+            let key = KeyDecoder.decode(UInt32(value), isKeyCode: result == KEY_CODE_YES)
+            if key == .resize { adoptTerminalSize() }
+            keys.append(key)
+        }
+        return keys
+    }
+
+    /// Asks the kernel for the window size (after SIGWINCH) and resizes ncurses and the screen.
+    /// - Returns: whether the size changed.
+    @discardableResult
+    public func handleResize() -> Bool {
+        guard isActive else { return false }
+        var window = winsize()
+        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &window) == 0 else { return false }
+        let size = Size(width: Int(window.ws_col), height: Int(window.ws_row))
+        guard size != grid.size else { return false }
+        resizeterm(Int32(size.height), Int32(size.width))
+        adoptTerminalSize()
+        return true
+    }
+
+    /// Gives the terminal back before the process stops (Ctrl-Z).
+    public func suspend() {
+        guard isActive else { return }
+        endwin()
+    }
+
+    /// Takes the terminal again after `fg` and repaints everything.
+    public func resume() {
+        guard isActive else { return }
+        clearok(cn_stdscr(), true)
+        grid.markAllChanged()
+        flush()
+    }
+
+    /// Restores the terminal; idempotent.
+    public func stop() {
+        guard isActive else { return }
+        isActive = false
+        endwin()
+        if let terminal {
+            delscreen(terminal)
+            self.terminal = nil
+        }
+    }
+
+    private func adoptTerminalSize() {
+        var rows: Int32 = 0
+        var columns: Int32 = 0
+        cn_getmaxyx(cn_stdscr(), &rows, &columns)
+        grid.resize(to: Size(width: Int(columns), height: Int(rows)))
+        clearok(cn_stdscr(), true)
+    }
+
+    private func draw(_ cell: Cell, window: UnsafeMutablePointer<WINDOW>?, row: Int32, column: Int32) {
+        var attributes = cn_a_normal()
+        let emphasis = colorSupport.emphasis(for: cell.style.role)
+        if cell.style.bold || emphasis.bold { attributes |= cn_a_bold() }
+        if emphasis.dim { attributes |= cn_a_dim() }
+        if cell.style.reverse { attributes |= cn_a_reverse() }
+        if cell.style.underline || emphasis.underline { attributes |= cn_a_underline() }
+        let pair: Int16 = colorSupport == .monochrome ? 0 : Int16(cell.style.role.rawValue + 1)
+        var characters: [wchar_t] = cell.character.unicodeScalars.prefix(4).map { wchar_t(bitPattern: $0.value) } + [0]
+        var complex = cchar_t()
+        setcchar(&complex, &characters, attributes, pair, nil)
+        mvwadd_wch(window, row, column, &complex)
+    }
+}

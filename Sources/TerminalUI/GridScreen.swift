@@ -1,0 +1,42 @@
+/// An in-memory screen: what tests and `--headless` mode draw into, printable as plain text.
+///
+/// ```swift
+/// let screen = GridScreen(size: Size(width: 80, height: 24))
+/// screen.canvas.put("hello", row: 0, column: 0)
+/// screen.flush()
+/// print(screen.snapshot())
+/// ```
+public final class GridScreen: Screen {
+    private let grid: CellGrid
+    public private(set) var updateCount = 0
+
+    /// A blank screen of `size`.
+    public init(size: Size) {
+        grid = CellGrid(size: size)
+    }
+
+    public var size: Size { grid.size }
+
+    public var canvas: Canvas { Canvas(grid: grid, bounds: Rect(grid.size)) }
+
+    /// Resizes (and blanks) the screen, as a terminal resize would.
+    public func resize(to size: Size) {
+        grid.resize(to: size)
+    }
+
+    public func flush() {
+        guard grid.hasChanges else { return }
+        _ = grid.takeChanges()
+        updateCount += 1
+    }
+
+    /// The cell at (`row`, `column`), for style assertions.
+    public func cell(row: Int, column: Int) -> Cell {
+        grid[row, column]
+    }
+
+    /// The screen as text: one line per row, trailing spaces trimmed.
+    public func snapshot() -> String {
+        (0..<grid.size.height).map { grid.text(row: $0) }.joined(separator: "\n")
+    }
+}

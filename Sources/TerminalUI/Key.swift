@@ -1,0 +1,84 @@
+/// A key press or terminal event, decoded from ncurses input.
+public enum Key: Equatable, Hashable, Sendable, CustomStringConvertible {
+    /// A printable character (any Unicode character, including space).
+    case character(Character)
+    case enter, tab, shiftTab, escape, backspace, delete
+    case up, down, left, right, pageUp, pageDown, home, end
+    /// F1 … F12 (and beyond).
+    case function(Int)
+    /// The terminal changed size.
+    case resize
+    /// A mouse event (wheel or button).
+    case mouse(MouseEvent)
+    /// A code this decoder does not know.
+    case unknown(Int32)
+
+    public var description: String {
+        switch self {
+        case .character(" "): "space"
+        case .character(let character): String(character)
+        case .enter: "enter"
+        case .tab: "tab"
+        case .shiftTab: "shift-tab"
+        case .escape: "esc"
+        case .backspace: "backspace"
+        case .delete: "delete"
+        case .up: "up"
+        case .down: "down"
+        case .left: "left"
+        case .right: "right"
+        case .pageUp: "pgup"
+        case .pageDown: "pgdn"
+        case .home: "home"
+        case .end: "end"
+        case .function(let number): "F\(number)"
+        case .resize: "resize"
+        case .mouse(let event): "mouse \(event.kind) at \(event.row),\(event.column)"
+        case .unknown(let code): "key code \(code)"
+        }
+    }
+
+    /// The names a headless script may use.
+    public static let scriptNames: [String: Key] = [
+        "enter": .enter, "tab": .tab, "shift-tab": .shiftTab, "esc": .escape, "backspace": .backspace,
+        "delete": .delete, "up": .up, "down": .down, "left": .left, "right": .right, "pgup": .pageUp,
+        "pgdn": .pageDown, "home": .home, "end": .end, "space": .character(" "),
+        "wheel-up": .mouse(MouseEvent(kind: .wheelUp, row: 0, column: 0)),
+        "wheel-down": .mouse(MouseEvent(kind: .wheelDown, row: 0, column: 0)),
+    ]
+
+    /// The key a script name stands for: a single character, or one of ``scriptNames``.
+    public static func named(_ name: String) throws(KeyNameError) -> Key {
+        if let key = scriptNames[name.lowercased()] { return key }
+        if name.count == 1, let character = name.first { return .character(character) }
+        throw KeyNameError(name: name)
+    }
+}
+
+/// A key name a script used that is neither a single character nor a known name.
+public struct KeyNameError: Error, Equatable, CustomStringConvertible {
+    public let name: String
+
+    public var description: String {
+        "unknown key '\(name)' (use a single character or one of: \(Key.scriptNames.keys.sorted().joined(separator: ", ")))"
+    }
+}
+
+/// A mouse event at a screen position.
+public struct MouseEvent: Equatable, Hashable, Sendable {
+    /// What happened.
+    public enum Kind: Equatable, Hashable, Sendable {
+        case wheelUp, wheelDown, press, release, other
+    }
+
+    public var kind: Kind
+    public var row: Int
+    public var column: Int
+
+    /// Creates an event.
+    public init(kind: Kind, row: Int, column: Int) {
+        self.kind = kind
+        self.row = row
+        self.column = column
+    }
+}
