@@ -22,6 +22,8 @@ public enum Command: Equatable, Sendable {
     case scroll(lines: Int)
     /// `Home` / `End` on the log.
     case scrollToOldest, scrollToNewest
+    /// Mouse button pressed / released: a drag holds the tracking mode until release (decision 7).
+    case dragBegan, dragEnded
     /// `+` / `-`: ticker frame interval.
     case frameIntervalUp, frameIntervalDown
     /// `l`: toggle the ticker's slow-callback load (to show skipped frames, D3).

@@ -32,6 +32,8 @@ public final class Dashboard {
     public private(set) var countdowns: [any CountdownRow] = []
     /// Every timer on the dashboard, in inspector order.
     public private(set) var timers: [any DeckTimer] = []
+    /// The frame ticker (S3).
+    public private(set) var ticker: TickerRow?
     /// The panel with focus.
     public private(set) var focus: Panel = .countdowns
     /// The selected row of each panel.
@@ -48,6 +50,8 @@ public final class Dashboard {
     public private(set) var quitRequested = false
     /// Called (through a common-mode block, once per pass at most) when something visible changed.
     public var onChange: () -> Void = {}
+    /// The parts of the screen that changed since the last render.
+    public private(set) var dirty: ViewParts = .all
 
     private var renderScheduled = false
     private var gestureEnd: Timer?
@@ -59,14 +63,18 @@ public final class Dashboard {
         log = FireLog(capacity: config.logCapacity)
         loop.addCommonMode(.tracking)
         let record: (FireRecord) -> Void = { [unowned self] record in self.append(record) }
-        let changed: () -> Void = { [unowned self] in self.changed() }
+        let changed: () -> Void = { [unowned self] in self.changed([.countdowns, .inspector]) }
         countdowns = [
             LoopCountdown(name: "sms-default", seconds: config.countdownSeconds, mode: .default,
                           loop: loop, record: record, changed: changed),
             LoopCountdown(name: "sms-common", seconds: config.countdownSeconds, mode: .common,
                           loop: loop, record: record, changed: changed),
         ]
-        timers = countdowns
+        let ticker = TickerRow(refreshRate: config.tickerFPS, mode: config.tickerMode, loop: loop, record: record) {
+            [unowned self] in self.changed([.ticker, .inspector])
+        }
+        self.ticker = ticker
+        timers = countdowns + [ticker]
     }
 
     /// Adds a row to the SMS panel (and the inspector).
@@ -84,7 +92,7 @@ public final class Dashboard {
     public func append(_ record: FireRecord) {
         log.append(record)
         if logScrollback > 0 { logScrollback = min(logScrollback + 1, max(log.count - 1, 0)) }
-        changed()
+        changed([.log, .inspector])
     }
 
     /// The timer the keys `s`, `p`, `m`, `f`, `x` act on, if the focused panel has one selected.
@@ -92,7 +100,7 @@ public final class Dashboard {
         switch focus {
         case .countdowns: return countdowns.indices.contains(selected(.countdowns)) ? countdowns[selected(.countdowns)] : nil
         case .inspector: return timers.indices.contains(selected(.inspector)) ? timers[selected(.inspector)] : nil
-        case .ticker: return timers.first { $0.name == "ticker" }
+        case .ticker: return ticker
         case .log: return nil
         }
     }
@@ -123,21 +131,21 @@ public final class Dashboard {
         case .scroll(let lines): scroll(by: lines)
         case .scrollToOldest: scroll(by: -log.count)
         case .scrollToNewest: scroll(by: log.count)
+        case .dragBegan: if gesture == .none { track(held: true) }
+        case .dragEnded: if gesture != .none { loop.stop() }
         case .frameIntervalUp, .frameIntervalDown, .toggleSlowLoad:
-            if let ticker = timers.first(where: { $0 is TickerControl }) as? TickerControl {
-                ticker.adjust(command)
-            }
+            ticker?.adjust(command)
         case .toggleHelp: isHelpVisible.toggle()
         case .dismiss: isHelpVisible = false
         case .quit: quit()
         }
-        changed()
+        changed(.all)
     }
 
     /// Shows `text` in the status bar until the next key.
     public func show(hint text: String) {
         hint = text
-        changed()
+        changed(.status)
     }
 
     /// Ends the session: stops every run in progress (a gesture first).
@@ -146,8 +154,9 @@ public final class Dashboard {
         loop.stop()
     }
 
-    /// Marks the screen stale; the render runs once, in a common-mode block later in this pass.
-    public func changed() {
+    /// Marks `parts` stale; the render runs once, in a common-mode block later in this pass.
+    public func changed(_ parts: ViewParts) {
+        dirty.formUnion(parts)
         guard !renderScheduled else { return }
         renderScheduled = true
         loop.perform(inModes: [.common]) { [weak self] in
@@ -155,6 +164,12 @@ public final class Dashboard {
             renderScheduled = false
             onChange()
         }
+    }
+
+    /// Takes the set of stale parts for a render, leaving it empty.
+    public func takeDirtyParts() -> ViewParts {
+        defer { dirty = [] }
+        return dirty
     }
 
     private func moveSelection(by delta: Int) {
@@ -222,14 +237,28 @@ public final class Dashboard {
             loop.add(end, forMode: .tracking)
             gestureEnd = end
         }
-        changed()
+        changed([.title, .inspector, .log])
         loop.run(mode: .tracking, until: .distantFuture)
         gestureEnd?.invalidate()
         gestureEnd = nil
         gesture = .none
-        changed()
+        changed([.title, .inspector, .log])
         if quitRequested { loop.stop() }
     }
+}
+
+/// Parts of the screen that redraw independently.
+public struct ViewParts: OptionSet, Sendable {
+    public let rawValue: Int
+    public init(rawValue: Int) { self.rawValue = rawValue }
+
+    public static let title = ViewParts(rawValue: 1 << 0)
+    public static let countdowns = ViewParts(rawValue: 1 << 1)
+    public static let ticker = ViewParts(rawValue: 1 << 2)
+    public static let inspector = ViewParts(rawValue: 1 << 3)
+    public static let log = ViewParts(rawValue: 1 << 4)
+    public static let status = ViewParts(rawValue: 1 << 5)
+    public static let all: ViewParts = [.title, .countdowns, .ticker, .inspector, .log, .status]
 }
 
 /// An SMS panel row: a ``Countdown`` button driven by some timer mechanism.
@@ -241,9 +270,3 @@ public protocol CountdownRow: DeckTimer {
 }
 
 extension LoopCountdown: CountdownRow {}
-
-/// The ticker row's extra keys: frame interval and the slow-callback load.
-public protocol TickerControl: DeckTimer {
-    /// Applies `.frameIntervalUp`, `.frameIntervalDown` or `.toggleSlowLoad`.
-    func adjust(_ command: Command)
-}

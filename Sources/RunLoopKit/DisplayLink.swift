@@ -1,0 +1,181 @@
+/// A frame-synchronised timer: `CADisplayLink` on a virtual vsync grid (seeds D1–D4, decisions.md 8).
+///
+/// Added to a run loop for one or more modes, it calls back once per display refresh (60 Hz by
+/// default) while one of those modes runs — every ``frameInterval``-th refresh. Refreshes sit on a
+/// grid of the uptime clock (`v_k = origin + k / refreshRate`, exact integer arithmetic); callbacks
+/// always land on it. A callback slower than a frame makes the link skip refreshes and stay on its
+/// grid (`v_k0`, `v_k0+N`, …), never queue them (D3); the same happens after the link's mode was
+/// not running (M4: a link in the default mode pauses while the loop tracks).
+///
+/// The run loop holds the link while it is scheduled, and the link holds its callback until
+/// ``invalidate()`` (C-D1): capture owners weakly in the callback.
+///
+/// ```swift
+/// let link = DisplayLink { link in
+///     draw(frameAt: link.timestamp, next: link.targetTimestamp)
+/// }
+/// link.add(to: RunLoop.current, forMode: .default)
+/// ```
+public final class DisplayLink {
+    /// Refreshes per second of the virtual display.
+    public let refreshRate: Int
+    private var callback: ((DisplayLink) -> Void)?
+    private var timer: Timer?
+    private unowned(unsafe) var runLoop: RunLoop?
+    private var origin: Int64 = 0
+    /// Slot index of the callback phase: callbacks happen at slots `phase + k × frameInterval`.
+    private var phase: Int64 = 0
+    private var recentCallbacks: [Int64] = []
+    private var validity = true
+
+    /// The vsync time of the frame being handled (valid in and after the first callback).
+    public private(set) var timestamp: Instant = .zero
+    /// The vsync time of the next callback's frame.
+    public private(set) var targetTimestamp: Instant = .zero
+    /// The refresh period; zero until the first callback (C-D2).
+    public private(set) var duration: Duration = .zero
+    /// Callback slots skipped because a callback or the loop was too slow (D3).
+    public private(set) var skippedFrames = 0
+    /// Callbacks made so far.
+    public private(set) var frameCount = 0
+
+    /// Creates a link for a display refreshing `refreshRate` times a second (clamped to 1…1000).
+    public init(refreshRate: Int = 60, callback: @escaping (DisplayLink) -> Void) {
+        self.refreshRate = min(max(refreshRate, 1), 1_000)
+        self.callback = callback
+    }
+
+    /// Calls back every N-th refresh; values below 1 are clamped to 1 (decisions.md 8). Changing it
+    /// restarts the phase at the next refresh.
+    public var frameInterval: Int = 1 {
+        didSet {
+            frameInterval = max(frameInterval, 1)
+            if frameInterval != oldValue { restartPhase() }
+        }
+    }
+
+    /// The callback rate asked for: 0 means the refresh rate; other values pick the nearest rate
+    /// that divides the refresh rate (C-D3), which sets ``frameInterval``.
+    public var preferredFramesPerSecond: Int {
+        get { refreshRate / frameInterval }
+        set {
+            guard newValue > 0 else {
+                frameInterval = 1
+                return
+            }
+            let divisors = (1...refreshRate).filter { refreshRate % $0 == 0 }
+            let best = divisors.min { abs(refreshRate / $0 - newValue) < abs(refreshRate / $1 - newValue) } ?? 1
+            frameInterval = best
+        }
+    }
+
+    /// Suspends callbacks while `true`; resuming continues at the next refresh (C-D4).
+    public var isPaused = false {
+        didSet {
+            guard isPaused != oldValue, let timer else { return }
+            if isPaused {
+                timer.fireDate = .distantFuture
+            } else {
+                restartPhase()
+            }
+        }
+    }
+
+    /// Whether the link can still call back.
+    public var isValid: Bool { validity }
+
+    /// Callbacks per second measured over the last callbacks (0 until there are two).
+    public var measuredFramesPerSecond: Double {
+        guard recentCallbacks.count >= 2, let first = recentCallbacks.first, let last = recentCallbacks.last,
+              last > first else { return 0 }
+        return Double(recentCallbacks.count - 1) * 1e9 / Double(last - first)
+    }
+
+    /// The modes the link is scheduled in.
+    public var modes: [RunLoop.Mode] { timer?.modes ?? [] }
+
+    /// Schedules the link in `mode` of `loop` (or every common mode). A link belongs to one run loop.
+    public func add(to loop: RunLoop, forMode mode: RunLoop.Mode) {
+        guard validity else { return }
+        if let runLoop, runLoop !== loop { return }
+        if timer == nil {
+            runLoop = loop
+            origin = loop.now.nanoseconds
+            phase = 1
+            let timer = Timer(fireAt: Instant(nanoseconds: vsync(phase)), interval: .seconds(3_600), repeats: true) { _ in
+                self.fire()
+            }
+            self.timer = timer
+            if isPaused { timer.fireDate = .distantFuture }
+        }
+        if let timer { loop.add(timer, forMode: mode) }
+    }
+
+    /// Takes the link out of `mode` (or out of the common modes).
+    public func remove(from loop: RunLoop, forMode mode: RunLoop.Mode) {
+        guard let timer, runLoop === loop else { return }
+        loop.remove(timer, forMode: mode)
+    }
+
+    /// Removes the link from every mode and releases the callback (D4, C-D1); idempotent.
+    public func invalidate() {
+        guard validity else { return }
+        validity = false
+        timer?.invalidate()
+        timer = nil
+        callback = nil
+    }
+
+    /// The vsync time of slot `index`.
+    private func vsync(_ index: Int64) -> Int64 {
+        origin + index * 1_000_000_000 / Int64(refreshRate)
+    }
+
+    /// The first slot whose vsync is strictly after `time`.
+    private func slot(after time: Int64) -> Int64 {
+        max((time - origin) * Int64(refreshRate) / 1_000_000_000 + 1, 0)
+    }
+
+    /// The first callback slot (phase + k × interval) whose vsync is strictly after `time`.
+    private func callbackSlot(after time: Int64) -> Int64 {
+        let candidate = max(slot(after: time), phase)
+        let interval = Int64(frameInterval)
+        let offset = (candidate - phase) % interval
+        var next = offset == 0 ? candidate : candidate + interval - offset
+        while vsync(next) <= time { next += interval }
+        return next
+    }
+
+    private func restartPhase() {
+        guard let timer, let runLoop, !isPaused else { return }
+        phase = slot(after: runLoop.now.nanoseconds)
+        timer.fireDate = Instant(nanoseconds: vsync(phase))
+    }
+
+    private func fire() {
+        guard let timer, let runLoop, let callback else { return }
+        let now = runLoop.now.nanoseconds
+        let slot = self.slot(after: timer.fireDate.nanoseconds - 1)
+        let interval = Int64(frameInterval)
+        let period = vsync(slot + 1) - vsync(slot)
+        if now - vsync(slot) >= period {
+            // The loop could not run this frame (another mode, a slow pass): skip to the grid (D3, M4).
+            let next = callbackSlot(after: now)
+            skippedFrames += Int((next - slot) / interval)
+            timer.fireDate = Instant(nanoseconds: vsync(next))
+            return
+        }
+        timestamp = Instant(nanoseconds: vsync(slot))
+        targetTimestamp = Instant(nanoseconds: vsync(slot + interval))
+        duration = .nanoseconds(period)
+        frameCount += 1
+        recentCallbacks.append(now)
+        if recentCallbacks.count > 30 { recentCallbacks.removeFirst(recentCallbacks.count - 30) }
+        callback(self)
+        guard validity, !isPaused, self.timer === timer else { return }
+        // D3: a callback slower than a frame skips the slots it overran; it never queues them.
+        let next = callbackSlot(after: max(runLoop.now.nanoseconds, vsync(slot)))
+        skippedFrames += Int((next - slot) / interval) - 1
+        timer.fireDate = Instant(nanoseconds: vsync(next))
+    }
+}

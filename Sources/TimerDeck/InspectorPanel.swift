@@ -1,0 +1,40 @@
+import TerminalUI
+
+/// Every timer: mechanism, modes, state (running, suspended, invalid, waiting for its mode), next
+/// fire, last lateness and missed ticks.
+enum InspectorPanel {
+    static let columns: [(title: String, width: Int)] = [
+        ("timer", 12), ("mechanism", 24), ("modes", 15), ("state", 17), ("next", 10), ("late", 8), ("missed", 6),
+    ]
+
+    static func draw(_ dashboard: Dashboard, on canvas: Canvas, focused: Bool) {
+        canvas.fill()
+        canvas.box(title: "Timers", style: Style(focused ? .accent : .dim))
+        let inner = canvas.region(canvas.bounds.inset.relative(to: canvas.bounds))
+        var column = 1
+        for (title, width) in columns {
+            inner.put(PanelText.fit(title, width), row: 0, column: column, style: Style(.dim, underline: true))
+            column += width + 1
+        }
+        let loop = dashboard.loop
+        let now = loop.now
+        for (index, timer) in dashboard.timers.enumerated() where index + 1 < inner.height {
+            let selected = focused && dashboard.selected(.inspector) == index
+            let state = timer.state(inMode: loop.currentMode, commonModes: loop.commonModes)
+            let cells: [(String, Style)] = [
+                (timer.name, Style(.normal, bold: selected, reverse: selected)),
+                (timer.mechanism, Style(.dim)),
+                (PanelText.modes(timer.modes), Style(.accent)),
+                (state.description, PanelText.style(for: state)),
+                (state == .running || state == .waitingForMode ? PanelText.relative(timer.nextFire, now: now) : "—", .normal),
+                (timer.lastLateness.map { DurationText.format($0) } ?? "—", .normal),
+                (String(timer.missedTicks), timer.missedTicks > 0 ? Style(.warn) : .normal),
+            ]
+            var at = 1
+            for (cell, width) in zip(cells, columns.map(\.width)) {
+                inner.put(PanelText.fit(cell.0, width), row: index + 1, column: at, style: cell.1)
+                at += width + 1
+            }
+        }
+    }
+}
