@@ -5,6 +5,8 @@
 #include <sys/eventfd.h>
 #include <sys/timerfd.h>
 #include <sys/prctl.h>
+#include <sys/signalfd.h>
+#include <signal.h>
 #include <pthread.h>
 #include <time.h>
 #include <errno.h>

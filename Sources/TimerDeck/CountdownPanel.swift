@@ -15,9 +15,21 @@ enum CountdownPanel {
             let buttonStyle = row.countdown.isEnabled ? Style(.good, bold: true, reverse: selected) : Style(.disabled, reverse: selected)
             var column = inner.put(label, row: index, column: 2, style: buttonStyle)
             let state = row.state(inMode: loop.currentMode, commonModes: loop.commonModes)
-            column = inner.put(" \(row.mechanism)", row: index, column: column, style: Style(.dim))
-            if state != .idle { inner.put(" \(state)", row: index, column: column, style: PanelText.style(for: state)) }
+            column = inner.put(" \(row.kind) in \(PanelText.modes(row.modes))", row: index, column: column, style: Style(.dim))
+            if let short = shortState(state) {
+                inner.put(" \(short)", row: index, column: column, style: PanelText.style(for: state))
+            }
         }
+    }
+}
+
+/// The SMS panel's one-word state; nothing while simply running or idle.
+private func shortState(_ state: DeckTimerState) -> String? {
+    switch state {
+    case .idle, .running: nil
+    case .suspended: "paused"
+    case .waitingForMode: "waiting"
+    case .invalid: "invalid"
     }
 }
 

@@ -1,4 +1,6 @@
+import DequeModule
 import RunLoopKit
+import TerminalUI
 
 /// The dashboard's state and behaviour, independent of how it is drawn.
 ///
@@ -55,6 +57,8 @@ public final class Dashboard {
 
     private var renderScheduled = false
     private var gestureEnd: Timer?
+    private var pendingKeys: Deque<Key> = []
+    private var logPage = 10
 
     /// Creates the dashboard on `loop`, making the tracking mode common as UIKit does (decisions.md 6).
     public init(loop: RunLoop, config: Config) {
@@ -75,6 +79,33 @@ public final class Dashboard {
         }
         self.ticker = ticker
         timers = countdowns + [ticker]
+    }
+
+    /// Starts what runs from launch: the frame ticker.
+    public func start() {
+        ticker?.start()
+    }
+
+    /// Handles keys in order. A key that starts a tracking gesture runs the nested tracking run;
+    /// the keys after it are handled inside that run, as a scroll view keeps receiving touches.
+    public func receive(_ keys: [Key], logPage: Int) {
+        self.logPage = logPage
+        pendingKeys.append(contentsOf: keys)
+        handlePendingKeys()
+    }
+
+    private func handlePendingKeys() {
+        while let key = pendingKeys.popFirst() {
+            if !pendingKeys.isEmpty {
+                loop.perform(inModes: [.common]) { [weak self] in self?.handlePendingKeys() }
+            }
+            if let command = Keymap.command(for: key, focus: focus, logPage: logPage) {
+                perform(command)
+            } else {
+                show(hint: "key \(key) does nothing here — press ? for help")
+            }
+            if quitRequested { return }
+        }
     }
 
     /// Adds a row to the SMS panel (and the inspector).
@@ -265,8 +296,12 @@ public struct ViewParts: OptionSet, Sendable {
 public protocol CountdownRow: DeckTimer {
     /// The button.
     var countdown: Countdown { get }
+    /// The mechanism in a word, for the SMS panel: "Timer", "GCD".
+    var kind: String { get }
     /// Enter on the row: starts a countdown unless one is running (S1).
     func press()
 }
 
-extension LoopCountdown: CountdownRow {}
+extension LoopCountdown: CountdownRow {
+    public var kind: String { "Timer" }
+}

@@ -4,7 +4,7 @@ import TerminalUI
 /// fire, last lateness and missed ticks.
 enum InspectorPanel {
     static let columns: [(title: String, width: Int)] = [
-        ("timer", 12), ("mechanism", 24), ("modes", 15), ("state", 17), ("next", 10), ("late", 8), ("missed", 6),
+        ("timer", 11), ("mechanism", 16), ("modes", 8), ("state", 16), ("next", 8), ("late", 6), ("missed", 6),
     ]
 
     static func draw(_ dashboard: Dashboard, on canvas: Canvas, focused: Bool) {

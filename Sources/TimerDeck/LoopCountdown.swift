@@ -18,7 +18,7 @@ public final class LoopCountdown: DeckTimer {
     }
 
     public var name: String { slot.name }
-    public var mechanism: String { "Timer 1s in \(slot.mode)" }
+    public var mechanism: String { "RunLoop Timer 1s" }
     public var modes: [RunLoop.Mode]? { [slot.mode] }
     public var baseState: DeckTimerState { slot.baseState }
     public var nextFire: Instant? { slot.nextFire }

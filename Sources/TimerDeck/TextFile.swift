@@ -16,3 +16,18 @@ enum TextFile {
         return String(decoding: bytes, as: UTF8.self)
     }
 }
+
+/// A headless script file that cannot be read.
+public struct ScriptFileError: Error, CustomStringConvertible {
+    public let path: String
+    public var description: String { "cannot read script file \(path): no such readable file" }
+}
+
+/// Reads headless script files.
+public enum ScriptFile {
+    /// The text of the script at `path`.
+    public static func read(_ path: String) throws(ScriptFileError) -> String {
+        guard let text = TextFile.read(path) else { throw ScriptFileError(path: path) }
+        return text
+    }
+}

@@ -33,7 +33,7 @@ public final class TickerRow: DeckTimer {
         self.changed = changed
     }
 
-    public var mechanism: String { "DisplayLink \(refreshRate)Hz ÷\(frameInterval)" + (isSlow ? " slow" : "") }
+    public var mechanism: String { "DisplayLink \(refreshRate)/\(frameInterval)" + (isSlow ? " slow" : "") }
     public var modes: [RunLoop.Mode]? { [mode] }
     public var nextFire: Instant? { isScheduled && !(link?.isPaused ?? true) ? link?.targetTimestamp : nil }
     public var missedTicks: Int { link?.skippedFrames ?? 0 }

@@ -1,4 +1,100 @@
+import ArgumentParser
+import Glibc
+import RunLoopKit
+import TimerDeck
+
+/// `timerdeck`: the dashboard of live timers.
 @main
-struct TimerDeckCommand {
-    static func main() {}
+struct TimerDeckCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "timerdeck",
+        abstract: "A terminal dashboard of live run loop, display link and dispatch timers.",
+        discussion: "Scroll the fire log to put the run loop into the tracking mode and watch default-mode timers pause. Press ? in the dashboard for the keys.",
+        version: "timerdeck 0.1.0")
+
+    @Option(help: "A config file (TOML); Resources/timerdeck.toml documents every field.")
+    var config: String?
+
+    @Option(help: "Refresh rate of the ticker's display link in Hz (1…240).")
+    var fps: Int?
+
+    @Flag(name: .customLong("no-mouse"), help: "Do not capture the mouse (wheel scrolling and drags).")
+    var noMouse = false
+
+    @Flag(help: "Run on a virtual clock and an in-memory screen, driven by --script; no terminal needed.")
+    var headless = false
+
+    @Option(help: "The headless script: size WxH, key NAME, wait DURATION, snapshot, quit (one per line).")
+    var script: String?
+
+    /// Parses the command line; usage errors exit with status 2 (not ArgumentParser's 64).
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            let code = exitCode(for: error)
+            if code == .success {
+                print(fullMessage(for: error))
+                Glibc.exit(0)
+            }
+            let message = fullMessage(for: error)
+            if !message.isEmpty { printError(message) }
+            Glibc.exit(code == ExitCode(2) || code == .validationFailure ? 2 : code.rawValue)
+        }
+    }
+
+    func run() throws {
+        var settings = Config()
+        do {
+            if let config { settings = try Config.load(from: config) }
+            if let fps { settings.tickerFPS = try Config.validateFPS(fps) }
+        } catch {
+            printError("timerdeck: \(error.message)")
+            throw ExitCode(2)
+        }
+        if noMouse { settings.mouse = false }
+        if headless {
+            try runHeadless(settings)
+            return
+        }
+        if script != nil {
+            printError("timerdeck: --script is only used with --headless (e.g. timerdeck --headless --script FILE)")
+            throw ExitCode(2)
+        }
+        // Before anything can start a thread: the signals go to the run loop through a signalfd.
+        SignalSource.block(TerminalSession.signals)
+        do {
+            try TerminalSession.run(config: settings)
+        } catch {
+            printError("timerdeck: \(error)")
+            throw ExitCode(2)
+        }
+    }
+
+    private func runHeadless(_ settings: Config) throws {
+        guard let script else {
+            printError("timerdeck: --headless needs --script FILE (commands: size WxH, key NAME, wait DURATION, snapshot, quit)")
+            throw ExitCode(2)
+        }
+        do {
+            let text = try ScriptFile.read(script)
+            let session = try HeadlessSession(config: settings, script: HeadlessScript(parsing: text, source: script)) {
+                print($0)
+            }
+            session.run()
+        } catch let error as HeadlessScript.ParseError {
+            printError("timerdeck: \(error.message)")
+            throw ExitCode(2)
+        } catch {
+            printError("timerdeck: \(script): \(error)")
+            throw ExitCode(2)
+        }
+    }
+}
+
+/// Writes `message` and a newline to standard error.
+func printError(_ message: String) {
+    let line = message + "\n"
+    _ = line.withCString { write(STDERR_FILENO, $0, strlen($0)) }
 }

@@ -1,0 +1,57 @@
+import CLinuxEvents
+import Glibc
+
+/// Delivers POSIX signals to a run loop as ordinary callouts, through a `signalfd`.
+///
+/// The signals are blocked so that the kernel queues them for the descriptor instead of running a
+/// handler at an arbitrary point. Blocked signals are per thread: call ``block(_:)`` first thing in
+/// `main`, before any thread starts, so every later thread inherits the mask.
+///
+/// ```swift
+/// SignalSource.block([SIGINT, SIGTERM, SIGWINCH])
+/// let signals = SignalSource(signals: [SIGINT, SIGTERM, SIGWINCH]) { signal in handle(signal) }
+/// loop.add(signals.source, forMode: .common)
+/// ```
+public final class SignalSource {
+    /// The run loop source to add for the modes the signals should be handled in.
+    public private(set) var source: RunLoop.FileDescriptorSource!
+    private let descriptor: Int32
+
+    /// Blocks `signals` for the calling thread and the threads it starts from now on.
+    public static func block(_ signals: [Int32]) {
+        var set = sigset_t()
+        sigemptyset(&set)
+        for signal in signals { sigaddset(&set, signal) }
+        pthread_sigmask(SIG_BLOCK, &set, nil)
+    }
+
+    /// Unblocks `signals` for the calling thread (before stopping the process with `SIGSTOP`, say).
+    public static func unblock(_ signals: [Int32]) {
+        var set = sigset_t()
+        sigemptyset(&set)
+        for signal in signals { sigaddset(&set, signal) }
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
+    }
+
+    /// Creates a source calling `handler` on the run loop's thread with each signal received.
+    public init(signals: [Int32], handler: @escaping (Int32) -> Void) {
+        Self.block(signals)
+        var set = sigset_t()
+        sigemptyset(&set)
+        for signal in signals { sigaddset(&set, signal) }
+        descriptor = signalfd(-1, &set, Int32(SFD_NONBLOCK | SFD_CLOEXEC))
+        precondition(descriptor >= 0, "SignalSource: signalfd failed with errno \(cle_errno())")
+        let descriptor = descriptor
+        source = RunLoop.FileDescriptorSource(fileDescriptor: descriptor) {
+            var info = signalfd_siginfo()
+            while read(descriptor, &info, MemoryLayout<signalfd_siginfo>.size) == MemoryLayout<signalfd_siginfo>.size {
+                handler(Int32(info.ssi_signo))
+            }
+        }
+    }
+
+    deinit {
+        source.invalidate()
+        close(descriptor)
+    }
+}

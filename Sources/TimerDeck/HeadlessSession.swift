@@ -1,0 +1,91 @@
+import RunLoopKit
+import TerminalUI
+
+/// The dashboard on a virtual clock and an in-memory screen, driven by a script: the same script
+/// gives the same output every time.
+///
+/// The script is an input source like a user's: its steps run as common-mode blocks and timers,
+/// so a `key` that starts a scroll gesture is followed by the next steps *inside* the nested
+/// tracking run, and a `snapshot` there shows the loop in the tracking mode.
+public final class HeadlessSession {
+    private let steps: [ResolvedStep]
+    private let loop: RunLoop
+    private let screen: GridScreen
+    private let dashboard: Dashboard
+    private let view: DashboardView
+    private let output: (String) -> Void
+    private var nextStep = 0
+
+    private enum ResolvedStep {
+        case size(Size), key(Key), wait(Duration), snapshot, quit
+    }
+
+    /// Prepares a session; every key name is checked before anything runs.
+    @available(*, noasync)
+    public init(config: Config, script: HeadlessScript, output: @escaping (String) -> Void) throws(KeyNameError) {
+        var resolved: [ResolvedStep] = []
+        for step in script.steps {
+            switch step {
+            case .size(let width, let height): resolved.append(.size(Size(width: width, height: height)))
+            case .key(let name): resolved.append(.key(try Key.named(name)))
+            case .wait(let duration): resolved.append(.wait(duration))
+            case .snapshot: resolved.append(.snapshot)
+            case .quit: resolved.append(.quit)
+            }
+        }
+        steps = resolved
+        self.output = output
+        loop = RunLoop(clock: .virtual(VirtualClock()))
+        screen = GridScreen(size: DashboardView.minimumSize)
+        dashboard = Dashboard(loop: loop, config: config)
+        view = DashboardView(dashboard: dashboard, screen: screen)
+    }
+
+    /// Runs the script to its end (or `quit`).
+    @available(*, noasync)
+    public func run() {
+        RunLoop.withCurrent(loop) {
+            dashboard.onChange = { [view] in view.render() }
+            dashboard.start()
+            view.render()
+            loop.perform(inModes: [.common]) { [weak self] in self?.advance() }
+            while !dashboard.quitRequested {
+                loop.run(mode: .default, until: .distantFuture)
+            }
+        }
+    }
+
+    private func advance() {
+        guard nextStep < steps.count else {
+            dashboard.quit()
+            return
+        }
+        let step = steps[nextStep]
+        nextStep += 1
+        switch step {
+        case .size(let size):
+            screen.resize(to: size)
+            dashboard.changed(.all)
+            continueSoon()
+        case .key(let key):
+            continueSoon()
+            dashboard.receive([key], logPage: view.logPage)
+        case .wait(let duration):
+            let timer = Timer(fireAt: loop.now + duration, interval: .zero, repeats: false) { [weak self] _ in
+                self?.advance()
+            }
+            loop.add(timer, forMode: .common)
+        case .snapshot:
+            view.render()
+            output("--- snapshot t=\(loop.now.description.dropLast()) ---")
+            output(screen.snapshot())
+            continueSoon()
+        case .quit:
+            dashboard.quit()
+        }
+    }
+
+    private func continueSoon() {
+        loop.perform(inModes: [.common]) { [weak self] in self?.advance() }
+    }
+}
