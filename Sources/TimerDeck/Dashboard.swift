@@ -28,6 +28,8 @@ public final class Dashboard {
     public let loop: RunLoop
     /// The settings in force.
     public let config: Config
+    /// When the dashboard started; the fire log shows times since then.
+    public let startTime: Instant
     /// Every fire, bounded.
     public private(set) var log: FireLog
     /// The SMS resend buttons (S1).
@@ -64,6 +66,7 @@ public final class Dashboard {
     public init(loop: RunLoop, config: Config) {
         self.loop = loop
         self.config = config
+        startTime = loop.now
         log = FireLog(capacity: config.logCapacity)
         loop.addCommonMode(.tracking)
         let record: (FireRecord) -> Void = { [unowned self] record in self.append(record) }
@@ -268,12 +271,12 @@ public final class Dashboard {
             loop.add(end, forMode: .tracking)
             gestureEnd = end
         }
-        changed([.title, .inspector, .log])
+        changed(.all)
         loop.run(mode: .tracking, until: .distantFuture)
         gestureEnd?.invalidate()
         gestureEnd = nil
         gesture = .none
-        changed([.title, .inspector, .log])
+        changed(.all)
         if quitRequested { loop.stop() }
     }
 }

@@ -84,7 +84,8 @@ enum PanelText {
     static func relative(_ instant: Instant?, now: Instant) -> String {
         guard let instant else { return "—" }
         guard instant != .distantFuture else { return "never" }
-        return "in " + DurationText.format(max(now.duration(to: instant), .zero))
+        let remaining = now.duration(to: instant)
+        return remaining > .zero ? "in " + DurationText.format(remaining) : "due"
     }
 
     static func modes(_ modes: [RunLoop.Mode]?) -> String {

@@ -1,3 +1,4 @@
+import RunLoopKit
 import TerminalUI
 
 /// The fire log: every fire with its time, timer, mode, lateness and ticks, newest at the bottom.
@@ -18,7 +19,7 @@ enum FireLogPanel {
         let first = max(last - visible + 1, 0)
         for (line, index) in (first...max(last, first)).enumerated() where index < log.count {
             let record = log[index]
-            let time = PanelText.fit(record.time.description, 9)
+            let time = PanelText.fit(Instant(nanoseconds: record.time.nanoseconds - dashboard.startTime.nanoseconds).description, 9)
             let mode = PanelText.fit(record.mode?.rawValue ?? "queue", 10)
             let late = PanelText.fit(DurationText.format(record.lateness), 9)
             let ticks = record.ticks > 1 ? "×\(record.ticks)" : "1"

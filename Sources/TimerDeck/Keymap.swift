@@ -44,7 +44,7 @@ public enum Keymap {
     }
 
     /// The key hints of the status bar.
-    public static let hints = "⏎ press  s start/stop  p pause  m mode  f fire  x invalidate  t track  ? keys  q quit"
+    public static let hints = "⏎ press  s start/stop  p pause  m mode  f fire  x invalidate  ? keys  q quit"
 
     /// The help overlay's lines.
     public static let help: [String] = [
