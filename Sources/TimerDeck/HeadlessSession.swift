@@ -71,8 +71,9 @@ public final class HeadlessSession {
             continueSoon()
             dashboard.receive([key], logPage: view.logPage)
         case .wait(let duration):
+            // Continue in a block, after every timer due at that instant has fired.
             let timer = Timer(fireAt: loop.now + duration, interval: .zero, repeats: false) { [weak self] _ in
-                self?.advance()
+                self?.continueSoon()
             }
             loop.add(timer, forMode: .common)
         case .snapshot:

@@ -1,0 +1,184 @@
+import Testing
+@testable import TimerDeck
+
+/// Runs a headless script and returns its snapshots by time ("t=1.000" → screen text).
+@available(*, noasync)
+func runHeadless(_ script: String, config: Config = Config()) throws -> [(time: String, screen: String)] {
+    var lines: [String] = []
+    let session = try HeadlessSession(config: config, script: HeadlessScript(parsing: script)) { lines.append($0) }
+    session.run()
+    var snapshots: [(String, String)] = []
+    var index = 0
+    while index < lines.count {
+        let header = lines[index]
+        if header.hasPrefix("--- snapshot t=") {
+            let time = String(header.dropFirst("--- snapshot ".count).dropLast(" ---".count))
+            snapshots.append((time, lines[index + 1]))
+            index += 2
+        } else {
+            index += 1
+        }
+    }
+    return snapshots
+}
+
+/// The line of `screen` that contains `marker`.
+func line(_ screen: String, containing marker: String) -> String {
+    screen.split(separator: "\n").first { $0.contains(marker) }.map(String.init) ?? ""
+}
+
+@Suite("Headless scenarios (S1, M2, M4)")
+struct HeadlessScenarioTests {
+    @Test("S1: the default-mode button reads Resend (60) at the press, (59) at 1 s, (01) at 59 s, Send at 60 s")
+    func smsCountdownLabels() throws {
+        let snapshots = try runHeadless("""
+            key enter
+            snapshot
+            wait 1s
+            snapshot
+            wait 58s
+            snapshot
+            wait 1s
+            snapshot
+            """)
+        #expect(snapshots.map(\.time) == ["t=0.000", "t=1.000", "t=59.000", "t=60.000"])
+        let labels = snapshots.map { line($0.screen, containing: "Timer in default") }
+        #expect(labels[0].contains("[ Resend (60) ]"))
+        #expect(labels[1].contains("[ Resend (59) ]"))
+        #expect(labels[2].contains("[ Resend (01) ]"))
+        #expect(labels[3].contains("[ Send        ]"))
+    }
+
+    @Test("S1: pressing again while counting is ignored, with a hint")
+    func pressWhileCountingIsIgnored() throws {
+        let snapshots = try runHeadless("""
+            key enter
+            wait 2s
+            key enter
+            snapshot
+            """)
+        let screen = snapshots[0].screen
+        #expect(line(screen, containing: "Timer in default").contains("Resend (58)"))
+        #expect(screen.contains("the press is ignored (S1)"))
+    }
+
+    @Test("M2: while the log is scrolled, the default-mode row pauses and the common-mode row keeps counting; one late fire on return")
+    func trackingPausesDefaultRow() throws {
+        // Start both rows, then hold the tracking mode from 10.5 s to 20.5 s with `t`.
+        let snapshots = try runHeadless("""
+            key enter
+            key down
+            key enter
+            wait 10500ms
+            key t
+            wait 5s
+            snapshot
+            wait 5s
+            key t
+            wait 100ms
+            snapshot
+            wait 400ms
+            snapshot
+            """)
+        let during = snapshots[0].screen
+        #expect(line(during, containing: "TimerDeck").contains("mode: tracking  depth: 2"))
+        #expect(line(during, containing: "Timer in default").contains("Resend (50)"))
+        #expect(line(during, containing: "Timer in default").contains("waiting"))
+        #expect(line(during, containing: "Timer in common").contains("Resend (45)"))
+        let justAfter = snapshots[1].screen
+        #expect(line(justAfter, containing: "TimerDeck").contains("mode: default  depth: 1"))
+        // One late fire at 20.5 s (50 → 49), then the grid: 21 s → 48. No catch-up burst.
+        #expect(line(justAfter, containing: "Timer in default").contains("Resend (49)"))
+        #expect(line(justAfter, containing: "Timer in common").contains("Resend (40)"))
+        #expect(line(snapshots[2].screen, containing: "Timer in default").contains("Resend (48)"))
+        // Scheduled for 11 s, fired at 20.5 s: 9.5 s late, the 9 ticks of 12…20 s skipped (C-T6).
+        #expect(line(justAfter, containing: "sms-default").contains("9.5s   9"))
+    }
+
+    @Test("M2/decision 7: scrolling the log enters tracking and the gesture ends after the quiet period")
+    func scrollGestureEndsAfterQuietPeriod() throws {
+        let snapshots = try runHeadless("""
+            key enter
+            wait 2s
+            key k
+            wait 100ms
+            snapshot
+            key j
+            wait 200ms
+            snapshot
+            wait 300ms
+            snapshot
+            """)
+        #expect(line(snapshots[0].screen, containing: "TimerDeck").contains("mode: tracking"))
+        #expect(line(snapshots[1].screen, containing: "TimerDeck").contains("mode: tracking"), "j extended the gesture")
+        #expect(line(snapshots[2].screen, containing: "TimerDeck").contains("mode: default"))
+    }
+
+    @Test("M4: the ticker's display link stays in the default mode and pauses while tracking")
+    func tickerPausesWhileTracking() throws {
+        let snapshots = try runHeadless("""
+            wait 1s
+            key t
+            wait 1s
+            snapshot
+            key t
+            wait 500ms
+            snapshot
+            """)
+        #expect(line(snapshots[0].screen, containing: "ticker").contains("waiting for mode"))
+        #expect(line(snapshots[0].screen, containing: "fps").contains("waiting"))
+        #expect(line(snapshots[1].screen, containing: "ticker").contains("running"))
+        #expect(line(snapshots[1].screen, containing: "fps").contains("skipped 60"))
+    }
+
+    @Test("Keys move a timer between modes live: m cycles default → tracking → common")
+    func moveModeCycles() throws {
+        let snapshots = try runHeadless("""
+            key m
+            snapshot
+            key m
+            snapshot
+            key m
+            snapshot
+            """)
+        #expect(line(snapshots[0].screen, containing: "sms-default").contains("tracking"))
+        #expect(line(snapshots[1].screen, containing: "sms-default").contains("common"))
+        #expect(line(snapshots[2].screen, containing: "sms-default").contains("default"))
+    }
+
+    @Test("The same script gives the same output every time")
+    func deterministic() throws {
+        let script = "key enter\nwait 3s\nkey k\nwait 120ms\nsnapshot\nwait 2s\nsnapshot\n"
+        let first = try runHeadless(script)
+        let second = try runHeadless(script)
+        #expect(first.map(\.screen) == second.map(\.screen))
+    }
+
+    @Test("Snapshot fixture: the dashboard one second after pressing Send")
+    func snapshotFixture() throws {
+        let snapshots = try runHeadless("key enter\nwait 1s\nsnapshot\n")
+        let fixturePath = String(#filePath.dropLast("HeadlessScenarioTests.swift".count)) + "Fixtures/dashboard-1s.txt"
+        let fixture = try #require(TextFile.read(fixturePath), "missing fixture \(fixturePath)")
+        #expect(snapshots[0].screen == fixture.trimmingTrailingNewline)
+    }
+
+    @Test("A terminal below the minimum size shows how big it must be")
+    func tooSmall() throws {
+        let snapshots = try runHeadless("size 60x20\nsnapshot\nsize 80x24\nsnapshot\n")
+        #expect(snapshots[0].screen.contains("enlarge the terminal to at least 80×24"))
+        #expect(snapshots[1].screen.contains("SMS resend"))
+    }
+
+    @Test("Unknown keys leave a hint; unknown key names in a script are rejected up front")
+    func unknownKeys() throws {
+        let snapshots = try runHeadless("key z\nsnapshot\n")
+        #expect(snapshots[0].screen.contains("key z does nothing here"))
+        #expect(throws: (any Error).self) { try runHeadless("key nosuchkey\n") }
+    }
+}
+
+extension String {
+    var trimmingTrailingNewline: String {
+        hasSuffix("\n") ? String(dropLast()) : self
+    }
+}
