@@ -56,7 +56,8 @@ let package = Package(
             ]
         ),
         .testTarget(name: "RunLoopKitTests", dependencies: ["RunLoopKit"]),
-        .testTarget(name: "TimerDeckTests", dependencies: ["TimerDeck"]),
+        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI"]),
+        .testTarget(name: "TimerDeckTests", dependencies: ["TimerDeck"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,116 @@
+import Testing
+@testable import TerminalUI
+
+@Suite("GridScreen and Canvas")
+struct GridScreenTests {
+    @Test("Text lands where it is put and snapshots trim trailing spaces")
+    func textAndSnapshot() {
+        let screen = GridScreen(size: Size(width: 10, height: 3))
+        screen.canvas.put("hello", row: 1, column: 2)
+        #expect(screen.snapshot() == "\n  hello\n")
+    }
+
+    @Test("A region clips what is drawn into it")
+    func regionClips() {
+        let screen = GridScreen(size: Size(width: 10, height: 3))
+        let region = screen.canvas.region(Rect(row: 1, column: 3, width: 4, height: 1))
+        region.put("abcdefgh", row: 0, column: 0)
+        region.put("zz", row: 1, column: 0)
+        #expect(screen.snapshot() == "\n   abcd\n")
+    }
+
+    @Test("Wide characters take two cells; one that would be cut in half becomes a space")
+    func wideCharacters() {
+        let screen = GridScreen(size: Size(width: 6, height: 2))
+        let end = screen.canvas.put("定时器", row: 0, column: 0)
+        #expect(end == 6)
+        #expect(screen.cell(row: 0, column: 1).isContinuation)
+        screen.canvas.put("a定时", row: 1, column: 0, maxWidth: 4)
+        #expect(screen.snapshot() == "定时器\na定")
+        #expect(CharacterWidth.of("e\u{301}") == 1)
+        #expect(CharacterWidth.of("⏸") == 1 && CharacterWidth.of("界") == 2)
+    }
+
+    @Test("Boxes draw borders with the title in the top edge")
+    func boxWithTitle() {
+        let screen = GridScreen(size: Size(width: 12, height: 3))
+        screen.canvas.box(title: "Log")
+        #expect(screen.snapshot() == "┌─ Log ────┐\n│          │\n└──────────┘")
+    }
+
+    @Test("A flush with nothing changed does nothing; changes to identical cells are not changes")
+    func flushCountsOnlyChanges() {
+        let screen = GridScreen(size: Size(width: 5, height: 1))
+        screen.flush()
+        #expect(screen.updateCount == 1, "the first flush paints the blank screen")
+        screen.flush()
+        #expect(screen.updateCount == 1)
+        screen.canvas.put("a", row: 0, column: 0)
+        screen.flush()
+        screen.canvas.put("a", row: 0, column: 0)
+        screen.flush()
+        #expect(screen.updateCount == 2)
+    }
+
+    @Test("The minimum-size message names the size needed")
+    func minimumSizeMessage() {
+        let screen = GridScreen(size: Size(width: 50, height: 5))
+        MinimumSize.draw(on: screen, minimum: Size(width: 80, height: 24))
+        #expect(screen.snapshot().contains("enlarge the terminal to at least 80×24"))
+        #expect(screen.snapshot().contains("(now 50×5)"))
+    }
+}
+
+@Suite("Styles and colour fallbacks")
+struct StyleTests {
+    @Test("256 colours, 8 colours, monochrome, and NO_COLOR")
+    func colourSupportDetection() {
+        #expect(ColorSupport.detect(colors: 256, hasColors: true, noColor: nil) == .palette256)
+        #expect(ColorSupport.detect(colors: 8, hasColors: true, noColor: nil) == .basic8)
+        #expect(ColorSupport.detect(colors: 2, hasColors: true, noColor: nil) == .monochrome)
+        #expect(ColorSupport.detect(colors: 256, hasColors: false, noColor: nil) == .monochrome)
+        #expect(ColorSupport.detect(colors: 256, hasColors: true, noColor: "1") == .monochrome)
+        #expect(ColorSupport.detect(colors: 256, hasColors: true, noColor: "") == .palette256, "an empty NO_COLOR does not count")
+    }
+
+    @Test("Monochrome shows roles with attributes only")
+    func monochromeUsesAttributes() {
+        #expect(ColorSupport.monochrome.foreground(for: .bad) == nil)
+        #expect(ColorSupport.monochrome.emphasis(for: .bad).bold)
+        #expect(ColorSupport.monochrome.emphasis(for: .dim).dim)
+        #expect(ColorSupport.basic8.foreground(for: .good) == 2)
+        #expect(ColorSupport.palette256.foreground(for: .normal) == -1)
+    }
+}
+
+@Suite("Keys")
+struct KeyTests {
+    @Test("Characters decode to keys", arguments: [
+        (UInt32(10), Key.enter), (13, .enter), (9, .tab), (27, .escape), (127, .backspace),
+        (UInt32(Character("q").asciiValue!), .character("q")), (0x5B9A, .character("定")),
+    ])
+    func characters(value: UInt32, key: Key) {
+        #expect(KeyDecoder.decode(value, isKeyCode: false) == key)
+    }
+
+    @Test("Key codes decode to keys")
+    func keyCodes() {
+        #expect(KeyDecoder.decodeKeyCode(0o403) == .up)
+        #expect(KeyDecoder.decodeKeyCode(0o402) == .down)
+        #expect(KeyDecoder.decodeKeyCode(0o523) == .pageUp)
+        #expect(KeyDecoder.decodeKeyCode(0o522) == .pageDown)
+        #expect(KeyDecoder.decodeKeyCode(0o541) == .shiftTab)
+        #expect(KeyDecoder.decodeKeyCode(0o632) == .resize)
+        #expect(KeyDecoder.decodeKeyCode(0o411) == .function(1))
+        #expect(KeyDecoder.decodeKeyCode(0o777) == .unknown(0o777))
+    }
+
+    @Test("Script key names")
+    func scriptNames() throws {
+        #expect(try Key.named("enter") == .enter)
+        #expect(try Key.named("shift-tab") == .shiftTab)
+        #expect(try Key.named("pgdn") == .pageDown)
+        #expect(try Key.named("q") == .character("q"))
+        #expect(throws: KeyNameError(name: "jump")) { try Key.named("jump") }
+    }
+}
