@@ -10,6 +10,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         .systemLibrary(
@@ -26,6 +27,12 @@ let package = Package(
             name: "TerminalUI",
             dependencies: ["CNcurses"]
         ),
+        .target(
+            name: "Uploads",
+            dependencies: [
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
         .executableTarget(
             name: "timerdeck",
             dependencies: [
@@ -35,6 +42,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "RunLoopKitTests", dependencies: ["RunLoopKit"]),
+        .testTarget(name: "UploadsTests", dependencies: ["Uploads"]),
     ],
     swiftLanguageModes: [.v6]
 )
