@@ -18,7 +18,8 @@ import FoundationNetworking
 public final class HTTPSink: BatchSink {
     /// The URL batches are posted to.
     public let endpoint: URL
-    /// How long a request may wait for the server before it fails with ``UploadError/timedOut(destination:after:)``.
+    /// How long a request may take in all before it is cancelled and fails with
+    /// ``UploadError/timedOut(destination:after:)``; exact, not rounded to seconds.
     public let timeout: Duration
     private let session: URLSession
 
@@ -42,10 +43,11 @@ public final class HTTPSink: BatchSink {
         self.endpoint = url
         self.timeout = timeout
         let configuration = URLSessionConfiguration.ephemeral
-        // Foundation takes seconds as a Double; this is the only place they appear.
-        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
-        configuration.timeoutIntervalForRequest = seconds
-        configuration.timeoutIntervalForResource = seconds
+        // Our own deadline enforces `timeout` (see RequestDeadline); Foundation's, in whole
+        // seconds, is set at least a second later so it never fires first.
+        let backstop = TimeInterval(timeout.components.seconds) + 2
+        configuration.timeoutIntervalForRequest = backstop
+        configuration.timeoutIntervalForResource = backstop
         configuration.urlCache = nil
         configuration.httpCookieStorage = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
@@ -77,7 +79,12 @@ public final class HTTPSink: BatchSink {
         let batchID = batch.id
         let destination = destination
         let timeout = timeout
-        session.dataTask(with: request) { data, response, error in
+        let deadline = RequestDeadline()
+        let task = session.dataTask(with: request) { data, response, error in
+            if deadline.finish() {
+                completion(.failure(.timedOut(destination: destination, after: timeout)))
+                return
+            }
             if let error {
                 completion(.failure(Self.classify(error, destination: destination, timeout: timeout)))
                 return
@@ -87,7 +94,20 @@ public final class HTTPSink: BatchSink {
                 return
             }
             completion(Self.classify(response, body: data ?? Data(), batchID: batchID, destination: destination))
-        }.resume()
+        }
+        DispatchQueue.global().asyncAfter(deadline: .now() + Self.dispatchInterval(timeout)) {
+            if deadline.expire() { task.cancel() }
+        }
+        task.resume()
+    }
+
+    /// `duration` for a dispatch deadline, in nanoseconds, saturating instead of overflowing.
+    private static func dispatchInterval(_ duration: Duration) -> DispatchTimeInterval {
+        let (seconds, attoseconds) = duration.components
+        let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        guard !overflow else { return .never }
+        let (total, overflowAgain) = whole.addingReportingOverflow(attoseconds / 1_000_000_000)
+        return overflowAgain ? .never : .nanoseconds(Int(total))
     }
 
     /// 2xx acknowledges; 408, 429 and 5xx are retryable; anything else rejects the batch.

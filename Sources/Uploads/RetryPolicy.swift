@@ -47,8 +47,8 @@ public struct RetryPolicy: Sendable, Hashable {
     /// How long to wait after `attempt` consecutive failures.
     ///
     /// With `retryAfter`, exactly what the server asked (from `now`), without jitter.
-    /// Otherwise ``backoff(afterAttempt:)`` minus `jitter × u` of it, `u` drawn uniformly
-    /// from `0..<1` with `generator`.
+    /// Otherwise ``backoff(afterAttempt:)`` minus `jitter × u` of it, where `u` is the top
+    /// 53 bits of one `generator.next()` divided by 2^53 (uniform in `0..<1`).
     public func delay(
         afterAttempt attempt: Int, retryAfter: RetryAfter? = nil, now: Date,
         using generator: inout some RandomNumberGenerator
@@ -57,7 +57,9 @@ public struct RetryPolicy: Sendable, Hashable {
             return retryAfter.delay(from: now)
         }
         let full = backoff(afterAttempt: attempt)
-        let share = jitter * Double.random(in: 0..<1, using: &generator)
+        // u = top 53 bits of one draw / 2^53: uniform in 0..<1, and the same on every platform.
+        let unit = Double(generator.next() >> 11) * 0x1p-53
+        let share = jitter * unit
         return full - full * share
     }
 
