@@ -9,7 +9,8 @@ import FoundationNetworking
 /// (the same id as the body's `batch`), so a server can store a batch once however often it
 /// arrives. Any 2xx acknowledges; 408, 429 and 5xx (with their `Retry-After`), timeouts and
 /// connection failures are retryable; any other status is a permanent
-/// ``UploadError/rejected(status:message:)``. The completion runs on a URLSession thread.
+/// ``UploadError/rejected(status:message:)``; redirects are not followed. The completion
+/// runs on a URLSession thread.
 ///
 /// ```swift
 /// let sink = try HTTPSink(endpoint: "https://example.org/samples", timeout: .seconds(20))
@@ -51,7 +52,7 @@ public final class HTTPSink: BatchSink {
         configuration.urlCache = nil
         configuration.httpCookieStorage = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        session = URLSession(configuration: configuration)
+        session = URLSession(configuration: configuration, delegate: RedirectRefusal(), delegateQueue: nil)
     }
 
     deinit {
@@ -110,7 +111,8 @@ public final class HTTPSink: BatchSink {
         return overflowAgain ? .never : .nanoseconds(Int(total))
     }
 
-    /// 2xx acknowledges; 408, 429 and 5xx are retryable; anything else rejects the batch.
+    /// 2xx acknowledges; 408, 429 and 5xx are retryable; anything else rejects the batch
+    /// (redirects are not followed: see ``RedirectRefusal``).
     static func classify(_ response: HTTPURLResponse, body: Data, batchID: UUID, destination: String) -> Result<Ack, UploadError> {
         let status = response.statusCode
         switch status {
@@ -119,6 +121,9 @@ public final class HTTPSink: BatchSink {
         case 408, 429, 500...599:
             let retryAfter = response.value(forHTTPHeaderField: "Retry-After").flatMap(RetryAfter.init(headerValue:))
             return .failure(.serverUnavailable(status: status, retryAfter: retryAfter))
+        case 300...399:
+            let location = response.value(forHTTPHeaderField: "Location") ?? "an unnamed location"
+            return .failure(.rejected(status: status, message: "redirected to \(location); set the upload URL to the final address"))
         default:
             let text = String(decoding: body.prefix(200), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
             return .failure(.rejected(status: status, message: text))

@@ -20,6 +20,8 @@ Behaviour (flags at start, or keys of POST /control):
                                    400 makes the server reject everything permanently
   --retry-after V   (retry_after)  send "Retry-After: V" with every non-2xx answer
   --delay SECONDS   (delay)        wait this long before answering a batch POST
+  --location URL    (location)     send "Location: URL" with every non-2xx answer
+                                   (with --status 302: a redirect)
 
 The server stops by itself when its standard input closes (the test that started it is
 gone) or after --lifetime seconds (default 300), whichever comes first.
@@ -74,7 +76,7 @@ class Collector:
                 status = behaviour["fail_status"]
             else:
                 status = behaviour["status"]
-            return status, behaviour["retry_after"], behaviour["delay"]
+            return status, behaviour["retry_after"], behaviour["location"], behaviour["delay"]
 
     def accept(self, key, seqs):
         """Records a delivered batch once; returns False when the key was already delivered."""
@@ -126,7 +128,7 @@ def make_handler(collector):
         def log_message(self, format, *args):
             pass
 
-        def answer(self, status, payload, retry_after=None):
+        def answer(self, status, payload, retry_after=None, location=None):
             body = json.dumps(payload).encode()
             try:
                 self.send_response(status)
@@ -134,6 +136,8 @@ def make_handler(collector):
                 self.send_header("Content-Length", str(len(body)))
                 if retry_after is not None:
                     self.send_header("Retry-After", str(retry_after))
+                if location is not None:
+                    self.send_header("Location", location)
                 self.end_headers()
                 self.wfile.write(body)
             except (BrokenPipeError, ConnectionResetError):
@@ -159,7 +163,7 @@ def make_handler(collector):
                     return
                 self.answer(200, {"ok": True})
                 return
-            status, retry_after, delay = collector.next_answer()
+            status, retry_after, location, delay = collector.next_answer()
             if delay:
                 time.sleep(delay)
             try:
@@ -170,7 +174,7 @@ def make_handler(collector):
                 return
             if not 200 <= status < 300:
                 collector.count_rejection()
-                self.answer(status, {"error": "configured to answer %d" % status}, retry_after)
+                self.answer(status, {"error": "configured to answer %d" % status}, retry_after, location)
                 return
             fresh = collector.accept(key, seqs)
             self.answer(status, {"batch": key, "stored": fresh})
@@ -194,6 +198,7 @@ def main():
     parser.add_argument("--status", type=int, default=200)
     parser.add_argument("--retry-after", default=None)
     parser.add_argument("--delay", type=float, default=0.0)
+    parser.add_argument("--location", default=None)
     parser.add_argument("--lifetime", type=float, default=300.0)
     options = parser.parse_args()
 
@@ -203,6 +208,7 @@ def main():
         "status": options.status,
         "retry_after": options.retry_after,
         "delay": options.delay,
+        "location": options.location,
     })
     server = ThreadingHTTPServer(("127.0.0.1", options.port), make_handler(collector))
     server.daemon_threads = True

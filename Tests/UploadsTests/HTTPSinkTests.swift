@@ -80,6 +80,17 @@ import Uploads
         #expect(try collector.received().batches.isEmpty)
     }
 
+    @Test func redirectIsNotFollowedAndRejectsTheBatch() throws {
+        // Following a 302 would turn the POST into a GET of /received, whose 200 would be a false ack.
+        let collector = try CollectorProcess()
+        try collector.control(["status": 302, "location": "http://127.0.0.1:\(collector.port)/received"])
+        let sink = try HTTPSink(endpoint: collector.endpoint, timeout: .seconds(30))
+        let error = try #require(deliver(batch, to: sink)?.error)
+        #expect(error == .rejected(status: 302, message: "redirected to http://127.0.0.1:\(collector.port)/received; set the upload URL to the final address"))
+        #expect(!error.isRetryable)
+        #expect(try collector.received().requests == 1)
+    }
+
     @Test func behaviourChangedAtRunTimeApplies() throws {
         let collector = try CollectorProcess(["--status", "400"])
         let sink = try HTTPSink(endpoint: collector.endpoint, timeout: .seconds(30))
