@@ -33,8 +33,9 @@ enum DurableFile {
     /// `path`, fsync the directory.
     static func replace(atPath path: String, with bytes: [UInt8]) throws(FileOperationError) {
         let directory = parentDirectory(of: path)
-        let temporary = directory + "/." + lastComponent(of: path) + ".\(getpid()).tmp"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        // Unique per call, so two writers of the same file never share a temporary.
+        let temporary = directory + "/." + lastComponent(of: path) + ".\(getpid()).\(UInt32.random(in: .min ... .max)).tmp"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw .lastError(path: temporary, operation: "create") }
         do throws(FileOperationError) {
             try writeAll(bytes, to: descriptor, path: temporary)

@@ -9,7 +9,7 @@ import FoundationXML
 final class GPXReader: NSObject, XMLParserDelegate {
     private(set) var points: [TrackPoint] = []
     private(set) var problem: String?
-    private var open: (latitude: Double, longitude: Double)?
+    private var current: (latitude: Double, longitude: Double)?
     private var elevation: Double?
     private var elevationText: String?
 
@@ -26,9 +26,9 @@ final class GPXReader: NSObject, XMLParserDelegate {
                 fail(parser, "point \(points.count + 1) at line \(parser.lineNumber) has no valid lat and lon")
                 return
             }
-            open = (latitude, longitude)
+            current = (latitude, longitude)
             elevation = nil
-        case "ele" where open != nil:
+        case "ele" where current != nil:
             elevationText = ""
         default:
             break
@@ -50,9 +50,9 @@ final class GPXReader: NSObject, XMLParserDelegate {
             }
             elevation = value
         case "trkpt", "rtept":
-            guard let point = open else { return }
+            guard let point = current else { return }
             points.append(TrackPoint(latitude: point.latitude, longitude: point.longitude, elevation: elevation))
-            open = nil
+            current = nil
         default:
             break
         }
@@ -60,7 +60,22 @@ final class GPXReader: NSObject, XMLParserDelegate {
 
     func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) {
         if problem == nil {
-            problem = "XML error at line \(parser.lineNumber): \(parseError.localizedDescription)"
+            problem = "invalid XML at line \(parser.lineNumber), column \(parser.columnNumber): \(Self.explain(parseError))"
+        }
+    }
+
+    /// Words for the XML errors a damaged or wrong file produces. Foundation on Linux
+    /// describes them all as "The operation could not be completed" and passes libxml2's
+    /// own error numbers (which its `XMLParser.ErrorCode` does not match), so map those.
+    private static func explain(_ error: any Error) -> String {
+        let code = (error as NSError).code
+        return switch code {
+        case 4: "the file does not start with an XML element (empty, or not XML)"
+        case 5: "the document ends early (a truncated file?) or has content after its end"
+        case 76: "a closing tag does not match its opening tag"
+        case 38...41: "an attribute is malformed"
+        case 65, 68, 73: "a tag is malformed"
+        default: "XML error \(code)"
         }
     }
 

@@ -8,7 +8,7 @@ import Foundation
 /// var host = HostMetricsSampler()
 /// let sample = try host.sample(at: Date())   // .hostMetrics(load1:load5:load15:memoryTotal:memoryAvailable:)
 /// ```
-public struct HostMetricsSampler: Sampler {
+public struct HostMetricsSampler: Sampler, Sendable {
     /// The directory read as `/proc`.
     public let procDirectory: URL
 

@@ -11,7 +11,7 @@ import FoundationXML
 /// var route = try RouteReplay(contentsOf: URL(fileURLWithPath: "Resources/route.gpx"))
 /// let sample = route.sample(at: Date())     // .position(latitude:longitude:elevation:)
 /// ```
-public struct RouteReplay: Sampler {
+public struct RouteReplay: Sampler, Sendable {
     /// The track being replayed; never empty.
     public let points: [TrackPoint]
     /// The index of the point the next sample returns.

@@ -59,11 +59,12 @@ import Uploads
 
     @Test func invalidXMLIsMalformed() {
         let error = #expect(throws: SamplerError.self) { try RouteReplay.parseGPX("<gpx><trk>", source: "walk.gpx") }
-        guard case .malformed(let source, _) = error else {
+        guard case .malformed(let source, let reason) = error else {
             Issue.record("expected .malformed, got \(String(describing: error))")
             return
         }
         #expect(source == "walk.gpx")
+        #expect(reason == "invalid XML at line 1, column 11: the document ends early (a truncated file?) or has content after its end")
     }
 
     @Test func pointWithoutCoordinatesIsMalformed() {
