@@ -13,6 +13,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         .systemLibrary(
@@ -28,6 +29,12 @@ let package = Package(
         .target(
             name: "TerminalUI",
             dependencies: ["CNcurses"]
+        ),
+        .target(
+            name: "Uploads",
+            dependencies: [
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
         .target(
             name: "TimerDeck",
@@ -58,6 +65,7 @@ let package = Package(
         .testTarget(name: "RunLoopKitTests", dependencies: ["RunLoopKit"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI"]),
         .testTarget(name: "TimerDeckTests", dependencies: ["TimerDeck"], exclude: ["Fixtures"]),
+        .testTarget(name: "UploadsTests", dependencies: ["Uploads"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,154 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Delivers batches to a server: one `POST` of the batch's JSON per delivery.
+///
+/// The request carries `Content-Type: application/json` and `Idempotency-Key: <batch id>`
+/// (the same id as the body's `batch`), so a server can store a batch once however often it
+/// arrives. Any 2xx acknowledges; 408, 429 and 5xx (with their `Retry-After`), timeouts and
+/// connection failures are retryable; any other status is a permanent
+/// ``UploadError/rejected(status:message:)``; redirects are not followed. The completion
+/// runs on a URLSession thread.
+///
+/// ```swift
+/// let sink = try HTTPSink(endpoint: "https://example.org/samples", timeout: .seconds(20))
+/// sink.deliver(batch) { result in loop.perform { handle(result) } }
+/// ```
+public final class HTTPSink: BatchSink {
+    /// The URL batches are posted to.
+    public let endpoint: URL
+    /// How long a request may take in all before it is cancelled and fails with
+    /// ``UploadError/timedOut(destination:after:)``; exact, not rounded to seconds.
+    public let timeout: Duration
+    private let session: URLSession
+
+    /// Creates a sink posting to `endpoint`.
+    ///
+    /// - Throws: ``UploadError/invalidConfiguration(_:)`` when `endpoint` is not an absolute
+    ///   `http` or `https` URL with a host, or `timeout` is not positive.
+    public init(endpoint: String, timeout: Duration) throws(UploadError) {
+        guard let url = URL(string: endpoint) else {
+            throw .invalidConfiguration("the upload URL \"\(endpoint)\" is not a valid URL")
+        }
+        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+            throw .invalidConfiguration("the upload URL \"\(endpoint)\" must start with http:// or https://")
+        }
+        guard let host = url.host, !host.isEmpty else {
+            throw .invalidConfiguration("the upload URL \"\(endpoint)\" has no host name")
+        }
+        guard timeout > .zero else {
+            throw .invalidConfiguration("the upload timeout must be positive, not \(timeout)")
+        }
+        self.endpoint = url
+        self.timeout = timeout
+        let configuration = URLSessionConfiguration.ephemeral
+        // Our own deadline enforces `timeout` (see RequestDeadline); Foundation's, in whole
+        // seconds, is set at least a second later so it never fires first.
+        let backstop = TimeInterval(timeout.components.seconds) + 2
+        configuration.timeoutIntervalForRequest = backstop
+        configuration.timeoutIntervalForResource = backstop
+        configuration.urlCache = nil
+        configuration.httpCookieStorage = nil
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        session = URLSession(configuration: configuration, delegate: RedirectRefusal(), delegateQueue: nil)
+    }
+
+    deinit {
+        session.finishTasksAndInvalidate()
+    }
+
+    /// The endpoint URL.
+    public var destination: String { endpoint.absoluteString }
+
+    /// Posts `batch`; the completion gets the ack or the classified failure.
+    public func deliver(_ batch: Batch, completion: @escaping @Sendable (Result<Ack, UploadError>) -> Void) {
+        let body: Data
+        do {
+            body = try BatchPayload.encode(batch)
+        } catch {
+            DispatchQueue.global().async { completion(.failure(error)) }
+            return
+        }
+        var request = URLRequest(url: endpoint)
+        request.httpMethod = "POST"
+        request.httpBody = body
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.setValue(batch.key, forHTTPHeaderField: "Idempotency-Key")
+        request.timeoutInterval = session.configuration.timeoutIntervalForRequest
+        let batchID = batch.id
+        let destination = destination
+        let timeout = timeout
+        let deadline = RequestDeadline()
+        let task = session.dataTask(with: request) { data, response, error in
+            if deadline.finish() {
+                completion(.failure(.timedOut(destination: destination, after: timeout)))
+                return
+            }
+            if let error {
+                completion(.failure(Self.classify(error, destination: destination, timeout: timeout)))
+                return
+            }
+            guard let response = response as? HTTPURLResponse else {
+                completion(.failure(.connectionFailed(destination: destination, reason: "the answer was not HTTP")))
+                return
+            }
+            completion(Self.classify(response, body: data ?? Data(), batchID: batchID, destination: destination))
+        }
+        DispatchQueue.global().asyncAfter(deadline: .now() + Self.dispatchInterval(timeout)) {
+            if deadline.expire() { task.cancel() }
+        }
+        task.resume()
+    }
+
+    /// `duration` for a dispatch deadline, in nanoseconds, saturating instead of overflowing.
+    private static func dispatchInterval(_ duration: Duration) -> DispatchTimeInterval {
+        let (seconds, attoseconds) = duration.components
+        let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        guard !overflow else { return .never }
+        let (total, overflowAgain) = whole.addingReportingOverflow(attoseconds / 1_000_000_000)
+        return overflowAgain ? .never : .nanoseconds(Int(total))
+    }
+
+    /// 2xx acknowledges; 408, 429 and 5xx are retryable; anything else rejects the batch
+    /// (redirects are not followed: see ``RedirectRefusal``).
+    static func classify(_ response: HTTPURLResponse, body: Data, batchID: UUID, destination: String) -> Result<Ack, UploadError> {
+        let status = response.statusCode
+        switch status {
+        case 200...299:
+            return .success(Ack(batchID: batchID, destination: destination, statusCode: status))
+        case 408, 429, 500...599:
+            let retryAfter = response.value(forHTTPHeaderField: "Retry-After").flatMap(RetryAfter.init(headerValue:))
+            return .failure(.serverUnavailable(status: status, retryAfter: retryAfter))
+        case 300...399:
+            let location = response.value(forHTTPHeaderField: "Location") ?? "an unnamed location"
+            return .failure(.rejected(status: status, message: "redirected to \(location); set the upload URL to the final address"))
+        default:
+            let text = String(decoding: body.prefix(200), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            return .failure(.rejected(status: status, message: text))
+        }
+    }
+
+    /// Transport errors: a timeout is ``UploadError/timedOut(destination:after:)``, the rest
+    /// (refused, unknown host, reset) ``UploadError/connectionFailed(destination:reason:)``.
+    static func classify(_ error: any Error, destination: String, timeout: Duration) -> UploadError {
+        guard let error = error as? URLError else {
+            return .connectionFailed(destination: destination, reason: error.localizedDescription)
+        }
+        switch error.code {
+        case .timedOut:
+            return .timedOut(destination: destination, after: timeout)
+        case .cannotConnectToHost:
+            return .connectionFailed(destination: destination, reason: "connection refused")
+        case .cannotFindHost, .dnsLookupFailed:
+            return .connectionFailed(destination: destination, reason: "unknown host")
+        case .networkConnectionLost:
+            return .connectionFailed(destination: destination, reason: "the connection was lost")
+        case .notConnectedToInternet:
+            return .connectionFailed(destination: destination, reason: "no network")
+        default:
+            return .connectionFailed(destination: destination, reason: error.localizedDescription)
+        }
+    }
+}

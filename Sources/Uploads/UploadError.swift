@@ -1,0 +1,72 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Why a ``BatchSink`` could not deliver a batch, and whether trying again can help.
+///
+/// Retryable: refused or lost connections, timeouts, HTTP 408, 429 and 5xx, a local write
+/// that failed (disk full). Permanent: any other HTTP status (the server rejected the batch;
+/// it stays in the outbox with this error shown) and a sink set up with a bad URL.
+public enum UploadError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The sink's settings are unusable: an invalid URL, a timeout that is not positive.
+    case invalidConfiguration(String)
+    /// No connection could be made or it broke: refused, host unknown, reset.
+    case connectionFailed(destination: String, reason: String)
+    /// No answer within the configured timeout.
+    case timedOut(destination: String, after: Duration)
+    /// The server is busy or failing (408, 429, 5xx), possibly saying when to come back.
+    case serverUnavailable(status: Int, retryAfter: RetryAfter?)
+    /// The server refused the batch (any other non-2xx status), with the start of its answer.
+    case rejected(status: Int, message: String)
+    /// A local file could not be written.
+    case writeFailed(path: String, reason: String)
+    /// The batch could not be turned into JSON.
+    case encodingFailed(String)
+
+    /// Whether delivering the same batch again later can succeed.
+    public var isRetryable: Bool {
+        switch self {
+        case .connectionFailed, .timedOut, .serverUnavailable, .writeFailed: true
+        case .invalidConfiguration, .rejected, .encodingFailed: false
+        }
+    }
+
+    /// The server's `Retry-After`, when it sent one.
+    public var retryAfter: RetryAfter? {
+        if case .serverUnavailable(_, let retryAfter) = self { retryAfter } else { nil }
+    }
+
+    /// A sentence for the user: what failed and why.
+    public var description: String {
+        switch self {
+        case .invalidConfiguration(let reason):
+            "Upload settings are invalid: \(reason)."
+        case .connectionFailed(let destination, let reason):
+            "Cannot reach \(destination): \(reason)."
+        case .timedOut(let destination, let after):
+            "\(destination) did not answer within \(after)."
+        case .serverUnavailable(let status, let retryAfter):
+            "The server answered \(status) \(Self.statusName(status))"
+                + (retryAfter.map { ", asking to retry \(Self.describe($0))" } ?? "") + "."
+        case .rejected(let status, let message):
+            "The server rejected the batch with \(status) \(Self.statusName(status))"
+                + (message.isEmpty ? "" : ": \(message)") + ". It stays in the outbox."
+        case .writeFailed(let path, let reason):
+            "Cannot write \(path): \(reason)."
+        case .encodingFailed(let reason):
+            "Cannot encode the batch as JSON: \(reason)."
+        }
+    }
+
+    private static func statusName(_ status: Int) -> String {
+        HTTPURLResponse.localizedString(forStatusCode: status)
+    }
+
+    private static func describe(_ retryAfter: RetryAfter) -> String {
+        switch retryAfter {
+        case .delay(let duration): "after \(duration)"
+        case .date(let date): "at \(date)"
+        }
+    }
+}

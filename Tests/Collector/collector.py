@@ -1,0 +1,223 @@
+#!/usr/bin/env python3
+"""A small batch collector for the Uploads tests: a real HTTP server on loopback.
+
+Listens on 127.0.0.1 (port 0 unless --port is given) and prints the chosen port alone on
+its first stdout line. Standard library only.
+
+POST (any path)   a batch: {"batch": ID, "samples": [{"seq": N, "taken_at": ..., ...}]}
+                  with headers Idempotency-Key: ID and Content-Type: application/json.
+                  A malformed request gets 400 with the reason. A key already delivered
+                  gets 200 again and is counted as a duplicate, not stored twice.
+GET /received     JSON: {"requests": POSTs seen, "batches": keys delivered in order,
+                  "seqs": delivered seqs sorted, "duplicates": repeated deliveries,
+                  "rejected": POSTs answered with a non-2xx status}
+POST /control     JSON with any of the behaviour keys below; changes them from now on.
+
+Behaviour (flags at start, or keys of POST /control):
+  --fail-first N    (fail_first)   answer the next N batch POSTs with --fail-status
+  --fail-status S   (fail_status)  status for those failures (default 500)
+  --status S        (status)       status for every other batch POST (default 200);
+                                   400 makes the server reject everything permanently
+  --retry-after V   (retry_after)  send "Retry-After: V" with every non-2xx answer
+  --delay SECONDS   (delay)        wait this long before answering a batch POST
+  --location URL    (location)     send "Location: URL" with every non-2xx answer
+                                   (with --status 302: a redirect)
+
+The server stops by itself when its standard input closes (the test that started it is
+gone) or after --lifetime seconds (default 300), whichever comes first.
+"""
+
+import argparse
+import json
+import os
+import sys
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+
+class Collector:
+    """What the server has received and how it answers; guarded by one lock."""
+
+    def __init__(self, behaviour):
+        self.lock = threading.Lock()
+        self.behaviour = behaviour
+        self.requests = 0
+        self.rejected = 0
+        self.duplicates = 0
+        self.batches = []
+        self.seqs = []
+        self.delivered = set()
+
+    def snapshot(self):
+        with self.lock:
+            return {
+                "requests": self.requests,
+                "batches": list(self.batches),
+                "seqs": sorted(self.seqs),
+                "duplicates": self.duplicates,
+                "rejected": self.rejected,
+            }
+
+    def update(self, changes):
+        with self.lock:
+            for key, value in changes.items():
+                if key not in self.behaviour:
+                    raise ValueError("unknown behaviour key %r" % key)
+                self.behaviour[key] = value
+
+    def next_answer(self):
+        """Counts a batch POST and decides its status, Retry-After and delay."""
+        with self.lock:
+            self.requests += 1
+            behaviour = self.behaviour
+            if behaviour["fail_first"] > 0:
+                behaviour["fail_first"] -= 1
+                status = behaviour["fail_status"]
+            else:
+                status = behaviour["status"]
+            return status, behaviour["retry_after"], behaviour["location"], behaviour["delay"]
+
+    def accept(self, key, seqs):
+        """Records a delivered batch once; returns False when the key was already delivered."""
+        with self.lock:
+            if key in self.delivered:
+                self.duplicates += 1
+                return False
+            self.delivered.add(key)
+            self.batches.append(key)
+            self.seqs.extend(seqs)
+            return True
+
+    def count_rejection(self):
+        with self.lock:
+            self.rejected += 1
+
+
+def validate(headers, body):
+    """Returns (key, seqs) of a well-formed batch request, or raises ValueError saying why."""
+    content_type = headers.get("Content-Type", "")
+    if content_type.split(";")[0].strip() != "application/json":
+        raise ValueError("Content-Type must be application/json, not %r" % content_type)
+    key = headers.get("Idempotency-Key")
+    if not key:
+        raise ValueError("missing Idempotency-Key header")
+    try:
+        document = json.loads(body)
+    except ValueError as error:
+        raise ValueError("body is not JSON: %s" % error)
+    if not isinstance(document, dict) or document.get("batch") != key:
+        raise ValueError("body's batch does not match Idempotency-Key %r" % key)
+    samples = document.get("samples")
+    if not isinstance(samples, list) or not samples:
+        raise ValueError("samples must be a non-empty list")
+    seqs = []
+    for sample in samples:
+        if not isinstance(sample, dict) or not isinstance(sample.get("seq"), int):
+            raise ValueError("every sample needs an integer seq")
+        if not isinstance(sample.get("taken_at"), str) or not sample["taken_at"].endswith("Z"):
+            raise ValueError("every sample needs taken_at in UTC ISO 8601")
+        seqs.append(sample["seq"])
+    return key, seqs
+
+
+def make_handler(collector):
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, format, *args):
+            pass
+
+        def answer(self, status, payload, retry_after=None, location=None):
+            body = json.dumps(payload).encode()
+            try:
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(body)))
+                if retry_after is not None:
+                    self.send_header("Retry-After", str(retry_after))
+                if location is not None:
+                    self.send_header("Location", location)
+                self.end_headers()
+                self.wfile.write(body)
+            except (BrokenPipeError, ConnectionResetError):
+                pass  # the client gave up (a timeout test): nothing to answer
+
+        def read_body(self):
+            length = int(self.headers.get("Content-Length") or 0)
+            return self.rfile.read(length)
+
+        def do_GET(self):
+            if self.path == "/received":
+                self.answer(200, collector.snapshot())
+            else:
+                self.answer(404, {"error": "unknown path %s" % self.path})
+
+        def do_POST(self):
+            body = self.read_body()
+            if self.path == "/control":
+                try:
+                    collector.update(json.loads(body))
+                except ValueError as error:
+                    self.answer(400, {"error": str(error)})
+                    return
+                self.answer(200, {"ok": True})
+                return
+            status, retry_after, location, delay = collector.next_answer()
+            if delay:
+                time.sleep(delay)
+            try:
+                key, seqs = validate(self.headers, body)
+            except ValueError as error:
+                collector.count_rejection()
+                self.answer(400, {"error": str(error)})
+                return
+            if not 200 <= status < 300:
+                collector.count_rejection()
+                self.answer(status, {"error": "configured to answer %d" % status}, retry_after, location)
+                return
+            fresh = collector.accept(key, seqs)
+            self.answer(status, {"batch": key, "stored": fresh})
+
+    return Handler
+
+
+def stop_when_stdin_closes():
+    try:
+        while sys.stdin.buffer.read(4096):
+            pass
+    finally:
+        os._exit(0)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--port", type=int, default=0)
+    parser.add_argument("--fail-first", type=int, default=0)
+    parser.add_argument("--fail-status", type=int, default=500)
+    parser.add_argument("--status", type=int, default=200)
+    parser.add_argument("--retry-after", default=None)
+    parser.add_argument("--delay", type=float, default=0.0)
+    parser.add_argument("--location", default=None)
+    parser.add_argument("--lifetime", type=float, default=300.0)
+    options = parser.parse_args()
+
+    collector = Collector({
+        "fail_first": options.fail_first,
+        "fail_status": options.fail_status,
+        "status": options.status,
+        "retry_after": options.retry_after,
+        "delay": options.delay,
+        "location": options.location,
+    })
+    server = ThreadingHTTPServer(("127.0.0.1", options.port), make_handler(collector))
+    server.daemon_threads = True
+    print(server.server_address[1], flush=True)
+
+    threading.Thread(target=stop_when_stdin_closes, daemon=True).start()
+    threading.Timer(options.lifetime, lambda: os._exit(0)).start()
+    server.serve_forever()
+
+
+if __name__ == "__main__":
+    main()
