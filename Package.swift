@@ -62,6 +62,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        .executableTarget(name: "dispatch-order-probe", dependencies: ["RunLoopKit"]),
         .testTarget(name: "RunLoopKitTests", dependencies: ["RunLoopKit"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI"]),
         .testTarget(name: "TimerDeckTests", dependencies: ["TimerDeck"], exclude: ["Fixtures"]),

@@ -21,6 +21,7 @@ public final class VirtualClock: Sendable {
     }
 
     private let readings: Mutex<Readings>
+    private let sleepObservers = Mutex<[@Sendable () -> Void]>([])
 
     /// The wall-clock origin of a new virtual clock: 2026-01-01T00:00:00Z.
     public static let defaultWallStart = Instant(nanoseconds: 1_767_225_600 * 1_000_000_000)
@@ -61,6 +62,13 @@ public final class VirtualClock: Sendable {
             readings.continuous += delta
             readings.wall += delta
         }
+        for observer in sleepObservers.withLock({ $0 }) { observer() }
+    }
+
+    /// Calls `observer` after every simulated machine sleep (virtual dispatch timers on the
+    /// continuous and wall clocks re-arm themselves with it).
+    func observeSleep(_ observer: @escaping @Sendable () -> Void) {
+        sleepObservers.withLock { $0.append(observer) }
     }
 
     /// Advances every clock so that uptime reads `instant`; earlier instants are ignored.

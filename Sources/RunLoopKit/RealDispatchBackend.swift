@@ -1,0 +1,48 @@
+import Dispatch
+import Glibc
+
+/// A ``DispatchTimer`` on libdispatch's `DispatchSourceTimer`.
+final class RealDispatchBackend: DispatchTimerBackend {
+    private let source: DispatchSourceTimer
+    private let clock: ClockKind
+
+    init(clock: ClockKind, queue: DispatchQueue, deliver: @escaping @Sendable (DispatchTimer.Event) -> Void) {
+        self.clock = clock
+        let source = DispatchSource.makeTimerSource(queue: queue)
+        // The handler holds the source until libdispatch drops it at cancellation, which the
+        // wrapper always performs before release.
+        source.setEventHandler {
+            deliver(DispatchTimer.Event(ticks: Int(source.data)))
+        }
+        self.source = source
+    }
+
+    func schedule(deadline: DispatchTimer.Deadline, interval: Int64?, leeway: Int64) {
+        let repeating: DispatchTimeInterval = interval.map { .nanoseconds(Int(clamping: $0)) } ?? .never
+        let leewayInterval = DispatchTimeInterval.nanoseconds(Int(clamping: leeway))
+        let ahead: Int64
+        switch deadline {
+        case .now: ahead = 0
+        case .after(let duration): ahead = max(duration.nanoseconds, 0)
+        case .at(let instant): ahead = max(SystemClock.now(clock).duration(to: instant).nanoseconds, 0)
+        }
+        switch clock {
+        case .uptime:
+            let start: DispatchTime = ahead == 0 ? .now() : .now() + .nanoseconds(Int(clamping: ahead))
+            source.schedule(deadline: start, repeating: repeating, leeway: leewayInterval)
+        case .continuous, .wall:
+            // libdispatch on Linux has no CLOCK_BOOTTIME timers: the wall clock also counts through sleep.
+            source.schedule(wallDeadline: .now() + .nanoseconds(Int(clamping: ahead)), repeating: repeating,
+                            leeway: leewayInterval)
+        }
+    }
+
+    func activate() { source.activate() }
+    func suspend() { source.suspend() }
+    func resume() { source.resume() }
+
+    func cancel(then handler: (@Sendable () -> Void)?) {
+        if let handler { source.setCancelHandler(handler: handler) }
+        source.cancel()
+    }
+}

@@ -1,0 +1,58 @@
+import Glibc
+import Testing
+
+/// G4, decisions.md 10, runloop-reference section 0 item 9: every order of suspend, resume and
+/// cancel followed by release, each in a child process — raw libdispatch against the wrapper.
+@Suite("Dispatch timer crash matrix")
+struct DispatchOrderMatrixTests {
+    /// Every sequence of s (suspend), r (resume), c (cancel) up to `length`.
+    static func orders(upTo length: Int) -> [String] {
+        var all = [""]
+        var current = [""]
+        for _ in 0..<length {
+            current = current.flatMap { prefix in ["s", "r", "c"].map { prefix + $0 } }
+            all += current
+        }
+        return all
+    }
+
+    private static var probe: String {
+        var buffer = [CChar](repeating: 0, count: 4_096)
+        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        let path = String(decoding: buffer.prefix(max(count, 0)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)]) + "/dispatch-order-probe"
+    }
+
+    /// Runs the probe and returns the signal that killed it (0 if it exited normally).
+    private static func signalOf(_ mode: String, _ operations: String) -> Int32 {
+        var pid: pid_t = 0
+        let arguments = [probe, mode, operations]
+        let argv = arguments.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        guard posix_spawn(&pid, probe, &actions, nil, argv, environ) == 0 else { return -1 }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        return status & 0x7F
+    }
+
+    @Test("decision 10: no order of suspend, resume, cancel and release crashes the wrapper; libdispatch traps on the known ones")
+    func matrix() throws {
+        try #require(access(Self.probe, X_OK) == 0, "build dispatch-order-probe first: \(Self.probe)")
+        var rawCrashes: Set<String> = []
+        var wrapperCrashes: [String] = []
+        for order in Self.orders(upTo: 4) {
+            if Self.signalOf("raw", order) != 0 { rawCrashes.insert(order) }
+            if Self.signalOf("wrapped", order) != 0 { wrapperCrashes.append(order) }
+        }
+        #expect(wrapperCrashes.isEmpty, "wrapper crashed for: \(wrapperCrashes)")
+        // Item 9: release of a never-activated source (even cancelled), of a suspended one, over-resume,
+        // and of a cancelled but still suspended one.
+        for known in ["", "c", "rs", "rr", "rsc"] { #expect(rawCrashes.contains(known), "raw '\(known)'") }
+        for survivor in ["r", "rc", "rcc", "cr"] { #expect(!rawCrashes.contains(survivor), "raw '\(survivor)'") }
+        print("raw libdispatch crashes on \(rawCrashes.count) of \(Self.orders(upTo: 4).count) orders; the wrapper on none")
+    }
+}
