@@ -76,6 +76,8 @@ public final class Dashboard {
                           loop: loop, record: record, changed: changed),
             LoopCountdown(name: "sms-common", seconds: config.countdownSeconds, mode: .common,
                           loop: loop, record: record, changed: changed),
+            DispatchCountdown(name: "sms-gcd", seconds: config.countdownSeconds, loop: loop,
+                              record: record, changed: changed),
         ]
         let ticker = TickerRow(refreshRate: config.tickerFPS, mode: config.tickerMode, loop: loop, record: record) {
             [unowned self] in self.changed([.ticker, .inspector])

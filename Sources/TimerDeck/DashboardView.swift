@@ -89,7 +89,7 @@ enum PanelText {
     }
 
     static func modes(_ modes: [RunLoop.Mode]?) -> String {
-        guard let modes else { return "any (queue)" }
+        guard let modes else { return "any mode" }
         return modes.map(\.rawValue).joined(separator: "+")
     }
 

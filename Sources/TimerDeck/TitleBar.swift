@@ -16,7 +16,7 @@ enum TitleBar {
         switch dashboard.gesture {
         case .none: break
         case .scrolling: canvas.put("  ⇅ scrolling", row: 0, column: column, style: Style(.warn, bold: true, reverse: true))
-        case .held: canvas.put("  ⇅ tracking held (t)", row: 0, column: column, style: Style(.warn, bold: true, reverse: true))
+        case .held: canvas.put("  ⇅ held (t)", row: 0, column: column, style: Style(.warn, bold: true, reverse: true))
         }
     }
 }

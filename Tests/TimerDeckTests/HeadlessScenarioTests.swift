@@ -95,6 +95,24 @@ struct HeadlessScenarioTests {
         #expect(line(justAfter, containing: "sms-default").contains("9.5s   9"))
     }
 
+    @Test("G1/S1: the dispatch-timer row counts from its deadline and keeps going while tracking")
+    func dispatchRowKeepsGoing() throws {
+        let snapshots = try runHeadless("""
+            key down
+            key down
+            key enter
+            snapshot
+            wait 2s
+            key t
+            wait 5s
+            snapshot
+            """)
+        #expect(line(snapshots[0].screen, containing: "GCD in any mode").contains("Resend (60)"))
+        #expect(line(snapshots[1].screen, containing: "GCD in any mode").contains("Resend (53)"))
+        #expect(line(snapshots[1].screen, containing: "sms-gcd").contains("running"))
+        #expect(snapshots[1].screen.contains("sms-gcd       tracking"))
+    }
+
     @Test("M2/decision 7: scrolling the log enters tracking and the gesture ends after the quiet period")
     func scrollGestureEndsAfterQuietPeriod() throws {
         let snapshots = try runHeadless("""
