@@ -40,6 +40,8 @@ public final class RunLoop {
     var blocks: [(modes: [Mode], block: () -> Void)] = []
     /// The runs in progress, innermost last (C-M11).
     var runs: [PerRun] = []
+    /// Delayed performs waiting to run, by target (C-P2).
+    var performRequests = PerformRequests()
     @exclusivity(unchecked) private var insertionCounter: UInt64 = 0
     /// Reused buffer of due timers (``doTimers(in:)``); only touched on the loop's thread, never re-entrantly.
     @exclusivity(unchecked) var dueScratch: [TimerQueue.Entry] = []
