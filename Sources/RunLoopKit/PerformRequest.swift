@@ -2,6 +2,11 @@ import Dispatch
 
 /// A delayed perform queued with ``RunLoop/perform(after:inModes:target:_:)``; cancel it any time
 /// before it runs (C-P2). It keeps its target alive until it has run or is cancelled (C-P1).
+///
+/// ```swift
+/// let request = loop.perform(after: .seconds(3)) { showHint() }
+/// request.cancel()
+/// ```
 public final class PerformRequest {
     private var timer: Timer?
     /// The object the request was queued for, if any; held strongly until performed or cancelled.
@@ -92,6 +97,10 @@ struct PerformRequests {
 
 /// `dispatch_after`: runs `work` on `queue` after `delay` and cannot be cancelled (seed G6, C-G9).
 /// Use ``RunLoop/perform(after:inModes:target:_:)`` or a `DispatchWorkItem` when it may need to be.
+///
+/// ```swift
+/// DispatchAfter.schedule(after: .seconds(2)) { flushLogs() }   // no way to take it back
+/// ```
 public enum DispatchAfter {
     /// Schedules `work`; there is no way to take it back.
     public static func schedule(after delay: Duration, on queue: DispatchQueue = .global(),

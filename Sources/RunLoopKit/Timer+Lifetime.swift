@@ -48,6 +48,12 @@ extension Timer {
 
 /// The long-lived target of ``Timer/withBlockInUserInfo(fireAt:interval:repeats:block:)``: it runs
 /// the block found in the timer's user info.
+///
+/// ```swift
+/// let timer = Timer.withBlockInUserInfo(fireAt: loop.now + .seconds(1), interval: .seconds(1), repeats: true) {
+///     [weak self] _ in self?.refresh()
+/// }
+/// ```
 public final class BlockTimerTarget: Sendable {
     /// The one instance; it lives as long as the process.
     public static let shared = BlockTimerTarget()
