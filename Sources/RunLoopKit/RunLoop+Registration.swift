@@ -1,4 +1,27 @@
 extension RunLoop {
+    // MARK: Common-mode routing (C-M4, C-M6)
+
+    /// Adds an item to `mode`, or — for the common pseudo-mode — to the common items and every common mode.
+    private func route(adding mode: Mode, markCommon: () -> Void, insert: (ModeState) -> Void) {
+        guard mode == .common else {
+            insert(modeState(for: mode))
+            return
+        }
+        markCommon()
+        for common in commonModes { insert(modeState(for: common)) }
+    }
+
+    /// Removes an item from `mode`, or — for the common pseudo-mode — from the common items and every common mode.
+    private func route(removing mode: Mode, isCommonItem: Bool, unmarkCommon: () -> Void, remove: (ModeState) -> Void) {
+        guard mode == .common else {
+            if let state = modeStates[mode] { remove(state) }
+            return
+        }
+        guard isCommonItem else { return }
+        unmarkCommon()
+        for common in commonModes { if let state = modeStates[common] { remove(state) } }
+    }
+
     // MARK: Timers
 
     /// Adds `timer` to `mode`, or to every common mode when `mode` is ``Mode/common`` (C-M4, seed M1, M3).
@@ -11,27 +34,20 @@ extension RunLoop {
             return
         }
         if let owner = timer.runLoop, owner !== self { return }
-        if mode == .common {
+        route(adding: mode, markCommon: {
             commonItems.insert(timer)
             timer.isCommonItem = true
-            for common in commonModes { insert(timer, into: modeState(for: common)) }
-        } else {
-            insert(timer, into: modeState(for: mode))
-        }
+        }, insert: { insert(timer, into: $0) })
     }
 
     /// Removes `timer` from `mode` (or from the common items and every common mode, C-M6). The
     /// timer leaves the run loop when it is in none of its modes (C-T2); it stays valid.
     public func remove(_ timer: Timer, forMode mode: Mode) {
         guard timer.runLoop === self else { return }
-        if mode == .common {
-            guard timer.isCommonItem else { return }
+        route(removing: mode, isCommonItem: timer.isCommonItem, unmarkCommon: {
             commonItems.remove(timer)
             timer.isCommonItem = false
-            for common in commonModes { modeStates[common]?.timers.remove(timer) }
-        } else {
-            modeStates[mode]?.timers.remove(timer)
-        }
+        }, remove: { $0.timers.remove(timer) })
         releaseIfUnscheduled(timer)
     }
 
@@ -111,26 +127,19 @@ extension RunLoop {
     public func add(_ observer: Observer, forMode mode: Mode) {
         guard observer.isValid else { return }
         if let owner = observer.runLoop, owner !== self { return }
-        if mode == .common {
+        route(adding: mode, markCommon: {
             commonItems.insert(observer)
             observer.isCommonItem = true
-            for common in commonModes { insert(observer, into: modeState(for: common)) }
-        } else {
-            insert(observer, into: modeState(for: mode))
-        }
+        }, insert: { insert(observer, into: $0) })
     }
 
     /// Removes `observer` from `mode` (or from the common items and every common mode).
     public func remove(_ observer: Observer, forMode mode: Mode) {
         guard observer.runLoop === self else { return }
-        if mode == .common {
-            guard observer.isCommonItem else { return }
+        route(removing: mode, isCommonItem: observer.isCommonItem, unmarkCommon: {
             commonItems.remove(observer)
             observer.isCommonItem = false
-            for common in commonModes { modeStates[common]?.remove(observer) }
-        } else {
-            modeStates[mode]?.remove(observer)
-        }
+        }, remove: { $0.remove(observer) })
         if !statesByQueueID.contains(where: { $0.contains(observer) }) { observer.runLoop = nil }
     }
 
@@ -153,26 +162,19 @@ extension RunLoop {
     public func add(_ source: Source, forMode mode: Mode) {
         guard source.isValid else { return }
         if let owner = source.runLoop, owner !== self { return }
-        if mode == .common {
+        route(adding: mode, markCommon: {
             commonItems.insert(source)
             source.isCommonItem = true
-            for common in commonModes { insert(source, into: modeState(for: common)) }
-        } else {
-            insert(source, into: modeState(for: mode))
-        }
+        }, insert: { insert(source, into: $0) })
     }
 
     /// Removes `source` from `mode` (or from the common items and every common mode).
     public func remove(_ source: Source, forMode mode: Mode) {
         guard source.runLoop === self else { return }
-        if mode == .common {
-            guard source.isCommonItem else { return }
+        route(removing: mode, isCommonItem: source.isCommonItem, unmarkCommon: {
             commonItems.remove(source)
             source.isCommonItem = false
-            for common in commonModes { modeStates[common]?.sources.removeAll { $0 === source } }
-        } else {
-            modeStates[mode]?.sources.removeAll { $0 === source }
-        }
+        }, remove: { $0.sources.removeAll { $0 === source } })
         if !statesByQueueID.contains(where: { $0.sources.contains { $0 === source } }) {
             source.runLoop = nil
             source.ownerChanged()
@@ -203,26 +205,19 @@ extension RunLoop {
     public func add(_ source: FileDescriptorSource, forMode mode: Mode) {
         guard source.isValid else { return }
         if let owner = source.runLoop, owner !== self { return }
-        if mode == .common {
+        route(adding: mode, markCommon: {
             commonItems.insert(source)
             source.isCommonItem = true
-            for common in commonModes { insert(source, into: modeState(for: common)) }
-        } else {
-            insert(source, into: modeState(for: mode))
-        }
+        }, insert: { insert(source, into: $0) })
     }
 
     /// Removes `source` from `mode` (or from the common items and every common mode).
     public func remove(_ source: FileDescriptorSource, forMode mode: Mode) {
         guard source.runLoop === self else { return }
-        if mode == .common {
-            guard source.isCommonItem else { return }
+        route(removing: mode, isCommonItem: source.isCommonItem, unmarkCommon: {
             commonItems.remove(source)
             source.isCommonItem = false
-            for common in commonModes { if let state = modeStates[common] { remove(source, from: state) } }
-        } else if let state = modeStates[mode] {
-            remove(source, from: state)
-        }
+        }, remove: { remove(source, from: $0) })
         if !statesByQueueID.contains(where: { $0.descriptorSources[source.fileDescriptor] === source }) {
             source.runLoop = nil
         }
