@@ -33,6 +33,7 @@ let package = Package(
         .target(
             name: "Uploads",
             dependencies: [
+                "RunLoopKit",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),

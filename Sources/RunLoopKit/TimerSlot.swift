@@ -1,0 +1,128 @@
+/// A repeating run loop timer that can be started, stopped, suspended, resumed, moved between modes
+/// and fired by hand, reporting every fire with its lateness and skipped ticks: what a dashboard or
+/// a job scheduler does with a timer without rebuilding these steps each time.
+///
+/// Suspending parks the fire date in the distant future and remembers the time that was left (the
+/// usual iOS idiom); resuming puts it back. Stopping invalidates the timer; starting schedules a new
+/// one, first fire one interval from now (seed M1).
+///
+/// ```swift
+/// let slot = TimerSlot(interval: .seconds(5), mode: .common, loop: .current)
+/// slot.onFire = { fire in print("fired \(fire.lateness) late in \(fire.mode?.rawValue ?? "-")") }
+/// slot.start()
+/// slot.suspendOrResume()   // held
+/// slot.move(to: .default)  // now pauses while tracking (M2)
+/// ```
+public final class TimerSlot {
+    /// One fire, as reported to the action.
+    public struct Fire: Sendable {
+        /// When it fired, on the loop's uptime clock.
+        public var time: Instant
+        /// The mode the loop ran.
+        public var mode: RunLoop.Mode?
+        /// How long after its fire date it fired (zero for a fire by hand).
+        public var lateness: Duration
+        /// Grid points this fire stands for: 1, or more when the timer was late past its next ones (C-T6).
+        public var ticks: Int
+        /// Whether it was fired by hand (``fireNow()``, seed T2).
+        public var isManual: Bool
+    }
+
+    /// The repeat interval.
+    public let interval: Duration
+    /// The mode the timer is (or will be) scheduled in.
+    public private(set) var mode: RunLoop.Mode
+    private unowned let loop: RunLoop
+    /// What runs at each fire.
+    public var onFire: (Fire) -> Void = { _ in }
+    private var timer: Timer?
+    private var remainingWhileSuspended: Duration?
+    private var firingManually = false
+    /// How late the last scheduled fire was.
+    public private(set) var lastLateness: Duration?
+    /// Grid points skipped so far because fires came late (C-T6).
+    public private(set) var missedTicks = 0
+    /// Whether ``invalidate()`` ended the timer (it stays so until started again).
+    public private(set) var wasInvalidated = false
+
+    /// A stopped slot whose timer will repeat every `interval` in `mode` of `loop`.
+    public init(interval: Duration, mode: RunLoop.Mode, loop: RunLoop) {
+        self.interval = interval
+        self.mode = mode
+        self.loop = loop
+    }
+
+    /// Whether a valid timer is scheduled (suspended or not).
+    public var isRunning: Bool { timer?.isValid ?? false }
+    /// Whether the timer is held by ``suspendOrResume()``.
+    public var isSuspended: Bool { remainingWhileSuspended != nil }
+    /// The next fire, or `nil` when stopped or suspended.
+    public var nextFire: Instant? { isSuspended ? nil : timer.flatMap { $0.isValid ? $0.fireDate : nil } }
+
+    /// Schedules a new repeating timer, first fire one interval from now (seed M1, Darwin semantics).
+    public func start() {
+        stop()
+        wasInvalidated = false
+        let timer = Timer(fireAt: loop.now + interval, interval: interval, repeats: true) { [weak self] timer in
+            self?.fired(timer)
+        }
+        loop.add(timer, forMode: mode)
+        self.timer = timer
+    }
+
+    /// Invalidates the timer and forgets it.
+    public func stop() {
+        timer?.invalidate()
+        timer = nil
+        remainingWhileSuspended = nil
+    }
+
+    /// Invalidates the timer and remembers that it was invalidated (``wasInvalidated``).
+    public func invalidate() {
+        guard timer != nil else { return }
+        stop()
+        wasInvalidated = true
+    }
+
+    /// Holds a running timer, or lets a held one go on with the time it had left.
+    public func suspendOrResume() {
+        guard let timer, timer.isValid else { return }
+        if let remaining = remainingWhileSuspended {
+            remainingWhileSuspended = nil
+            timer.fireDate = loop.now + remaining
+        } else {
+            remainingWhileSuspended = max(loop.now.duration(to: timer.fireDate), .zero)
+            timer.fireDate = .distantFuture
+        }
+    }
+
+    /// Moves the timer (now or when started) to `newMode`, keeping its fire date.
+    public func move(to newMode: RunLoop.Mode) {
+        let old = mode
+        mode = newMode
+        guard let timer, old != newMode else { return }
+        loop.remove(timer, forMode: old)
+        loop.add(timer, forMode: newMode)
+    }
+
+    /// Runs the action now without disturbing the schedule (seed T2); nothing when stopped.
+    public func fireNow() {
+        guard let timer, timer.isValid else { return }
+        firingManually = true
+        timer.fire()
+        firingManually = false
+    }
+
+    private func fired(_ timer: Timer) {
+        var lateness = Duration.zero
+        var ticks = 1
+        if !firingManually {
+            lateness = timer.fireDate.duration(to: loop.now)
+            // C-T6: the grid points that passed while the timer could not fire were skipped.
+            ticks = 1 + Int(lateness.nanoseconds / max(interval.nanoseconds, 1))
+            lastLateness = lateness
+            missedTicks += ticks - 1
+        }
+        onFire(Fire(time: loop.now, mode: loop.currentMode, lateness: lateness, ticks: ticks, isManual: firingManually))
+    }
+}

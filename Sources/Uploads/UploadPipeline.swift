@@ -1,0 +1,326 @@
+import Dispatch
+import struct Foundation.Date
+import struct Foundation.UUID
+import RunLoopKit
+
+/// Seed scene S2 on a run loop: a sample every few seconds into the durable ``Outbox``, and every
+/// few minutes the unbatched samples cut into a batch and handed to a ``BatchSink``.
+///
+/// Both jobs are ``TimerSlot``s in the common modes by default, so scrolling (the tracking mode)
+/// does not pause them (M3); they can be suspended, moved and fired like any timer. Sampling runs
+/// on the loop's thread (it is memory or a `/proc` read); every outbox write and every delivery
+/// runs on other threads and posts its result back to the loop. On a ``VirtualClock`` that I/O is
+/// declared as external work, so virtual time waits for it and a 10-minute scene is deterministic.
+///
+/// A batch is marked sent only after the sink acknowledged it. Retryable failures back off
+/// (``RetryPolicy``, honouring `Retry-After`); a batch the server rejects stays in the outbox with
+/// its error and is skipped until the next start. ``flush()`` gives pending batches a bounded last
+/// chance before quitting; what is not acknowledged goes out on the next start.
+///
+/// ```swift
+/// let pipeline = UploadPipeline(loop: .current, outbox: try Outbox(), sampler: try RouteReplay(contentsOf: gpx),
+///                               sink: DirectorySink())
+/// pipeline.start()
+/// RunLoop.current.run(until: .distantFuture)
+/// ```
+public final class UploadPipeline {
+    /// Intervals, modes and limits.
+    public struct Settings: Sendable, Equatable {
+        /// Time between samples (S2: 5 s).
+        public var sampleInterval: Duration = .seconds(5)
+        /// Time between uploads (S2: 5 min).
+        public var uploadInterval: Duration = .seconds(300)
+        /// The mode both jobs start in (S2, M3: the common modes).
+        public var mode: RunLoop.Mode = .common
+        /// The longest ``flush()`` waits for pending batches.
+        public var flushTimeout: Duration = .seconds(3)
+        /// Backoff after failed deliveries.
+        public var retry = RetryPolicy()
+
+        /// The defaults of seed S2.
+        public init() {}
+    }
+
+    /// One of the two jobs.
+    public enum Job: String, Sendable, CaseIterable {
+        case sample, upload
+    }
+
+    /// The mode ``flush()`` runs the loop in; results of I/O are handled in it and in the common modes.
+    public static let flushMode = RunLoop.Mode("timerdeck.uploads.flush")
+
+    /// The durable queue of samples.
+    public let outbox: Outbox
+    /// Where batches go.
+    public let sink: any BatchSink
+    /// The settings in force.
+    public let settings: Settings
+    /// The sampling job's timer.
+    public let sampling: TimerSlot
+    /// The upload job's timer.
+    public let uploading: TimerSlot
+    /// What the pipeline is doing now.
+    public private(set) var status = UploadStatus()
+    /// Runs on the loop's thread whenever ``status`` changed.
+    public var onChange: () -> Void = {}
+    /// Runs on the loop's thread at every fire of a job's timer, before the job runs.
+    public var onFire: (Job, TimerSlot.Fire) -> Void = { _, _ in }
+
+    private unowned let loop: RunLoop
+    private var sampler: any Sampler
+    private var random: any RandomNumberGenerator
+    private let io = DispatchQueue(label: "timerdeck.uploads.outbox")
+    private lazy var reference = PipelineReference(self)
+    private var retryTimer: Timer?
+    /// Batches the sink rejected permanently; skipped until the next start.
+    private var rejected: Set<UUID> = []
+    private var flushing = false
+    private var flushDone = false
+
+    /// A stopped pipeline on `loop`; ``start()`` schedules its jobs.
+    ///
+    /// `random` draws the retry jitter; tests pass a seeded generator.
+    public init(loop: RunLoop, outbox: Outbox, sampler: any Sampler, sink: any BatchSink,
+                settings: Settings = Settings(), random: any RandomNumberGenerator = SystemRandomNumberGenerator()) {
+        self.loop = loop
+        self.outbox = outbox
+        self.sampler = sampler
+        self.sink = sink
+        self.settings = settings
+        self.random = random
+        sampling = TimerSlot(interval: settings.sampleInterval, mode: settings.mode, loop: loop)
+        uploading = TimerSlot(interval: settings.uploadInterval, mode: settings.mode, loop: loop)
+        sampling.onFire = { [unowned self] fire in
+            onFire(.sample, fire)
+            takeSample()
+        }
+        uploading.onFire = { [unowned self] fire in
+            onFire(.upload, fire)
+            upload()
+        }
+    }
+
+    deinit {
+        retryTimer?.invalidate()
+        sampling.stop()
+        uploading.stop()
+    }
+
+    /// Starts both jobs (sampling first, so a sample due with an upload is in its batch) and sends
+    /// the batches a previous run left behind.
+    public func start() {
+        sampling.start()
+        uploading.start()
+        deliverNext()
+    }
+
+    /// The slot of `job`.
+    public func slot(_ job: Job) -> TimerSlot {
+        job == .sample ? sampling : uploading
+    }
+
+    /// Takes one sample now and commits it to the outbox.
+    public func takeSample() {
+        let sample: Sample
+        do {
+            sample = try sampler.sample(at: wallNow)
+        } catch {
+            report(problem: "sampler: \(error)")
+            return
+        }
+        status.lastSampleTime = loop.now
+        onIO({ (outbox) throws(OutboxError) in try outbox.append(sample) }, then: { _ in })
+    }
+
+    /// Cuts the unbatched samples into a batch and delivers what is pending.
+    ///
+    /// The cut runs in a block at the end of the current pass: a sample due at the same instant
+    /// is in the batch whichever of the two timers fired first (CF fires equal fire dates in the
+    /// order they were last scheduled, and the sampling timer is rescheduled more often).
+    public func upload() {
+        loop.perform(inModes: [loop.currentMode ?? .default, .common, Self.flushMode]) { [weak self] in
+            guard let self else { return }
+            let now = wallNow
+            onIO({ (outbox) throws(OutboxError) in try outbox.cutBatch(at: now) }, then: { [unowned self] _ in deliverNext() })
+        }
+    }
+
+    /// Stops sampling, cuts a last batch and delivers every pending batch once, for at most
+    /// ``Settings/flushTimeout``, running the loop in ``flushMode``; returns the samples left in the outbox.
+    @discardableResult
+    public func flush() -> Int {
+        sampling.stop()
+        uploading.stop()
+        retryTimer?.invalidate()
+        retryTimer = nil
+        flushing = true
+        flushDone = false
+        let deadline = loop.now + settings.flushTimeout
+        let timeout = Timer(fireAt: deadline, interval: .zero, repeats: false) { [unowned self] _ in finishFlush() }
+        loop.add(timeout, forMode: Self.flushMode)
+        upload()
+        while !flushDone, loop.now < deadline {
+            loop.run(mode: Self.flushMode, until: deadline)
+        }
+        timeout.invalidate()
+        flushing = false
+        let counters = try? outbox.counters()
+        status.counters = counters
+        return (counters?.pendingSamples ?? 0) + (counters?.unbatchedSamples ?? 0)
+    }
+
+    /// Ends the flush run: nothing left to send, a failure, or the deadline.
+    private func finishFlush() {
+        guard flushing, !flushDone else { return }
+        flushDone = true
+        loop.stop()
+    }
+
+    // MARK: Delivery
+
+    /// Hands the oldest pending batch to the sink, unless one is already there or a retry is waiting.
+    private func deliverNext() {
+        guard !status.isDelivering, retryTimer == nil else { return }
+        let skip = rejected
+        onIO({ (outbox) throws(OutboxError) in try outbox.pendingBatches().first { !skip.contains($0.id) } }, then: { [unowned self] batch in
+            guard let batch else {
+                finishFlush()
+                return
+            }
+            guard !status.isDelivering else { return }
+            deliver(batch)
+        })
+    }
+
+    private func deliver(_ batch: Batch) {
+        status.isDelivering = true
+        let started = loop.now
+        let work = loop.handle.beginExternalWork()
+        let reference = reference
+        let handle = loop.handle
+        sink.deliver(batch) { result in
+            handle.perform(inModes: [.common, Self.flushMode]) {
+                reference.pipeline?.delivered(batch, result: result, after: started)
+            }
+            work.finish()
+        }
+        changed()
+    }
+
+    private func delivered(_ batch: Batch, result: Result<Ack, UploadError>, after started: Instant) {
+        status.isDelivering = false
+        let now = wallNow
+        var attempt = UploadStatus.Attempt(time: loop.now, sampleCount: batch.samples.count, error: nil,
+                                           statusCode: nil, roundTrip: started.duration(to: loop.now))
+        switch result {
+        case .success(let ack):
+            attempt.statusCode = ack.statusCode
+            status.lastAttempt = attempt
+            status.consecutiveFailures = 0
+            onIO({ (outbox) throws(OutboxError) in try outbox.markSent(batch.id, at: now) }, then: { [unowned self] _ in deliverNext() })
+        case .failure(let error):
+            attempt.error = error
+            if case .rejected(let code, _) = error { attempt.statusCode = code }
+            if case .serverUnavailable(let code, _) = error { attempt.statusCode = code }
+            status.lastAttempt = attempt
+            onIO({ (outbox) throws(OutboxError) in try outbox.recordFailure(batch.id, error: error, at: now) }, then: { [unowned self] _ in
+                failed(batch, error: error, at: now)
+            })
+        }
+    }
+
+    private func failed(_ batch: Batch, error: UploadError, at now: Date) {
+        guard error.isRetryable else {
+            rejected.insert(batch.id)
+            deliverNext()
+            return
+        }
+        status.consecutiveFailures += 1
+        guard !flushing else {
+            finishFlush()
+            return
+        }
+        let delay = settings.retry.delay(afterAttempt: status.consecutiveFailures, retryAfter: error.retryAfter,
+                                         now: now, using: &random)
+        let retry = Timer(fireAt: loop.now + delay, interval: .zero, repeats: false) { [unowned self] _ in
+            retryTimer = nil
+            status.retryAt = nil
+            deliverNext()
+        }
+        loop.add(retry, forMode: uploading.mode)
+        retryTimer = retry
+        status.retryAt = retry.fireDate
+        changed()
+    }
+
+    // MARK: Outbox I/O
+
+    /// Runs `work` on the outbox's thread, then `then` with its result back on the loop's thread
+    /// (with fresh counters in ``status``); a failure is reported in ``status`` instead.
+    private func onIO<Value: Sendable>(_ work: @escaping @Sendable (Outbox) throws(OutboxError) -> Value,
+                                       then: @escaping (Value) -> Void) {
+        let outbox = outbox
+        let handle = loop.handle
+        let external = handle.beginExternalWork()
+        let continuation = PipelineContinuation(then)
+        let reference = reference
+        io.async {
+            let result = Result { () throws(OutboxError) -> (Value, OutboxCounters) in
+                let value = try work(outbox)
+                return (value, try outbox.counters())
+            }
+            handle.perform(inModes: [.common, Self.flushMode]) {
+                guard let pipeline = reference.pipeline else { return }
+                switch result {
+                case .success(let (value, counters)):
+                    pipeline.status.counters = counters
+                    pipeline.status.problem = nil
+                    continuation.resume(value)
+                case .failure(let error):
+                    pipeline.report(problem: error.description)
+                    pipeline.finishFlush()
+                }
+                pipeline.changed()
+            }
+            external.finish()
+        }
+    }
+
+    private func report(problem: String) {
+        status.problem = problem
+        changed()
+    }
+
+    private func changed() {
+        onChange()
+    }
+
+    /// Now on the loop's wall clock (virtual in tests and headless runs).
+    private var wallNow: Date {
+        Date(timeIntervalSince1970: Double(loop.clock.now(.wall).nanoseconds) / 1e9)
+    }
+}
+
+/// Carries a weak reference to a pipeline through other threads back to its loop's thread.
+private final class PipelineReference: @unchecked Sendable {
+    // Safe: `pipeline` is only read inside blocks that run on the pipeline's run loop thread.
+    weak var pipeline: UploadPipeline?
+
+    init(_ pipeline: UploadPipeline) {
+        self.pipeline = pipeline
+    }
+}
+
+/// A loop-thread continuation carried through the outbox's thread unopened.
+private final class PipelineContinuation<Value>: @unchecked Sendable {
+    // Safe: `body` is only called on the pipeline's run loop thread (see `onIO`).
+    private let body: (Value) -> Void
+
+    init(_ body: @escaping (Value) -> Void) {
+        self.body = body
+    }
+
+    func resume(_ value: Value) {
+        body(value)
+    }
+}

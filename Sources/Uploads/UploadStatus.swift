@@ -1,0 +1,33 @@
+import RunLoopKit
+
+/// What the upload pipeline is doing, for a panel: counts, the last sample and upload, retries.
+public struct UploadStatus: Sendable {
+    /// The outcome of one delivery attempt.
+    public struct Attempt: Sendable {
+        /// When the answer came, on the loop's uptime clock.
+        public var time: Instant
+        /// The batch's samples.
+        public var sampleCount: Int
+        /// `nil` when acknowledged; otherwise the error shown to the user.
+        public var error: UploadError?
+        /// The HTTP status of the answer, when there was one.
+        public var statusCode: Int?
+        /// From hand-over to the sink to its answer, on the loop's clock.
+        public var roundTrip: Duration
+    }
+
+    /// The outbox totals as of the last write.
+    public var counters: OutboxCounters?
+    /// When the last sample was taken, on the loop's uptime clock.
+    public var lastSampleTime: Instant?
+    /// The last delivery attempt.
+    public var lastAttempt: Attempt?
+    /// Failed attempts since the last success.
+    public var consecutiveFailures = 0
+    /// When the next retry is due while backing off.
+    public var retryAt: Instant?
+    /// Whether a batch is with the sink right now.
+    public var isDelivering = false
+    /// The last problem with the sampler or the outbox; cleared by the next success.
+    public var problem: String?
+}
