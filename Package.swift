@@ -42,6 +42,7 @@ let package = Package(
             dependencies: [
                 "RunLoopKit",
                 "TerminalUI",
+                "Uploads",
                 "TOMLKit",
                 .product(name: "DequeModule", package: "swift-collections"),
             ]

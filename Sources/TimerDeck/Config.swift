@@ -1,5 +1,6 @@
 import RunLoopKit
 import TOMLKit
+import Uploads
 
 /// The dashboard's settings, read from a TOML file (`Resources/timerdeck.toml` documents every field).
 ///
@@ -20,6 +21,8 @@ public struct Config: Equatable, Sendable {
     public var logCapacity = 1_000
     /// Whether mouse events are enabled.
     public var mouse = true
+    /// The periodic sample-and-upload pipeline (S2).
+    public var uploads = UploadsConfig()
 
     /// The built-in defaults (the same values as the shipped config file).
     public init() {}
@@ -28,6 +31,11 @@ public struct Config: Equatable, Sendable {
     static let fpsRange = 1...240
     static let logCapacityRange = 10...100_000
     static let quietRange: ClosedRange<Duration> = .milliseconds(1) ... .seconds(10)
+    static let sampleIntervalRange: ClosedRange<Duration> = .milliseconds(100) ... .seconds(3_600)
+    static let uploadIntervalRange: ClosedRange<Duration> = .seconds(1) ... .seconds(86_400)
+    static let httpTimeoutRange: ClosedRange<Duration> = .milliseconds(100) ... .seconds(300)
+    static let flushRange: ClosedRange<Duration> = .zero ... .seconds(60)
+    static let retryRange: ClosedRange<Duration> = .milliseconds(100) ... .seconds(86_400)
     static let modeNames: [String: RunLoop.Mode] = ["default": .default, "tracking": .tracking, "common": .common]
 
     /// Reads and validates the config file at `path`.
@@ -56,6 +64,7 @@ public struct Config: Equatable, Sendable {
         if let quiet = try reader.duration("gesture.quiet", in: quietRange) { config.gestureQuiet = quiet }
         if let capacity = try reader.integer("log.capacity", in: logCapacityRange) { config.logCapacity = capacity }
         if let mouse = try reader.boolean("terminal.mouse") { config.mouse = mouse }
+        try config.uploads.read(&reader)
         try reader.rejectUnknownFields()
         return config
     }
@@ -78,7 +87,7 @@ public struct ConfigError: Error, Equatable, CustomStringConvertible {
 }
 
 /// Reads `section.key` fields from a TOML table, remembering which were read.
-private struct FieldReader {
+struct FieldReader {
     let table: TOMLTable
     let source: String
     var known: Set<String> = []
@@ -120,6 +129,12 @@ private struct FieldReader {
         }
         guard range.contains(duration) else { throw fail(field, "\"\(text)\"", accepted) }
         return duration
+    }
+
+    mutating func string(_ field: String, accepted: String, _ isValid: (String) -> Bool = { _ in true }) throws(ConfigError) -> String? {
+        guard let raw = value(field) else { return nil }
+        guard let text = raw.string, isValid(text) else { throw fail(field, raw.debugDescription, accepted) }
+        return text
     }
 
     mutating func mode(_ field: String) throws(ConfigError) -> RunLoop.Mode? {

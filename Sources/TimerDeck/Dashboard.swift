@@ -1,6 +1,7 @@
 import DequeModule
 import RunLoopKit
 import TerminalUI
+import Uploads
 
 /// The dashboard's state and behaviour, independent of how it is drawn.
 ///
@@ -11,7 +12,7 @@ import TerminalUI
 public final class Dashboard {
     /// The panels that take focus, in `Tab` order.
     public enum Panel: Int, CaseIterable, Sendable {
-        case countdowns, ticker, inspector, log
+        case countdowns, ticker, inspector, log, uploads
     }
 
     /// What the tracking mode is doing.
@@ -38,6 +39,12 @@ public final class Dashboard {
     public private(set) var timers: [any DeckTimer] = []
     /// The frame ticker (S3).
     public private(set) var ticker: TickerRow?
+    /// The periodic sample-and-upload pipeline (S2), if the dashboard has one.
+    public let uploads: UploadPipeline?
+    /// The upload sink as the panel names it.
+    public let uploadsSinkLabel: String
+    /// The pipeline's sampler and uploader as timers, in the upload panel's order.
+    public private(set) var uploadJobs: [any DeckTimer] = []
     /// The panel with focus.
     public private(set) var focus: Panel = .countdowns
     /// The selected row of each panel.
@@ -63,9 +70,13 @@ public final class Dashboard {
     private var logPage = 10
 
     /// Creates the dashboard on `loop`, making the tracking mode common as UIKit does (decisions.md 6).
-    public init(loop: RunLoop, config: Config) {
+    ///
+    /// `uploads` must be on `loop`; the dashboard starts it, logs its fires and shows it in a panel.
+    public init(loop: RunLoop, config: Config, uploads: UploadPipeline? = nil, sinkLabel: String = "") {
         self.loop = loop
         self.config = config
+        self.uploads = uploads
+        uploadsSinkLabel = sinkLabel.isEmpty ? uploads?.sink.destination ?? "" : sinkLabel
         startTime = loop.now
         log = FireLog(capacity: config.logCapacity)
         loop.addCommonMode(.tracking)
@@ -83,12 +94,22 @@ public final class Dashboard {
             [unowned self] in self.changed([.ticker, .inspector])
         }
         self.ticker = ticker
-        timers = countdowns + [ticker]
+        if let uploads {
+            uploadJobs = UploadPipeline.Job.allCases.map { job in
+                PipelineJobRow(job, of: uploads) { [unowned self] in self.changed([.uploads, .inspector]) }
+            }
+            uploads.onFire = { [unowned self] job, fire in
+                append(FireRecord(fire, timer: job.timerName))
+            }
+            uploads.onChange = { [unowned self] in self.changed([.uploads, .inspector]) }
+        }
+        timers = countdowns + [ticker] + uploadJobs
     }
 
-    /// Starts what runs from launch: the frame ticker.
+    /// Starts what runs from launch: the frame ticker and the upload pipeline.
     public func start() {
         ticker?.start()
+        uploads?.start()
     }
 
     /// Handles keys in order. A key that starts a tracking gesture runs the nested tracking run;
@@ -137,6 +158,7 @@ public final class Dashboard {
         case .countdowns: return countdowns.indices.contains(selected(.countdowns)) ? countdowns[selected(.countdowns)] : nil
         case .inspector: return timers.indices.contains(selected(.inspector)) ? timers[selected(.inspector)] : nil
         case .ticker: return ticker
+        case .uploads: return uploadJobs.indices.contains(selected(.uploads)) ? uploadJobs[selected(.uploads)] : nil
         case .log: return nil
         }
     }
@@ -217,6 +239,7 @@ public final class Dashboard {
             scroll(by: -delta)
             return
         case .ticker: count = 1
+        case .uploads: count = uploadJobs.count
         }
         guard count > 0 else { return }
         selection[focus] = min(max(selected(focus) + delta, 0), count - 1)
@@ -234,7 +257,7 @@ public final class Dashboard {
 
     private func act(_ verb: String, _ body: (any DeckTimer) -> Void) {
         guard let timer = selectedTimer else {
-            hint = "select a timer to \(verb) (Tab to the SMS, ticker or inspector panel)"
+            hint = "select a timer to \(verb) (Tab to the SMS, ticker, inspector or uploads panel)"
             return
         }
         body(timer)
@@ -294,7 +317,8 @@ public struct ViewParts: OptionSet, Sendable {
     public static let inspector = ViewParts(rawValue: 1 << 3)
     public static let log = ViewParts(rawValue: 1 << 4)
     public static let status = ViewParts(rawValue: 1 << 5)
-    public static let all: ViewParts = [.title, .countdowns, .ticker, .inspector, .log, .status]
+    public static let uploads = ViewParts(rawValue: 1 << 6)
+    public static let all: ViewParts = [.title, .countdowns, .ticker, .inspector, .log, .status, .uploads]
 }
 
 /// An SMS panel row: a ``Countdown`` button driven by some timer mechanism.

@@ -51,6 +51,9 @@ public final class DashboardView {
             InspectorPanel.draw(dashboard, on: canvas.region(layout.inspector), focused: dashboard.focus == .inspector)
         }
         if parts.contains(.log) { FireLogPanel.draw(dashboard, on: canvas.region(layout.log), focused: dashboard.focus == .log) }
+        if parts.contains(.uploads), let uploads = layout.uploads {
+            UploadPanel.draw(dashboard, on: canvas.region(uploads), focused: dashboard.focus == .uploads)
+        }
         if parts.contains(.status) || parts.contains(.title) { StatusBar.draw(dashboard, on: canvas.region(layout.status)) }
         if dashboard.isHelpVisible { HelpOverlay.draw(on: canvas.region(layout.help)) }
         screen.flush()
@@ -60,6 +63,8 @@ public final class DashboardView {
     /// Where each panel goes at `size`.
     struct Layout {
         var title, countdowns, ticker, inspector, log, status, help: Rect
+        /// The upload panel, right of the log, when the dashboard has a pipeline.
+        var uploads: Rect?
     }
 
     func layout(for size: Size) -> Layout {
@@ -67,14 +72,18 @@ public final class DashboardView {
         let inspectorHeight = min(max(dashboard.timers.count + 3, 5), 9)
         let leftWidth = size.width * 11 / 20
         let logTop = 1 + topHeight + inspectorHeight
+        let logHeight = size.height - logTop - 1
+        let uploadsWidth = dashboard.uploads == nil ? 0 : 36 + (size.width - Self.minimumSize.width) / 3
         return Layout(
             title: Rect(row: 0, column: 0, width: size.width, height: 1),
             countdowns: Rect(row: 1, column: 0, width: leftWidth, height: topHeight),
             ticker: Rect(row: 1, column: leftWidth, width: size.width - leftWidth, height: topHeight),
             inspector: Rect(row: 1 + topHeight, column: 0, width: size.width, height: inspectorHeight),
-            log: Rect(row: logTop, column: 0, width: size.width, height: size.height - logTop - 1),
+            log: Rect(row: logTop, column: 0, width: size.width - uploadsWidth, height: logHeight),
             status: Rect(row: size.height - 1, column: 0, width: size.width, height: 1),
-            help: Rect(row: 3, column: (size.width - 76) / 2, width: 76, height: Keymap.help.count + 2))
+            help: Rect(row: 3, column: (size.width - 76) / 2, width: 76, height: Keymap.help.count + 2),
+            uploads: uploadsWidth == 0 ? nil
+                : Rect(row: logTop, column: size.width - uploadsWidth, width: uploadsWidth, height: logHeight))
     }
 }
 

@@ -15,6 +15,15 @@ public enum DurationText {
         }
     }
 
+    /// The form a config file would use when it is exact: `5m`, `5s`, `250ms`; otherwise ``format(_:)``.
+    public static func setting(_ duration: Duration) -> String {
+        let nanos = duration.nanoseconds
+        if nanos > 0, nanos % 60_000_000_000 == 0 { return "\(nanos / 60_000_000_000)m" }
+        if nanos > 0, nanos % 1_000_000_000 == 0 { return "\(nanos / 1_000_000_000)s" }
+        if nanos > 0, nanos % 1_000_000 == 0 { return "\(nanos / 1_000_000)ms" }
+        return format(duration)
+    }
+
     /// A short human form: `850ms`, `12.5s`, `4m05s`.
     public static func format(_ duration: Duration) -> String {
         let nanos = duration.nanoseconds

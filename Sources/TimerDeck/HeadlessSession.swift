@@ -1,5 +1,6 @@
 import RunLoopKit
 import TerminalUI
+import Uploads
 
 /// The dashboard on a virtual clock and an in-memory screen, driven by a script: the same script
 /// gives the same output every time.
@@ -14,6 +15,7 @@ public final class HeadlessSession {
     private let dashboard: Dashboard
     private let view: DashboardView
     private let output: (String) -> Void
+    private let uploads: UploadPipeline
     private var nextStep = 0
 
     private enum ResolvedStep {
@@ -21,8 +23,11 @@ public final class HeadlessSession {
     }
 
     /// Prepares a session; every key name is checked before anything runs.
+    ///
+    /// The upload pipeline runs on the same virtual clock; its outbox and sink come from `uploads`.
     @available(*, noasync)
-    public init(config: Config, script: HeadlessScript, output: @escaping (String) -> Void) throws(KeyNameError) {
+    public init(config: Config, uploads setup: UploadsSetup, script: HeadlessScript,
+                output: @escaping (String) -> Void) throws(KeyNameError) {
         var resolved: [ResolvedStep] = []
         for step in script.steps {
             switch step {
@@ -37,13 +42,15 @@ public final class HeadlessSession {
         self.output = output
         loop = RunLoop(clock: .virtual(VirtualClock()))
         screen = GridScreen(size: DashboardView.minimumSize)
-        dashboard = Dashboard(loop: loop, config: config)
+        uploads = setup.makePipeline(on: loop)
+        dashboard = Dashboard(loop: loop, config: config, uploads: uploads, sinkLabel: setup.sinkLabel)
         view = DashboardView(dashboard: dashboard, screen: screen)
     }
 
-    /// Runs the script to its end (or `quit`).
+    /// Runs the script to its end (or `quit`), then flushes the uploads; returns the samples left in the outbox.
     @available(*, noasync)
-    public func run() {
+    @discardableResult
+    public func run() -> Int {
         RunLoop.withCurrent(loop) {
             dashboard.onChange = { [view] in view.render() }
             dashboard.start()
@@ -52,6 +59,7 @@ public final class HeadlessSession {
             while !dashboard.quitRequested {
                 loop.run(mode: .default, until: .distantFuture)
             }
+            return uploads.flush()
         }
     }
 

@@ -8,12 +8,16 @@ public enum TerminalSession {
     public static let signals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGWINCH, SIGTSTP, SIGCONT]
 
     /// Runs until `q` or a terminating signal, and restores the terminal in every case.
+    ///
+    /// On the way out the upload pipeline gets its bounded final flush; the result says how many
+    /// samples stay in the outbox for the next start.
     @available(*, noasync)
-    public static func run(config: Config) throws(TerminalError) {
+    public static func run(config: Config, uploads: UploadsSetup) throws(TerminalError) -> Int {
         let screen = try CursesScreen.start(mouse: config.mouse)
         defer { screen.stop() }
         let loop = RunLoop.current
-        let dashboard = Dashboard(loop: loop, config: config)
+        let pipeline = uploads.makePipeline(on: loop)
+        let dashboard = Dashboard(loop: loop, config: config, uploads: pipeline, sinkLabel: uploads.sinkLabel)
         let view = DashboardView(dashboard: dashboard, screen: screen)
         dashboard.onChange = { view.render() }
 
@@ -47,5 +51,8 @@ public enum TerminalSession {
             loop.run(mode: .default, until: .distantFuture)
         }
         input.invalidate()
+        dashboard.show(hint: "quitting: sending pending uploads (at most \(DurationText.setting(config.uploads.pipeline.flushTimeout)))…")
+        view.render()
+        return pipeline.flush()
     }
 }

@@ -27,6 +27,12 @@ struct TimerDeckCommand: ParsableCommand {
     @Option(help: "The headless script: size WxH, key NAME, wait DURATION, snapshot, quit (one per line).")
     var script: String?
 
+    @Option(name: .customLong("upload-url"), help: "POST sample batches to this http(s) URL instead of writing them to ~/.local/state/timerdeck/uploads.")
+    var uploadURL: String?
+
+    @Option(help: "The outbox database (default: ~/.local/state/timerdeck/outbox.sqlite; headless: a temporary one).")
+    var outbox: String?
+
     /// Parses the command line; usage errors exit with status 2 (not ArgumentParser's 64).
     static func main() {
         do {
@@ -54,8 +60,15 @@ struct TimerDeckCommand: ParsableCommand {
             throw ExitCode(2)
         }
         if noMouse { settings.mouse = false }
+        let uploads: UploadsSetup
+        do {
+            uploads = try UploadsSetup(config: settings.uploads, outboxPath: outbox, uploadURL: uploadURL, headless: headless)
+        } catch {
+            printError("timerdeck: \(error.message)")
+            throw ExitCode(2)
+        }
         if headless {
-            try runHeadless(settings)
+            try runHeadless(settings, uploads: uploads)
             return
         }
         if script != nil {
@@ -64,25 +77,33 @@ struct TimerDeckCommand: ParsableCommand {
         }
         // Before anything can start a thread: the signals go to the run loop through a signalfd.
         SignalSource.block(TerminalSession.signals)
+        let left: Int
         do {
-            try TerminalSession.run(config: settings)
+            left = try TerminalSession.run(config: settings, uploads: uploads)
         } catch {
             printError("timerdeck: \(error)")
             throw ExitCode(2)
         }
+        reportLeftInOutbox(left, uploads: uploads)
     }
 
-    private func runHeadless(_ settings: Config) throws {
+    private func reportLeftInOutbox(_ left: Int, uploads: UploadsSetup) {
+        guard left > 0 else { return }
+        printError("timerdeck: \(left) sample\(left == 1 ? "" : "s") not yet delivered to \(uploads.sinkLabel) stay in \(uploads.outbox.url.path); they go out on the next start")
+    }
+
+    private func runHeadless(_ settings: Config, uploads: UploadsSetup) throws {
         guard let script else {
             printError("timerdeck: --headless needs --script FILE (commands: size WxH, key NAME, wait DURATION, snapshot, quit)")
             throw ExitCode(2)
         }
         do {
             let text = try ScriptFile.read(script)
-            let session = try HeadlessSession(config: settings, script: HeadlessScript(parsing: text, source: script)) {
+            let session = try HeadlessSession(config: settings, uploads: uploads,
+                                              script: HeadlessScript(parsing: text, source: script)) {
                 print($0)
             }
-            session.run()
+            reportLeftInOutbox(session.run(), uploads: uploads)
         } catch let error as HeadlessScript.ParseError {
             printError("timerdeck: \(error.message)")
             throw ExitCode(2)

@@ -5,7 +5,10 @@ import Testing
 @available(*, noasync)
 func runHeadless(_ script: String, config: Config = Config()) throws -> [(time: String, screen: String)] {
     var lines: [String] = []
-    let session = try HeadlessSession(config: config, script: HeadlessScript(parsing: script)) { lines.append($0) }
+    let uploads = try UploadsSetup(config: config.uploads, outboxPath: nil, uploadURL: nil, headless: true)
+    let session = try HeadlessSession(config: config, uploads: uploads, script: HeadlessScript(parsing: script)) {
+        lines.append($0)
+    }
     session.run()
     var snapshots: [(String, String)] = []
     var index = 0
@@ -110,7 +113,7 @@ struct HeadlessScenarioTests {
         #expect(line(snapshots[0].screen, containing: "GCD in any mode").contains("Resend (60)"))
         #expect(line(snapshots[1].screen, containing: "GCD in any mode").contains("Resend (53)"))
         #expect(line(snapshots[1].screen, containing: "sms-gcd").contains("running"))
-        #expect(snapshots[1].screen.contains("sms-gcd       tracking"))
+        #expect(snapshots[1].screen.contains("sms-gcd     tracking"))
     }
 
     @Test("M2/decision 7: scrolling the log enters tracking and the gesture ends after the quiet period")

@@ -1,0 +1,74 @@
+import RunLoopKit
+import TerminalUI
+import Uploads
+
+/// The upload pipeline (S2): the sink in use (in the title), its two timers, samples pending, the
+/// last sample and upload, retries and backoff, the total delivered or the last problem.
+enum UploadPanel {
+    static func draw(_ dashboard: Dashboard, on canvas: Canvas, focused: Bool) {
+        canvas.fill()
+        canvas.box(title: "Uploads (S2) → \(dashboard.uploadsSinkLabel)", style: Style(focused ? .accent : .dim))
+        let inner = canvas.region(canvas.bounds.inset.relative(to: canvas.bounds))
+        guard let pipeline = dashboard.uploads else { return }
+        let loop = dashboard.loop
+        let now = loop.now
+        var lines: [(String, Style)] = []
+        for (index, job) in dashboard.uploadJobs.enumerated() {
+            let selected = focused && dashboard.selected(.uploads) == index
+            let state = job.state(inMode: loop.currentMode, commonModes: loop.commonModes)
+            let next = state == .running || state == .waitingForMode ? PanelText.relative(job.nextFire, now: now) : state.description
+            let text = "\(selected ? "▶" : " ") \(PanelText.fit(job.name, 8)) \(PanelText.fit(PanelText.modes(job.modes), 8)) \(next)"
+            lines.append((text, selected ? Style(.normal, bold: true) : PanelText.style(for: state)))
+        }
+        let status = pipeline.status
+        let counters = status.counters
+        let pending = (counters?.pendingSamples ?? 0) + (counters?.unbatchedSamples ?? 0)
+        var samples = "pending \(pending)"
+        if let last = counters?.lastSample { samples += " · last #\(last.seq)" }
+        if let taken = status.lastSampleTime { samples += " " + ago(taken, now: now) }
+        lines.append((samples, .normal))
+        lines.append(lastUpload(status, now: now))
+        if let problem = status.problem {
+            lines.append((problem, Style(.bad)))
+        } else {
+            var totals = "delivered \(counters?.deliveredSamples ?? 0)"
+            if let rejected = counters?.rejectedBatches, rejected > 0 { totals += " · \(rejected) batch rejected" }
+            lines.append((totals, .normal))
+        }
+        for (row, line) in lines.prefix(inner.height).enumerated() {
+            inner.put(PanelText.fit(line.0, inner.width), row: row, column: 0, style: line.1)
+        }
+    }
+
+    /// "sent 60 · 200 · 12ms 1m ago", "HTTP 500 · retry #2 in 10s", "sending 60…".
+    private static func lastUpload(_ status: UploadStatus, now: Instant) -> (String, Style) {
+        if status.isDelivering { return ("sending…", Style(.accent)) }
+        guard let attempt = status.lastAttempt else { return ("no upload yet", Style(.dim)) }
+        guard let error = attempt.error else {
+            let code = attempt.statusCode.map { " · \($0)" } ?? ""
+            return ("sent \(attempt.sampleCount)\(code) · \(DurationText.format(attempt.roundTrip)) \(ago(attempt.time, now: now))", Style(.good))
+        }
+        var text = short(error)
+        if let retry = status.retryAt {
+            text += " · retry #\(status.consecutiveFailures + 1) \(PanelText.relative(retry, now: now))"
+        } else if !error.isRetryable {
+            text += " · kept"
+        }
+        return (text, Style(.bad))
+    }
+
+    private static func short(_ error: UploadError) -> String {
+        switch error {
+        case .serverUnavailable(let status, _): "HTTP \(status)"
+        case .rejected(let status, _): "rejected: HTTP \(status)"
+        case .timedOut(_, let after): "timed out after \(DurationText.format(after))"
+        case .connectionFailed(_, let reason): "no connection: \(reason)"
+        default: error.description
+        }
+    }
+
+    private static func ago(_ instant: Instant, now: Instant) -> String {
+        let elapsed = instant.duration(to: now)
+        return elapsed < .seconds(1) ? "just now" : DurationText.format(elapsed) + " ago"
+    }
+}
