@@ -66,6 +66,7 @@ public final class Dashboard {
 
     private var renderScheduled = false
     private var gestureEnd: Timer?
+    private var relativeTimesRefresh: Timer?
     private var pendingKeys: Deque<Key> = []
     private var logPage = 10
 
@@ -110,6 +111,26 @@ public final class Dashboard {
     public func start() {
         ticker?.start()
         uploads?.start()
+        keepRelativeTimesFresh()
+    }
+
+    /// While any timer runs, redraws the "next in …" columns once a second (a common-mode timer with
+    /// a loose tolerance, so it rides on wake-ups the running timers cause anyway); with every timer
+    /// stopped or paused, it stops too and the dashboard sleeps.
+    private func keepRelativeTimesFresh() {
+        let anyRunning = timers.contains { $0.baseState == .running }
+        if anyRunning, relativeTimesRefresh == nil {
+            let refresh = Timer(fireAt: loop.now + .seconds(1), interval: .seconds(1), repeats: true) { [unowned self] _ in
+                changed([.inspector, .uploads])
+                keepRelativeTimesFresh()
+            }
+            refresh.tolerance = .milliseconds(250)
+            loop.add(refresh, forMode: .common)
+            relativeTimesRefresh = refresh
+        } else if !anyRunning {
+            relativeTimesRefresh?.invalidate()
+            relativeTimesRefresh = nil
+        }
     }
 
     /// Handles keys in order. A key that starts a tracking gesture runs the nested tracking run;
@@ -197,6 +218,7 @@ public final class Dashboard {
         case .dismiss: isHelpVisible = false
         case .quit: quit()
         }
+        keepRelativeTimesFresh()
         changed(.all)
     }
 
