@@ -64,7 +64,13 @@ public final class HeadlessSession {
         }
     }
 
+    /// Takes the next step once the upload pipeline's I/O has come back, so that every step (a
+    /// snapshot above all) sees the outcome of what the previous instant started.
     private func advance() {
+        uploads.whenSettled { [weak self] in self?.takeNextStep() }
+    }
+
+    private func takeNextStep() {
         guard nextStep < steps.count else {
             dashboard.quit()
             return

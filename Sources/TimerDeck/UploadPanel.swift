@@ -22,8 +22,7 @@ enum UploadPanel {
         }
         let status = pipeline.status
         let counters = status.counters
-        let pending = (counters?.pendingSamples ?? 0) + (counters?.unbatchedSamples ?? 0)
-        var samples = "pending \(pending)"
+        var samples = "pending \(counters?.pendingSamples ?? 0)"
         if let last = counters?.lastSample { samples += " · last #\(last.seq)" }
         if let taken = status.lastSampleTime { samples += " " + ago(taken, now: now) }
         lines.append((samples, .normal))

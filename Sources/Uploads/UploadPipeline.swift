@@ -76,6 +76,9 @@ public final class UploadPipeline {
     private var rejected: Set<UUID> = []
     private var flushing = false
     private var flushDone = false
+    /// Outbox operations and deliveries whose results have not yet reached the loop.
+    private var operationsInFlight = 0
+    private var settledWaiters: [() -> Void] = []
 
     /// A stopped pipeline on `loop`; ``start()`` schedules its jobs.
     ///
@@ -112,6 +115,16 @@ public final class UploadPipeline {
         sampling.start()
         uploading.start()
         deliverNext()
+    }
+
+    /// Runs `body` on the loop's thread once no outbox operation or delivery is under way (at once
+    /// if none is), so that what an instant started is visible before anything looks at it.
+    public func whenSettled(_ body: @escaping () -> Void) {
+        if operationsInFlight == 0 {
+            body()
+        } else {
+            settledWaiters.append(body)
+        }
     }
 
     /// The slot of `job`.
@@ -166,7 +179,7 @@ public final class UploadPipeline {
         flushing = false
         let counters = try? outbox.counters()
         status.counters = counters
-        return (counters?.pendingSamples ?? 0) + (counters?.unbatchedSamples ?? 0)
+        return counters?.pendingSamples ?? 0
     }
 
     /// Ends the flush run: nothing left to send, a failure, or the deadline.
@@ -198,9 +211,12 @@ public final class UploadPipeline {
         let work = loop.handle.beginExternalWork()
         let reference = reference
         let handle = loop.handle
+        operationsInFlight += 1
         sink.deliver(batch) { result in
             handle.perform(inModes: [.common, Self.flushMode]) {
-                reference.pipeline?.delivered(batch, result: result, after: started)
+                guard let pipeline = reference.pipeline else { return }
+                pipeline.delivered(batch, result: result, after: started)
+                pipeline.operationEnded()
             }
             work.finish()
         }
@@ -264,6 +280,7 @@ public final class UploadPipeline {
         let external = handle.beginExternalWork()
         let continuation = PipelineContinuation(then)
         let reference = reference
+        operationsInFlight += 1
         io.async {
             let result = Result { () throws(OutboxError) -> (Value, OutboxCounters) in
                 let value = try work(outbox)
@@ -281,9 +298,19 @@ public final class UploadPipeline {
                     pipeline.finishFlush()
                 }
                 pipeline.changed()
+                pipeline.operationEnded()
             }
             external.finish()
         }
+    }
+
+    /// An operation's result has been handled (which may have started the next one).
+    private func operationEnded() {
+        operationsInFlight -= 1
+        guard operationsInFlight == 0, !settledWaiters.isEmpty else { return }
+        let waiters = settledWaiters
+        settledWaiters = []
+        for waiter in waiters { waiter() }
     }
 
     private func report(problem: String) {

@@ -30,7 +30,7 @@ func line(_ screen: String, containing marker: String) -> String {
     screen.split(separator: "\n").first { $0.contains(marker) }.map(String.init) ?? ""
 }
 
-@Suite("Headless scenarios (S1, M2, M4)")
+@Suite("Headless scenarios (S1, S2, M2, M4)")
 struct HeadlessScenarioTests {
     @Test("S1: the default-mode button reads Resend (60) at the press, (59) at 1 s, (01) at 59 s, Send at 60 s")
     func smsCountdownLabels() throws {
@@ -150,6 +150,21 @@ struct HeadlessScenarioTests {
         #expect(line(snapshots[0].screen, containing: "fps").contains("waiting"))
         #expect(line(snapshots[1].screen, containing: "ticker").contains("running"))
         #expect(line(snapshots[1].screen, containing: "fps").contains("skipped 60"))
+    }
+
+    @Test("S2 in the uploads panel: every committed sample counted once, the 5-minute batch carries 60")
+    func uploadPanelCountsSamples() throws {
+        let snapshots = try runHeadless("""
+            wait 30s
+            snapshot
+            wait 270s
+            snapshot
+            """)
+        #expect(line(snapshots[0].screen, containing: "pending").contains("pending 6 · last #6 just now"))
+        #expect(snapshots[0].screen.contains("no upload yet"))
+        #expect(line(snapshots[1].screen, containing: "pending").contains("pending 0 · last #60 just now"))
+        #expect(line(snapshots[1].screen, containing: "sent").contains("sent 60"))
+        #expect(line(snapshots[1].screen, containing: "delivered").contains("delivered 60"))
     }
 
     @Test("Keys move a timer between modes live: m cycles default → tracking → common")
