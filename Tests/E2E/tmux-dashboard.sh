@@ -8,9 +8,12 @@ runs=0
 socket="timerdeck-e2e-$$-0"
 session=deck
 failures=0
+# The dashboard's outbox and uploads go to a scratch state directory, never the user's.
+state=$(mktemp -d)
+export XDG_STATE_HOME=$state
 tmux_() { tmux -L "$socket" "$@"; }
 cleanup() { tmux_ kill-server >/dev/null 2>&1; }
-trap cleanup EXIT
+trap 'cleanup; rm -rf "$state"' EXIT
 
 pass() { printf 'ok   %s [%ss]\n' "$1" "$SECONDS"; }
 fail() { printf 'FAIL %s\n' "$1"; tmux_ capture-pane -t "$session" -p 2>/dev/null | sed 's/^/     | /'; failures=$((failures + 1)); }
@@ -33,12 +36,13 @@ start() {
     runs=$((runs + 1))
     socket="timerdeck-e2e-$$-$runs"
     tmux_ -f /dev/null new-session -d -s "$session" -x "$1" -y "$2" >/dev/null 2>&1 </dev/null \
-        "env TERM=xterm-256color $binary; echo TIMERDECK-EXIT=\$?; sleep 60"
+        "env TERM=xterm-256color XDG_STATE_HOME=$state $binary; echo TIMERDECK-EXIT=\$?; sleep 60"
 }
 
 # --- 80x24: countdowns, tracking held with t, scrolling, quit ------------------------------------
 start 80 24
 check "80x24: dashboard opens" "SMS resend (S1)"
+check "S2: the uploads panel names its sink" "Uploads (S2) → dir"
 tmux_ send-keys -t "$session" Enter
 check "S1: Send becomes Resend (60)/(59) at once" "[ Resend (5"
 tmux_ send-keys -t "$session" Down Enter
@@ -71,9 +75,11 @@ check "? opens the help overlay" "Keys (? or Esc to close)"
 tmux_ send-keys -t "$session" Escape
 tmux_ send-keys -t "$session" z
 check "an unknown key leaves a hint" "does nothing here"
+check "S2: samples are committed to the outbox while the dashboard runs" "· last #" 10
 tmux_ send-keys -t "$session" q
 check "q quits with status 0" "TIMERDECK-EXIT=0"
 if screen | grep -qF "SMS resend"; then fail "the terminal is restored after quitting"; else pass "the terminal is restored after quitting"; fi
+if ls "$state"/timerdeck/uploads/*.json >/dev/null 2>&1; then pass "S2: the final flush wrote the batch on quit"; else fail "S2: the final flush wrote the batch on quit"; fi
 
 # --- 120x40: bigger layout, resize below the minimum and back, SIGTERM ----------------------------
 start 120 40
@@ -95,5 +101,16 @@ socket="timerdeck-e2e-$$-$runs"
 tmux_ -f /dev/null new-session -d -s "$session" -x 80 -y 24 "env TERM=no-such-terminal $binary; echo TIMERDECK-EXIT=\$?; sleep 60" >/dev/null 2>&1 </dev/null
 check "unknown TERM: clear message" "not known to terminfo"
 check "unknown TERM: exit 2" "TIMERDECK-EXIT=2"
+
+# --- a corrupt outbox -----------------------------------------------------------------------------
+printf 'not a database' > "$state/corrupt.sqlite"
+printf 'wait 1s\n' > "$state/script.txt"
+output=$("$binary" --headless --script "$state/script.txt" --outbox "$state/corrupt.sqlite" 2>&1); status=$?
+if [ $status = 2 ] && printf '%s' "$output" | grep -qF -- "$state/corrupt.sqlite is not a usable SQLite database"; then
+    pass "corrupt outbox: exit 2 naming the file"
+else
+    fail "corrupt outbox: exit 2 naming the file (got $status: $output)"
+fi
+if [ "$(cat "$state/corrupt.sqlite")" = "not a database" ]; then pass "corrupt outbox: left untouched"; else fail "corrupt outbox: left untouched"; fi
 
 [ $failures = 0 ]
