@@ -69,6 +69,8 @@ let package = Package(
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI"]),
         .testTarget(name: "TimerDeckTests", dependencies: ["TimerDeck"], exclude: ["Fixtures"]),
         .testTarget(name: "UploadsTests", dependencies: ["Uploads"]),
+        // Runs the built timerdeck-bench (and through it timerdeck) as a child process.
+        .testTarget(name: "BenchTests"),
     ],
     swiftLanguageModes: [.v6]
 )

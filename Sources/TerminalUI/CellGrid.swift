@@ -18,16 +18,26 @@ public struct Cell: Equatable, Sendable {
 
 /// The cells of a screen, remembering which changed since the last ``takeChanges()``.
 public final class CellGrid {
+    /// The cells of one row that changed: a screen redraws `columns` of `row` only.
+    public struct Change: Equatable, Sendable {
+        public var row: Int
+        /// From the first to the last changed column of the row.
+        public var columns: Range<Int>
+    }
+
     /// The grid's size.
     public private(set) var size: Size
     private var cells: [Cell]
-    private var changedRows: Set<Int> = []
+    /// By row: the changed columns (empty when the row did not change).
+    private var changedColumns: [Range<Int>]
+    private var changedRowCount = 0
 
     /// A blank grid of `size`.
     public init(size: Size) {
         self.size = size
         cells = Array(repeating: .blank, count: size.width * size.height)
-        changedRows = Set(0..<size.height)
+        changedColumns = Array(repeating: 0..<size.width, count: size.height)
+        changedRowCount = size.width > 0 ? size.height : 0
     }
 
     /// The cell at (`row`, `column`).
@@ -41,28 +51,41 @@ public final class CellGrid {
         let index = row * size.width + column
         guard cells[index] != cell else { return }
         cells[index] = cell
-        changedRows.insert(row)
+        let span = changedColumns[row]
+        if span.isEmpty {
+            changedColumns[row] = column..<column + 1
+            changedRowCount += 1
+        } else if !span.contains(column) {
+            changedColumns[row] = min(span.lowerBound, column)..<max(span.upperBound, column + 1)
+        }
     }
 
     /// Whether anything changed since the last ``takeChanges()``.
-    public var hasChanges: Bool { !changedRows.isEmpty }
+    public var hasChanges: Bool { changedRowCount > 0 }
 
-    /// The rows that changed since the last call, in order; clears the record.
-    public func takeChanges() -> [Int] {
-        defer { changedRows.removeAll(keepingCapacity: true) }
-        return changedRows.sorted()
+    /// The changes since the last call, by row in order; clears the record.
+    public func takeChanges() -> [Change] {
+        var changes: [Change] = []
+        changes.reserveCapacity(changedRowCount)
+        for row in changedColumns.indices where !changedColumns[row].isEmpty {
+            changes.append(Change(row: row, columns: changedColumns[row]))
+            changedColumns[row] = 0..<0
+        }
+        changedRowCount = 0
+        return changes
     }
 
-    /// Marks every row changed, so the next flush repaints the whole screen (after a suspend).
+    /// Marks every cell changed, so the next flush repaints the whole screen (after a suspend).
     public func markAllChanged() {
-        changedRows = Set(0..<size.height)
+        changedColumns = Array(repeating: 0..<size.width, count: size.height)
+        changedRowCount = size.width > 0 ? size.height : 0
     }
 
-    /// Resizes to `size`, blanking everything (every row counts as changed).
+    /// Resizes to `size`, blanking everything (every cell counts as changed).
     public func resize(to size: Size) {
         self.size = size
         cells = Array(repeating: .blank, count: size.width * size.height)
-        changedRows = Set(0..<size.height)
+        markAllChanged()
     }
 
     /// Row `row` as plain text: continuation cells skipped, trailing spaces trimmed.

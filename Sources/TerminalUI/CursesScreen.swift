@@ -68,6 +68,13 @@ public final class CursesScreen: Screen {
             mousemask(cn_all_mouse_events(), nil)
             mouseinterval(0)
         }
+        // ncurses (6.4) writes its output after every cursor movement until the screen has once
+        // been left and resumed (`_nc_mvcur` flushes while `_endwin == ewInitial`, a state meant for
+        // low-level terminfo programs): a frame of scattered changes went out as one write(2) per
+        // move. Leaving and resuming visual mode once, before the first frame, makes every flush a
+        // single write.
+        endwin()
+        doupdate()
         var rows: Int32 = 0
         var columns: Int32 = 0
         cn_getmaxyx(cn_stdscr(), &rows, &columns)
@@ -86,11 +93,14 @@ public final class CursesScreen: Screen {
     public func flush() {
         guard isActive, grid.hasChanges else { return }
         let window = cn_stdscr()
-        for row in grid.takeChanges() {
-            for column in 0..<grid.size.width {
-                let cell = grid[row, column]
+        for change in grid.takeChanges() {
+            // A span that starts on the right half of a wide character starts at its left half.
+            var start = change.columns.lowerBound
+            while start > 0, grid[change.row, start].isContinuation { start -= 1 }
+            for column in start..<change.columns.upperBound {
+                let cell = grid[change.row, column]
                 guard !cell.isContinuation else { continue }
-                draw(cell, window: window, row: Int32(row), column: Int32(column))
+                draw(cell, window: window, row: Int32(change.row), column: Int32(column))
             }
         }
         wnoutrefresh(window)
@@ -176,9 +186,16 @@ public final class CursesScreen: Screen {
         if cell.style.reverse { attributes |= cn_a_reverse() }
         if cell.style.underline || emphasis.underline { attributes |= cn_a_underline() }
         let pair: Int16 = colorSupport == .monochrome ? 0 : Int16(cell.style.role.rawValue + 1)
-        var characters: [wchar_t] = cell.character.unicodeScalars.prefix(4).map { wchar_t(bitPattern: $0.value) } + [0]
+        // Up to 4 scalars (a base and combining marks) and the terminating 0, without allocating.
+        var characters: (wchar_t, wchar_t, wchar_t, wchar_t, wchar_t) = (0, 0, 0, 0, 0)
         var complex = cchar_t()
-        setcchar(&complex, &characters, attributes, pair, nil)
+        withUnsafeMutableBytes(of: &characters) { bytes in
+            let wide = bytes.bindMemory(to: wchar_t.self)
+            for (index, scalar) in cell.character.unicodeScalars.prefix(4).enumerated() {
+                wide[index] = wchar_t(bitPattern: scalar.value)
+            }
+            setcchar(&complex, wide.baseAddress, attributes, pair, nil)
+        }
         mvwadd_wch(window, row, column, &complex)
     }
 }

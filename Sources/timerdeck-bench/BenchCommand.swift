@@ -50,18 +50,33 @@ struct BenchCommand: ParsableCommand {
         }
         let seconds: Int64 = quick ? 500_000_000 : 5_000_000_000
         for interval: Int64 in [1_000_000, 16_666_667] {
-            let rows: [LatenessResult] = try [KernelFloor.name, RunLoopKitPeer.name, FoundationPeer.name, DispatchPeer.name]
+            var rows: [LatenessResult] = try [KernelFloor.name, RunLoopKitPeer.name, FoundationPeer.name, DispatchPeer.name]
                 .map { try spawn("lateness", $0, Int(interval), Int(seconds)) }
+            if interval == 16_666_667 {
+                // The display link at 60 Hz, next to the timerfd floor at the same period.
+                rows.insert(try spawn("displaylink", RunLoopKitPeer.name, 60, Int(seconds)), at: 2)
+            }
             report.lateness(rows)
         }
         let idleSeconds: Int64 = quick ? 2 : 20
         let idle: [IdleResult] = try [KernelFloor.name, RunLoopKitPeer.name, FoundationPeer.name, DispatchPeer.name]
             .map { try spawn("idle", $0, Int(idleSeconds * 1_000_000_000)) }
         report.idle(idle)
+        guard DashboardSession.binary() != nil else {
+            report.skipped("dashboard in a pseudo-terminal: not run, no timerdeck next to this executable (build it first: swift build -c release)")
+            return
+        }
+        let plan: DashboardPeer.Plan = quick ? .quick : .full
+        let dashboard: DashboardResult = try spawn("dashboard", DashboardPeer.name, plan.arguments)
+        report.dashboard(dashboard)
     }
 
     /// Runs one measurement in a child process and decodes its JSON line.
     private func spawn<Result: Decodable>(_ measurement: String, _ peer: String, _ arguments: Int...) throws -> Result {
+        try spawn(measurement, peer, arguments)
+    }
+
+    private func spawn<Result: Decodable>(_ measurement: String, _ peer: String, _ arguments: [Int]) throws -> Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL
         if !FileManager.default.isExecutableFile(atPath: process.executableURL!.path) {
@@ -82,16 +97,25 @@ struct BenchCommand: ParsableCommand {
 
     private func runChild(_ spec: String) throws {
         let parts = spec.split(separator: ",").map(String.init)
-        guard parts.count >= 3, let peer = Self.peer(named: parts[1]) else { throw ValidationError("bad child spec \(spec)") }
+        guard parts.count >= 3, let measurement = Measurement(rawValue: parts[0]) else {
+            throw ValidationError("bad child spec \(spec)")
+        }
         let numbers = parts.dropFirst(2).compactMap { Int64($0) }
         let encoder = JSONEncoder()
         let data: Data
-        switch parts[0] {
-        case "fire": data = try encoder.encode(peer.fire(count: Int(numbers[0]), spread: 1_000_000_000))
-        case "cancel": data = try encoder.encode(peer.cancel(count: Int(numbers[0])))
-        case "lateness": data = try encoder.encode(peer.lateness(interval: numbers[0], duration: numbers[1]))
-        case "idle": data = try encoder.encode(peer.idle(duration: numbers[0]))
-        default: throw ValidationError("unknown measurement \(parts[0])")
+        switch (measurement, Self.peer(named: parts[1])) {
+        case (.fire, let peer?): data = try encoder.encode(peer.fire(count: Int(numbers[0]), spread: 1_000_000_000))
+        case (.cancel, let peer?): data = try encoder.encode(peer.cancel(count: Int(numbers[0])))
+        case (.lateness, let peer?): data = try encoder.encode(peer.lateness(interval: numbers[0], duration: numbers[1]))
+        case (.idle, let peer?): data = try encoder.encode(peer.idle(duration: numbers[0]))
+        case (.displayLink, _):
+            data = try encoder.encode(RunLoopKitPeer.displayLink(refreshRate: Int(numbers[0]), duration: numbers[1]))
+        case (.dashboard, _):
+            guard let plan = DashboardPeer.Plan(arguments: numbers), let binary = DashboardSession.binary() else {
+                throw ValidationError("bad child spec \(spec), or no timerdeck next to this executable")
+            }
+            data = try encoder.encode(DashboardPeer.measure(binary: binary, plan: plan))
+        default: throw ValidationError("bad child spec \(spec)")
         }
         FileHandle.standardOutput.write(data)
     }

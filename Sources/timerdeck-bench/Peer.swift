@@ -13,7 +13,8 @@ protocol Peer {
 }
 
 extension Peer {
-    /// Lateness of each fire against the grid `start + k × interval`, plus the count of grid slots.
+    /// Lateness of each fire against the grid `start + k × interval`, plus the count of grid slots:
+    /// those up to and including the first one at or after `start + duration`, the fire that ends a run.
     static func latenessResult(interval: Int64, duration: Int64, start: Int64, fireTimes: [Int64]) -> LatenessResult {
         var lateness: [Int64] = []
         lateness.reserveCapacity(fireTimes.count)
@@ -27,7 +28,7 @@ extension Peer {
             p50Microseconds: Double(distribution.percentile(0.5)) / 1_000,
             p99Microseconds: Double(distribution.percentile(0.99)) / 1_000,
             maxMicroseconds: Double(distribution.max) / 1_000,
-            delivered: fireTimes.count, gridSlots: Int(duration / interval))
+            delivered: fireTimes.count, gridSlots: Int((duration + interval - 1) / interval))
     }
 
     static func idleResult(seconds: Double, before: ResourceUsage, after: ResourceUsage, threads: Int? = nil) -> IdleResult {

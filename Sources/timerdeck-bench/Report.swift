@@ -42,6 +42,46 @@ struct Report {
               rows.map { [$0.peer, format($0.seconds, digits: 1), format($0.wakeUpsPerSecond, digits: 2), format($0.cpuMilliseconds, digits: 2)] })
     }
 
+    /// The dashboard in a pseudo-terminal: idle, rendering, input latency.
+    func dashboard(_ result: DashboardResult) {
+        if json {
+            emit(result.render)
+            emit(result.paused)
+            emit(result.input)
+            emit(result.running)
+            return
+        }
+        let size = "\(DashboardSession.columns)×\(DashboardSession.rows)"
+        print("\n## Dashboard in a pseudo-terminal (\(DashboardPeer.name), \(size), TERM=\(DashboardSession.terminalType))")
+        print("\n#### Idle: wake-ups = voluntary context switches of all threads (+1 per thread ended); switches = voluntary + involuntary")
+        let scenes = ["paused": "every timer paused", "sms-running": "3 SMS countdowns running, the rest paused"]
+        table(["scene", "seconds", "wake-ups/s", "main thread /s", "switches/s", "CPU ms", "threads", "bytes out"],
+              [result.paused, result.running].map { row in
+                  [scenes[row.scene] ?? row.scene, format(row.seconds, digits: 1), format(row.wakeUpsPerSecond, digits: 2),
+                   format(row.mainThreadWakeUpsPerSecond, digits: 2), format(row.switchesPerSecond, digits: 2),
+                   format(row.cpuMilliseconds, digits: 2),
+                   String(row.threads) + (row.threadsEnded > 0 ? " (\(row.threadsEnded) ended)" : ""), String(row.bytesWritten)]
+              })
+        let render = result.render
+        print("\n#### Rendering: the ticker's display link at \(render.framesPerSecond) fps")
+        table(["seconds", "frames", "bytes", "B/frame", "writes/frame", "CPU %", "wake-ups/s"],
+              [[format(render.seconds, digits: 1), String(render.frames), String(render.bytes),
+                format(render.bytesPerFrame), format(render.writesPerFrame, digits: 2), format(render.cpuPercent, digits: 2),
+                format(render.wakeUpsPerSecond, digits: 1)]])
+        let input = result.input
+        print("\n#### Input latency: ↓/↑ written to the terminal → first byte of the screen update")
+        table(["keys", "answered", "p50 µs", "p99 µs", "max µs"],
+              [[String(input.keys), String(input.answered), format(input.p50Microseconds),
+                format(input.p99Microseconds), format(input.maxMicroseconds)]])
+        if result.exitStatus != 0 { print("\n(timerdeck exited with wait status \(result.exitStatus) after q)") }
+    }
+
+    /// A section that was not run, and why.
+    func skipped(_ text: String) {
+        if json { return emit(["skipped": text]) }
+        print("\n" + text)
+    }
+
     private func emit<Value: Encodable>(_ value: Value) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys

@@ -37,7 +37,68 @@ struct IdleResult: Codable {
     var threads: Int?
 }
 
+/// The dashboard idle in a pseudo-terminal: every timer paused, or the three SMS countdowns running.
+struct DashboardIdleResult: Codable {
+    var peer: String
+    /// "paused" or "sms-running".
+    var scene: String
+    var seconds: Double
+    /// Voluntary context switches per second, all threads (each is a sleep, so a wake-up follows),
+    /// plus one for each thread that ended in the window.
+    var wakeUpsPerSecond: Double
+    /// Those of the main (run loop) thread.
+    var mainThreadWakeUpsPerSecond: Double
+    /// Voluntary + involuntary switches per second (preemptions depend on the machine's load).
+    var switchesPerSecond: Double
+    var cpuMilliseconds: Double
+    var threads: Int
+    /// Threads that ended during the window (each counted as one wake-up).
+    var threadsEnded: Int
+    /// Bytes the dashboard wrote to the terminal during the window.
+    var bytesWritten: Int
+}
+
+/// The dashboard drawing its ticker (a 60 Hz display link) in a pseudo-terminal.
+struct DashboardRenderResult: Codable {
+    var peer: String
+    var scene: String
+    var seconds: Double
+    /// The display link's rate.
+    var framesPerSecond: Int
+    /// Screen updates seen on the terminal (bursts of output at least 4 ms apart).
+    var frames: Int
+    var bytes: Int
+    var bytesPerFrame: Double
+    /// write(2) calls of the dashboard per screen update (1 when each frame goes out in one write).
+    var writesPerFrame: Double
+    /// CPU of all the dashboard's threads, in % of one core.
+    var cpuPercent: Double
+    var wakeUpsPerSecond: Double
+}
+
+/// Time from a key written to the terminal to the first byte of the screen update it causes.
+struct InputLatencyResult: Codable {
+    var peer: String
+    var scene: String
+    /// Keys typed and keys that updated the screen.
+    var keys: Int
+    var answered: Int
+    var p50Microseconds: Double
+    var p99Microseconds: Double
+    var maxMicroseconds: Double
+}
+
+/// Every scene of one dashboard run.
+struct DashboardResult: Codable {
+    var render: DashboardRenderResult
+    var paused: DashboardIdleResult
+    var input: InputLatencyResult
+    var running: DashboardIdleResult
+    /// The dashboard's exit status after `q` (0 when it quit cleanly).
+    var exitStatus: Int32
+}
+
 /// Which measurement a child process runs.
 enum Measurement: String, Codable, CaseIterable {
-    case fire, cancel, lateness, idle
+    case fire, cancel, lateness, idle, displayLink = "displaylink", dashboard
 }

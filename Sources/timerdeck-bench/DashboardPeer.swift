@@ -1,0 +1,69 @@
+import RunLoopKit
+
+/// The dashboard itself (`timerdeck`) in a pseudo-terminal: what it costs to draw, to sit idle and
+/// to answer a key. One dashboard runs every scene in turn:
+///
+/// 1. rendering: as launched, the ticker's 60 Hz display link animates the ripple;
+/// 2. every timer paused (the ticker, the sampler, the uploader; the SMS buttons not pressed);
+/// 3. input latency, still paused, so every byte that comes back answers the key;
+/// 4. the three SMS countdowns running, everything else still paused.
+enum DashboardPeer {
+    static let name = "timerdeck"
+
+    /// How long each scene lasts.
+    struct Plan {
+        var render: Duration
+        var idle: Duration
+        var keys: Int
+        /// Quiet time after a change of scene, before measuring.
+        var settle: Duration
+        /// Quiet time after pausing every timer: long enough for libdispatch to let its idle worker
+        /// threads go (they wait 5 s for work), so the paused scene shows the steady state.
+        var pausedSettle: Duration
+
+        static let full = Plan(render: .seconds(5), idle: .seconds(10), keys: 200, settle: .seconds(1),
+                               pausedSettle: .seconds(6))
+        static let quick = Plan(render: .seconds(1), idle: .milliseconds(1_500), keys: 40, settle: .milliseconds(500),
+                                pausedSettle: .milliseconds(500))
+
+        /// As a child process's arguments (durations in ms).
+        var arguments: [Int] {
+            [render, idle].map { Int($0.nanoseconds / 1_000_000) } + [keys]
+                + [settle, pausedSettle].map { Int($0.nanoseconds / 1_000_000) }
+        }
+
+        init(render: Duration, idle: Duration, keys: Int, settle: Duration, pausedSettle: Duration) {
+            self.render = render
+            self.idle = idle
+            self.keys = keys
+            self.settle = settle
+            self.pausedSettle = pausedSettle
+        }
+
+        /// From a child process's arguments.
+        init?(arguments: [Int64]) {
+            guard arguments.count == 5 else { return nil }
+            self.init(render: .milliseconds(arguments[0]), idle: .milliseconds(arguments[1]), keys: Int(arguments[2]),
+                      settle: .milliseconds(arguments[3]), pausedSettle: .milliseconds(arguments[4]))
+        }
+    }
+
+    /// Runs every scene on the `timerdeck` at `binary`.
+    static func measure(binary: String, plan: Plan) throws(BenchError) -> DashboardResult {
+        let session = try DashboardSession(binary: binary, startTimeout: .seconds(30))
+        session.terminal.drain(for: plan.settle.nanoseconds)
+        let render = rendering(session, duration: plan.render)
+        session.pauseEveryTimer()
+        session.terminal.drain(for: plan.pausedSettle.nanoseconds)
+        let paused = idle(session, scene: "paused", duration: plan.idle)
+        let input = inputLatency(session, keys: plan.keys)
+        session.startCountdowns()
+        session.terminal.drain(for: plan.settle.nanoseconds)
+        let running = idle(session, scene: "sms-running", duration: plan.idle)
+        guard session.terminal.isOpen else {
+            throw BenchError("timerdeck ended before the last scene was over (wait status \(session.terminal.waitForExit(timeout: 0)))")
+        }
+        let status = session.quit(timeout: .seconds(10))
+        return DashboardResult(render: render, paused: paused, input: input, running: running, exitStatus: status)
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+import Testing
+
+/// Runs the built `timerdeck-bench --quick --json` and checks that every peer and every dashboard
+/// scene produced numbers. No speed is asserted: the machine is shared and other tests run at the
+/// same time; this only proves the benchmark still runs end to end.
+@Suite("Benchmark smoke run")
+struct BenchSmokeTests {
+    static let buildDirectory = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+    /// A bound for a hung run only; a quick run takes well under a minute.
+    static let timeout: TimeInterval = 240
+
+    @Test("--quick --json: throughput, lateness, display link, idle and every dashboard scene report results")
+    func quickRunReportsEveryPeerAndScene() throws {
+        let bench = Self.buildDirectory.appendingPathComponent("timerdeck-bench").path
+        try #require(FileManager.default.isExecutableFile(atPath: bench), "build timerdeck-bench first: \(bench)")
+        let dashboard = Self.buildDirectory.appendingPathComponent("timerdeck").path
+        try #require(FileManager.default.isExecutableFile(atPath: dashboard), "build timerdeck first: \(dashboard)")
+
+        let rows = try run(bench, ["--quick", "--json"])
+        let skipped = rows.compactMap { $0["skipped"] as? String }
+        #expect(skipped.isEmpty, "sections not run: \(skipped)")
+        #expect(rows.contains { $0["machine"] != nil })
+
+        let throughput = rows.filter { $0["timers"] != nil }
+        #expect(Set(throughput.compactMap { $0["peer"] as? String }) == ["RunLoopKit", "Foundation", "Dispatch"])
+        for row in throughput {
+            #expect(int(row["fired"]) == int(row["timers"]) && int(row["timers"]) > 0, "every timer fired: \(row)")
+        }
+
+        let lateness = rows.filter { $0["intervalMicroseconds"] != nil }
+        let peers = ["kernel floor", "RunLoopKit", "Foundation", "Dispatch"]
+        let atOneMillisecond = lateness.filter { double($0["intervalMicroseconds"]) == 1_000 }
+        let atOneFrame = lateness.filter { abs(double($0["intervalMicroseconds"]) - 16_666.667) < 1 }
+        #expect(Set(atOneMillisecond.compactMap { $0["peer"] as? String }) == Set(peers))
+        #expect(Set(atOneFrame.compactMap { $0["peer"] as? String }) == Set(peers + ["RunLoopKit DisplayLink"]))
+        for row in lateness {
+            #expect(int(row["delivered"]) > 0 && int(row["gridSlots"]) > 0, "fires delivered: \(row)")
+        }
+
+        let idle = rows.filter { $0["cpuMilliseconds"] != nil && $0["scene"] == nil }
+        #expect(Set(idle.compactMap { $0["peer"] as? String }) == Set(peers))
+        for row in idle {
+            #expect(double(row["seconds"]) > 0 && double(row["wakeUpsPerSecond"]) > 0, "the countdown ran: \(row)")
+        }
+
+        let scenes = Dictionary(rows.compactMap { row in (row["scene"] as? String).map { ($0, row) } }) { first, _ in first }
+        #expect(Set(scenes.keys) == ["ticker-60fps", "paused", "input", "sms-running"])
+        if let render = scenes["ticker-60fps"] {
+            #expect(int(render["frames"]) > 0 && int(render["bytes"]) > 0, "the ticker drew frames: \(render)")
+            // Not a speed: each frame goes out in one write(2), not one per cursor movement (CursesScreen.start).
+            #expect(double(render["writesPerFrame"]) < 3, "frames are written at once: \(render)")
+        }
+        if let paused = scenes["paused"] {
+            #expect(double(paused["seconds"]) > 0, "\(paused)")
+        }
+        if let input = scenes["input"] {
+            #expect(int(input["keys"]) > 0 && int(input["answered"]) == int(input["keys"]), "every key redrew the screen: \(input)")
+        }
+        if let running = scenes["sms-running"] {
+            #expect(int(running["bytesWritten"]) > 0 && double(running["wakeUpsPerSecond"]) > 0,
+                    "the SMS countdowns ran and redrew: \(running)")
+        }
+    }
+
+    /// Runs `executable` with output to a file (so no process left behind can hold a pipe open),
+    /// killing it after ``timeout``; returns its JSON lines.
+    private func run(_ executable: String, _ arguments: [String]) throws -> [[String: Any]] {
+        let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent("timerdeck-bench-\(getpid()).jsonl").path
+        defer { unlink(outputPath) }
+        try #require(FileManager.default.createFile(atPath: outputPath, contents: nil))
+        let output = try #require(FileHandle(forWritingAtPath: outputPath))
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.standardOutput = output
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let pid = process.processIdentifier
+        let watchdog = DispatchWorkItem { kill(pid, SIGKILL) }
+        DispatchQueue.global().asyncAfter(deadline: .now() + Self.timeout, execute: watchdog)
+        process.waitUntilExit()
+        watchdog.cancel()
+        try output.close()
+        let text = try String(contentsOfFile: outputPath, encoding: .utf8)
+        try #require(process.terminationReason == .exit && process.terminationStatus == 0,
+                     "timerdeck-bench --quick --json ended with status \(process.terminationStatus):\n\(text)")
+        return try text.split(separator: "\n").map { line in
+            let object = try JSONSerialization.jsonObject(with: Data(line.utf8))
+            return try #require(object as? [String: Any], "not a JSON object: \(line)")
+        }
+    }
+
+    private func int(_ value: Any?) -> Int {
+        (value as? NSNumber)?.intValue ?? -1
+    }
+
+    private func double(_ value: Any?) -> Double {
+        (value as? NSNumber)?.doubleValue ?? -1
+    }
+}
