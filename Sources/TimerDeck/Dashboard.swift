@@ -91,8 +91,10 @@ public final class Dashboard {
             DispatchCountdown(name: "sms-gcd", seconds: config.countdownSeconds, loop: loop,
                               record: record, changed: changed),
         ]
+        // A frame redraws the ripple only; the inspector's ticker row follows with the once-a-second
+        // refresh and at every skip (a log entry), so a frame costs the cells of the animation.
         let ticker = TickerRow(refreshRate: config.tickerFPS, mode: config.tickerMode, loop: loop, record: record) {
-            [unowned self] in self.changed([.ticker, .inspector])
+            [unowned self] in self.changed(.ticker)
         }
         self.ticker = ticker
         if let uploads {
