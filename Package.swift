@@ -60,6 +60,7 @@ let package = Package(
             name: "timerdeck-bench",
             dependencies: [
                 "RunLoopKit",
+                "timerdeck",
                 "CLinuxEvents",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
