@@ -5,7 +5,7 @@
 /// equal to others goes after them (runloop-reference C-T3, decisions.md 2).
 ///
 /// The layout is that of an indexed priority queue (Sedgewick's `IndexMinPQ`). A timer in the queue
-/// holds a *ticket* (recorded in its ``HeapSlots``) that stays the same while it is here: the
+/// holds a *ticket* (recorded in the timer) that stays the same while it is here: the
 /// ticket's row holds the timer, its insertion order and its position in the heap, and a heap entry
 /// holds the fire time and the ticket. Sifting compares entries inside the heap array and writes the
 /// new positions into the dense position column: it never touches a timer object, which at a
@@ -41,7 +41,7 @@ final class TimerQueue {
         }
     }
 
-    /// Identifies this queue in the timers' ``HeapSlots``.
+    /// Identifies this queue in the timers' tickets.
     let id: Int32
     /// How many timers the queue holds.
     @exclusivity(unchecked) private(set) var count = 0
@@ -69,7 +69,7 @@ final class TimerQueue {
     deinit {
         for index in 0..<count {
             let timer = rows[Int(heap[index].ticket)].timer!
-            timer.takeUnretainedValue().slots.remove(id)
+            timer.takeUnretainedValue().forgetTicket(in: id)
             timer.release()
         }
         heap.deallocate()
@@ -86,7 +86,7 @@ final class TimerQueue {
     }
 
     func contains(_ timer: Timer) -> Bool {
-        timer.slots.ticket(in: id) != nil
+        timer.ticket(in: id) != nil
     }
 
     /// Calls `body` with every timer in the queue, in no particular order.
@@ -98,7 +98,7 @@ final class TimerQueue {
     func insert(_ timer: Timer, deadline: Int64, order: UInt64) {
         let ticket = takeTicket()
         rows[Int(ticket)] = Row(order: order, timer: .passRetained(timer))
-        timer.slots.set(ticket, in: id)
+        timer.recordTicket(ticket, in: id)
         count += 1
         heap[count - 1] = Entry(deadline: deadline, ticket: ticket)
         siftUp(from: count - 1)
@@ -106,8 +106,8 @@ final class TimerQueue {
 
     /// Removes `timer`; does nothing if it is not here.
     func remove(_ timer: Timer) {
-        guard let ticket = timer.slots.ticket(in: id) else { return }
-        timer.slots.remove(id)
+        guard let ticket = timer.ticket(in: id) else { return }
+        timer.forgetTicket(in: id)
         let slot = Int(ticket)
         let index = Int(positions[slot])
         count -= 1
@@ -124,7 +124,7 @@ final class TimerQueue {
 
     /// Moves `timer` to a new fire time; it goes after timers already due at that time.
     func update(_ timer: Timer, deadline: Int64, order: UInt64) {
-        guard let ticket = timer.slots.ticket(in: id).map(Int.init) else { return }
+        guard let ticket = timer.ticket(in: id).map(Int.init) else { return }
         rows[ticket].order = order
         let index = Int(positions[ticket])
         heap[index].deadline = deadline
@@ -281,69 +281,9 @@ extension TimerQueue {
         for index in 0..<count {
             let entry = heap[index]
             guard tickets.insert(entry.ticket).inserted, positions[Int(entry.ticket)] == Int32(index),
-                  timer(at: index).slots.ticket(in: id) == entry.ticket else { return false }
+                  timer(at: index).ticket(in: id) == entry.ticket else { return false }
             if index > 0 && precedes(entry, heap[(index - 1) / 4]) { return false }
         }
         return true
-    }
-}
-
-/// Which ticket a timer holds in each ``TimerQueue`` it belongs to.
-///
-/// Two tickets are stored inline (a timer is usually in one or two modes); more spill into a dictionary.
-struct HeapSlots {
-    private var firstQueue: Int32 = -1
-    private var firstTicket: Int32 = 0
-    private var secondQueue: Int32 = -1
-    private var secondTicket: Int32 = 0
-    private var more: [Int32: Int32]?
-
-    var isEmpty: Bool { firstQueue < 0 && secondQueue < 0 && (more?.isEmpty ?? true) }
-
-    /// The ids of every queue the timer is in.
-    var queueIDs: [Int32] {
-        var ids: [Int32] = []
-        forEachQueueID { ids.append($0) }
-        return ids
-    }
-
-    /// Calls `body` with the id of every queue the timer is in, without allocating for the usual one or two.
-    @inline(__always)
-    func forEachQueueID(_ body: (Int32) -> Void) {
-        if firstQueue >= 0 { body(firstQueue) }
-        if secondQueue >= 0 { body(secondQueue) }
-        if let more { for id in more.keys.sorted() { body(id) } }
-    }
-
-    @inline(__always)
-    func ticket(in queue: Int32) -> Int32? {
-        if firstQueue == queue { return firstTicket }
-        if secondQueue == queue { return secondTicket }
-        return more?[queue]
-    }
-
-    /// Records the ticket of a queue the timer has just joined.
-    mutating func set(_ ticket: Int32, in queue: Int32) {
-        if firstQueue < 0 {
-            firstQueue = queue
-            firstTicket = ticket
-        } else if secondQueue < 0 {
-            secondQueue = queue
-            secondTicket = ticket
-        } else {
-            var spilled = more ?? [:]
-            spilled[queue] = ticket
-            more = spilled
-        }
-    }
-
-    mutating func remove(_ queue: Int32) {
-        if firstQueue == queue {
-            firstQueue = -1
-        } else if secondQueue == queue {
-            secondQueue = -1
-        } else {
-            more?[queue] = nil
-        }
     }
 }

@@ -61,10 +61,15 @@ struct TimerQueueTests {
         first.insert(timer, deadline: 5, order: 1)
         second.insert(timer, deadline: 5, order: 2)
         third.insert(timer, deadline: 5, order: 3)
-        #expect(timer.slots.queueIDs == [1, 2, 3])
+        #expect(timer.queueIDs == [1, 2, 3])
         second.remove(timer)
-        #expect(timer.slots.queueIDs == [1, 3])
+        #expect(timer.queueIDs == [1, 3])
         #expect(first.contains(timer) && third.contains(timer) && !second.contains(timer))
+        first.remove(timer)
+        #expect(timer.queueIDs == [3] && timer.isQueued)
+        #expect(third.contains(timer) && third.isConsistent)
+        third.remove(timer)
+        #expect(timer.queueIDs.isEmpty && !timer.isQueued)
     }
 
     @Test("A queue that goes away gives its timers back: a timer that outlives its run loop joins another")
@@ -74,7 +79,7 @@ struct TimerQueueTests {
             let (loop, _) = makeVirtualLoop()
             loop.add(timer, forMode: .default)
         }
-        #expect(timer.slots.isEmpty && timer.modes.isEmpty)
+        #expect(!timer.isQueued && timer.modes.isEmpty)
         let (loop, _) = makeVirtualLoop()
         loop.add(timer, forMode: .default)
         #expect(timer.modes == [.default])
