@@ -1,6 +1,6 @@
 #ifndef CLINUXEVENTS_SHIM_H
 #define CLINUXEVENTS_SHIM_H
-// Linux event primitives the run loop waits on: epoll, eventfd, timerfd, timer slack.
+// Linux event primitives the run loop waits on: epoll, eventfd, timerfd, timer slack; a prefetch hint.
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/timerfd.h>
@@ -18,5 +18,8 @@ static inline int cle_set_timer_slack(unsigned long nanoseconds) {
 }
 
 static inline int cle_errno(void) { return errno; }
+
+/// Asks the CPU to start loading the cache line at `address` (a hint Swift does not expose).
+static inline void cle_prefetch(const void *address) { __builtin_prefetch(address); }
 
 #endif

@@ -21,10 +21,10 @@ final class TimerQueue {
         var ticket: Int32
     }
 
-    /// A row of the ticket table. A free row's position holds the next free ticket instead.
+    /// A row of the ticket table. A free ticket's row is stale and its position holds the next free ticket.
     private struct Row {
         var order: UInt64
-        var timer: Unmanaged<Timer>?
+        var timer: Unmanaged<Timer>
     }
 
     /// A timer due in this pass, copied out of its queue with its sort key (C-T3).
@@ -68,7 +68,7 @@ final class TimerQueue {
 
     deinit {
         for index in 0..<count {
-            let timer = rows[Int(heap[index].ticket)].timer!
+            let timer = rows[Int(heap[index].ticket)].timer
             timer.takeUnretainedValue().forgetTicket(in: id)
             timer.release()
         }
@@ -115,11 +115,10 @@ final class TimerQueue {
             heap[index] = heap[count]
             restore(at: index)
         }
-        let reference = rows[slot].timer!
-        rows[slot].timer = nil
         positions[slot] = freeTicket
         freeTicket = ticket
-        reference.release()
+        // The queue's reference is `timer` itself: the row (likely out of cache) need not be read.
+        Unmanaged.passUnretained(timer).release()
     }
 
     /// Moves `timer` to a new fire time; it goes after timers already due at that time.
@@ -141,7 +140,7 @@ final class TimerQueue {
         while let index = stack.popLast() {
             let entry = heap[index]
             let row = rows[Int(entry.ticket)]
-            due.append(Due(deadline: entry.deadline, order: row.order, reference: row.timer!))
+            due.append(Due(deadline: entry.deadline, order: row.order, reference: row.timer))
             let firstChild = 4 * index + 1
             let end = min(firstChild + 4, count)
             var child = firstChild
@@ -188,7 +187,7 @@ final class TimerQueue {
     }
 
     private func timer(at index: Int) -> Timer {
-        rows[Int(heap[index].ticket)].timer!.takeUnretainedValue()
+        rows[Int(heap[index].ticket)].timer.takeUnretainedValue()
     }
 
     /// A free ticket, growing the buffers when every ticket is in use.
