@@ -86,4 +86,54 @@ struct TimerQueueTests {
         loop.run(until: ms(1))
         #expect(!timer.isValid)
     }
+
+    @Test("Both rungs: with a tiny heap target, random operations keep order, due set and wake window")
+    func twoRungsMatchModel() {
+        let queue = TimerQueue(id: 1, heapTarget: 4)
+        var model: [ObjectIdentifier: (deadline: Int64, order: UInt64, tolerance: Int64, timer: Timer)] = [:]
+        var random = SplitMix(state: 11)
+        var order: UInt64 = 0
+        for step in 0..<4_000 {
+            order += 1
+            let action = random.next(10)
+            if action < 5 || model.isEmpty {
+                let timer = Timer(fireAt: .zero, interval: .zero, repeats: false) { _ in }
+                let tolerance = Int64(random.next(50))
+                timer.tolerance = .nanoseconds(tolerance)
+                let deadline = Int64(random.next(1_000))
+                queue.insert(timer, deadline: deadline, order: order)
+                model[ObjectIdentifier(timer)] = (deadline, order, tolerance, timer)
+            } else {
+                let victim = Array(model.values)[random.next(model.count)]
+                if action < 8 {
+                    queue.remove(victim.timer)
+                    model[ObjectIdentifier(victim.timer)] = nil
+                } else {
+                    let deadline = Int64(random.next(1_000))
+                    queue.update(victim.timer, deadline: deadline, order: order)
+                    model[ObjectIdentifier(victim.timer)] = (deadline, order, victim.tolerance, victim.timer)
+                }
+            }
+            guard step % 40 == 0 else { continue }
+            #expect(queue.isConsistent && queue.count == model.count)
+            let ascending = model.values.sorted { ($0.deadline, $0.order) < ($1.deadline, $1.order) }
+            #expect(queue.first?.timer === ascending.first?.timer)
+            // C-T9: the window is found by scanning fire times upwards while they fall inside it.
+            var expectedHard = Int64.max
+            for entry in ascending where entry.deadline <= expectedHard {
+                expectedHard = min(expectedHard, entry.deadline + entry.tolerance)
+            }
+            var hard = Int64.max
+            queue.narrowHardDeadline(&hard)
+            var wake: Int64?
+            queue.latestFireTime(atOrBefore: hard, raising: &wake)
+            #expect(hard == expectedHard && wake == ascending.last { $0.deadline <= hard }?.deadline)
+            let limit = Int64(random.next(1_000))
+            var due: [TimerQueue.Due] = []
+            queue.collectDue(atOrBefore: limit, into: &due)
+            #expect(Set(due.map { ObjectIdentifier($0.timer) })
+                    == Set(model.values.filter { $0.deadline <= limit }.map { ObjectIdentifier($0.timer) }))
+            #expect(queue.isConsistent)
+        }
+    }
 }
