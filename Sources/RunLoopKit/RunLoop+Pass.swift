@@ -1,3 +1,5 @@
+import CLinuxEvents
+
 /// One pass of the loop, in CF's order (runloop-reference C-R1):
 /// BeforeTimers → BeforeSources → blocks → signalled sources (→ blocks) → BeforeWaiting → wait →
 /// AfterWaiting → due timers → ready descriptors → blocks → result.
@@ -144,12 +146,15 @@ extension RunLoop {
         state.timers.collectDue(atOrBefore: limit, into: &due)
         modelessTimers.collectDue(atOrBefore: limit, into: &due)
         guard !due.isEmpty else { return }
-        if due.count > 1 { due.sort { $0.precedes($1) } }
+        sortInFireOrder(&due)
         // An earlier callout may remove a later timer from its queue: hold each for the pass.
         for entry in due { _ = entry.reference.retain() }
-        for entry in due {
-            fire(entry.timer, dueBy: limit)
-            entry.reference.release()
+        for index in due.indices {
+            // With many timers their objects are out of cache: start loading one a few callouts ahead.
+            if index + 4 < due.count { cle_prefetch(due[index + 4].reference.toOpaque()) }
+            // Held above, so the callout needs no reference of its own.
+            due[index].reference._withUnsafeGuaranteedRef { fire($0, dueBy: limit) }
+            due[index].reference.release()
         }
     }
 
@@ -178,5 +183,34 @@ extension RunLoop {
         }
         // Otherwise the callout moved the fire date later: keep it (C-T6).
         reposition(timer)
+    }
+}
+
+/// Sorts due timers by (fire time, insertion order), in place and without allocating.
+///
+/// Heapsort, because the standard library's stable sort allocates a buffer of half the elements on
+/// every call. With glibc, a large allocation first consolidates every small chunk freed since the
+/// last one: after a pass of many one-shot timers, that is a walk over all of their freed (and long
+/// evicted) objects and blocks, which cost more than the sort. Insertion orders are unique, so
+/// stability is moot.
+private func sortInFireOrder(_ due: inout [TimerQueue.Due]) {
+    due.withUnsafeMutableBufferPointer { items in
+        /// Restores max-heap order below `parent` within `items[..<end]`.
+        func siftDown(_ parent: Int, _ end: Int) {
+            var parent = parent
+            while true {
+                var child = 2 * parent + 1
+                guard child < end else { return }
+                if child + 1 < end && items[child].precedes(items[child + 1]) { child += 1 }
+                guard items[parent].precedes(items[child]) else { return }
+                items.swapAt(parent, child)
+                parent = child
+            }
+        }
+        for parent in stride(from: items.count / 2 - 1, through: 0, by: -1) { siftDown(parent, items.count) }
+        for end in stride(from: items.count - 1, to: 0, by: -1) {
+            items.swapAt(0, end)
+            siftDown(0, end)
+        }
     }
 }

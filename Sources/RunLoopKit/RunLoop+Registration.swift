@@ -81,16 +81,14 @@ extension RunLoop {
 
     /// Called when the timer's fire date changed: it goes after timers already at that time (C-T7).
     func reposition(_ timer: Timer) {
-        let slots = timer.slots
-        slots.forEachQueueID { queueID in
+        timer.forEachQueueID { queueID in
             queue(withID: queueID).update(timer, deadline: timer.fireNanoseconds, order: nextInsertionOrder())
         }
     }
 
     /// Takes an invalidated timer out of every mode and the common items (C-T8).
     func detach(_ timer: Timer) {
-        let slots = timer.slots
-        slots.forEachQueueID { queue(withID: $0).remove(timer) }
+        timer.forEachQueueID { queue(withID: $0).remove(timer) }
         if timer.isCommonItem {
             commonItems.remove(timer)
             timer.isCommonItem = false
@@ -100,7 +98,7 @@ extension RunLoop {
 
     /// The modes `timer` is in.
     func modes(containing timer: Timer) -> [Mode] {
-        timer.slots.queueIDs.filter { $0 > 0 }.map { statesByQueueID[Int($0) - 1].mode }
+        timer.queueIDs.filter { $0 > 0 }.map { statesByQueueID[Int($0) - 1].mode }
     }
 
     private func queue(withID id: Int32) -> TimerQueue {
@@ -116,7 +114,7 @@ extension RunLoop {
     }
 
     private func releaseIfUnscheduled(_ timer: Timer) {
-        guard timer.slots.isEmpty, timer.runLoop === self else { return }
+        guard !timer.isQueued, timer.runLoop === self else { return }
         timer.runLoop = nil
         timer.ownerChanged()
     }

@@ -44,7 +44,7 @@ public final class RunLoop {
     var performRequests = PerformRequests()
     @exclusivity(unchecked) private var insertionCounter: UInt64 = 0
     /// Reused buffer of due timers (``doTimers(in:)``); only touched on the loop's thread, never re-entrantly.
-    @exclusivity(unchecked) var dueScratch: [TimerQueue.Entry] = []
+    @exclusivity(unchecked) var dueScratch: [TimerQueue.Due] = []
     /// The state found by the last ``modeState(for:)`` lookup, to skip hashing the mode name.
     private var lastModeState: ModeState?
 
@@ -71,12 +71,12 @@ public final class RunLoop {
 
     deinit {
         for state in statesByQueueID {
-            for entry in state.timers.entries { entry.timer.runLoop = nil }
+            state.timers.forEachTimer { $0.runLoop = nil }
             for observer in state.observers { observer.runLoop = nil }
             for source in state.sources { source.runLoop = nil }
             for source in state.descriptorSources.values { source.runLoop = nil }
         }
-        for entry in modelessTimers.entries { entry.timer.runLoop = nil }
+        modelessTimers.forEachTimer { $0.runLoop = nil }
     }
 
     /// The calling thread's run loop, created with the system clock on first use (C-R13).

@@ -19,28 +19,32 @@
 /// ```
 public final class Timer {
     // The timer's state is only touched on its run loop's thread and never re-entrantly, so the
-    // dynamic exclusivity checks on the hot fields are turned off.
+    // dynamic exclusivity checks on the hot fields are turned off. What every timer needs is stored
+    // inline and the rest in `Extras`, so that a plain one-shot timer is a 72-byte object (an 80-byte
+    // allocation); the fields are declared in layout order.
 
     /// Scheduled fire time on the uptime clock, in nanoseconds.
     @exclusivity(unchecked) var fireNanoseconds: Int64
-    /// Repeat interval in nanoseconds; 0 for a one-shot timer (C-T11).
-    let intervalNanoseconds: Int64
-    /// Effective tolerance in nanoseconds, already clamped (C-T9).
-    private(set) var toleranceNanoseconds: Int64 = 0
     private var block: ((Timer) -> Void)?
     /// The run loop the timer belongs to while it is in at least one of its modes (C-T2).
     unowned(unsafe) var runLoop: RunLoop?
-    /// Positions in the queues of the modes the timer is in.
-    @exclusivity(unchecked) var slots = HeapSlots()
+    /// The timer's ticket in the first ``TimerQueue`` it is in; tickets in further queues are in `extras`.
+    @exclusivity(unchecked) private var firstTicket = QueueTicket.none
+    private var extras: Extras?
     /// True while the timer's own callout runs (C-T4).
     private(set) var isFiring = false
     /// True while the timer is a common-mode item of its run loop (C-M4).
     var isCommonItem = false
     private var validity = true
-    private var extras: Extras?
 
-    /// Rarely used state, allocated on first use so that a plain timer stays small.
+    /// State that a plain one-shot timer does not need, allocated on first use.
     private final class Extras {
+        /// Repeat interval in nanoseconds; 0 for a one-shot timer (C-T11).
+        var intervalNanoseconds: Int64 = 0
+        /// Effective tolerance in nanoseconds, already clamped (C-T9).
+        var toleranceNanoseconds: Int64 = 0
+        /// Tickets in the queues after the first one (a common-mode timer is in two or more).
+        var moreTickets: [QueueTicket] = []
         var userInfo: Any?
         var shared: TimerShared?
     }
@@ -55,12 +59,10 @@ public final class Timer {
     ///   - block: called on the run loop's thread with the timer itself (seed L2a).
     public init(fireAt fireDate: Instant, interval: Duration, repeats: Bool, block: @escaping (Timer) -> Void) {
         fireNanoseconds = fireDate.nanoseconds
-        if repeats {
-            intervalNanoseconds = interval.nanoseconds > 0 ? interval.nanoseconds : 100_000
-        } else {
-            intervalNanoseconds = 0
-        }
         self.block = block
+        if repeats {
+            extrasForWriting().intervalNanoseconds = interval.nanoseconds > 0 ? interval.nanoseconds : 100_000
+        }
     }
 
     /// Creates an unscheduled timer whose first fire is one `interval` from now on the current
@@ -112,6 +114,12 @@ public final class Timer {
     /// The repeat interval; zero for a one-shot timer.
     public var interval: Duration { .nanoseconds(intervalNanoseconds) }
 
+    /// Repeat interval in nanoseconds; 0 for a one-shot timer (C-T11).
+    var intervalNanoseconds: Int64 { extras?.intervalNanoseconds ?? 0 }
+
+    /// Effective tolerance in nanoseconds, already clamped (C-T9).
+    var toleranceNanoseconds: Int64 { extras?.toleranceNanoseconds ?? 0 }
+
     /// Whether the timer repeats.
     public var repeats: Bool { intervalNanoseconds > 0 }
 
@@ -125,7 +133,8 @@ public final class Timer {
         set {
             var value = max(newValue.nanoseconds, 0)
             if intervalNanoseconds > 0 { value = min(value, intervalNanoseconds / 2) }
-            toleranceNanoseconds = value
+            guard value != 0 || extras != nil else { return }
+            extrasForWriting().toleranceNanoseconds = value
         }
     }
 
@@ -201,5 +210,68 @@ public final class Timer {
         let created = Extras()
         extras = created
         return created
+    }
+}
+
+// MARK: Queue membership
+
+/// A timer's ticket in one ``TimerQueue``.
+struct QueueTicket {
+    var queue: Int32
+    var ticket: Int32
+
+    /// No queue.
+    static let none = QueueTicket(queue: -1, ticket: 0)
+}
+
+extension Timer {
+    /// Whether the timer is in any queue.
+    var isQueued: Bool { firstTicket.queue >= 0 }
+
+    /// The timer's ticket in `queue`, `nil` if it is not there.
+    @inline(__always)
+    func ticket(in queue: Int32) -> Int32? {
+        if firstTicket.queue == queue { return firstTicket.ticket }
+        guard let more = extras?.moreTickets, !more.isEmpty else { return nil }
+        return more.first { $0.queue == queue }?.ticket
+    }
+
+    /// Records the ticket of a queue the timer has just joined.
+    func recordTicket(_ ticket: Int32, in queue: Int32) {
+        if firstTicket.queue < 0 {
+            firstTicket = QueueTicket(queue: queue, ticket: ticket)
+        } else {
+            extrasForWriting().moreTickets.append(QueueTicket(queue: queue, ticket: ticket))
+        }
+    }
+
+    /// Forgets the ticket of a queue the timer has left. The first ticket is kept inline while the
+    /// timer is in any queue, so `isQueued` needs no look into `extras`.
+    func forgetTicket(in queue: Int32) {
+        if firstTicket.queue == queue {
+            if let extras, !extras.moreTickets.isEmpty {
+                firstTicket = extras.moreTickets.removeFirst()
+            } else {
+                firstTicket = .none
+            }
+        } else {
+            extras?.moreTickets.removeAll { $0.queue == queue }
+        }
+    }
+
+    /// Calls `body` with the id of every queue the timer is in; `body` may take the timer out of them.
+    @inline(__always)
+    func forEachQueueID(_ body: (Int32) -> Void) {
+        let first = firstTicket.queue
+        let more = extras?.moreTickets ?? []
+        if first >= 0 { body(first) }
+        for ticket in more { body(ticket.queue) }
+    }
+
+    /// The ids of the queues the timer is in, in ascending order (the order their modes were created).
+    var queueIDs: [Int32] {
+        var ids: [Int32] = []
+        forEachQueueID { ids.append($0) }
+        return ids.sorted()
     }
 }
