@@ -11,6 +11,9 @@ POST (any path)   a batch: {"batch": ID, "samples": [{"seq": N, "taken_at": ...,
 GET /received     JSON: {"requests": POSTs seen, "batches": keys delivered in order,
                   "seqs": delivered seqs sorted, "duplicates": repeated deliveries,
                   "rejected": POSTs answered with a non-2xx status}
+GET /received?requests=N&within=S
+                  the same, once N batch POSTs have arrived or after S seconds,
+                  whichever comes first
 POST /control     JSON with any of the behaviour keys below; changes them from now on.
 
 Behaviour (flags at start, or keys of POST /control):
@@ -33,6 +36,7 @@ import os
 import sys
 import threading
 import time
+import urllib.parse
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 
@@ -40,7 +44,7 @@ class Collector:
     """What the server has received and how it answers; guarded by one lock."""
 
     def __init__(self, behaviour):
-        self.lock = threading.Lock()
+        self.lock = threading.Condition()
         self.behaviour = behaviour
         self.requests = 0
         self.rejected = 0
@@ -59,6 +63,12 @@ class Collector:
                 "rejected": self.rejected,
             }
 
+    def snapshot_after(self, requests, within):
+        """The snapshot once `requests` batch POSTs have arrived, or after `within` seconds."""
+        with self.lock:
+            self.lock.wait_for(lambda: self.requests >= requests, timeout=within)
+        return self.snapshot()
+
     def update(self, changes):
         with self.lock:
             for key, value in changes.items():
@@ -70,6 +80,7 @@ class Collector:
         """Counts a batch POST and decides its status, Retry-After and delay."""
         with self.lock:
             self.requests += 1
+            self.lock.notify_all()
             behaviour = self.behaviour
             if behaviour["fail_first"] > 0:
                 behaviour["fail_first"] -= 1
@@ -148,8 +159,17 @@ def make_handler(collector):
             return self.rfile.read(length)
 
         def do_GET(self):
-            if self.path == "/received":
+            url = urllib.parse.urlsplit(self.path)
+            query = urllib.parse.parse_qs(url.query)
+            if url.path == "/received" and not query:
                 self.answer(200, collector.snapshot())
+            elif url.path == "/received":
+                try:
+                    requests, within = int(query["requests"][0]), float(query["within"][0])
+                except (KeyError, ValueError):
+                    self.answer(400, {"error": "use /received?requests=N&within=SECONDS"})
+                    return
+                self.answer(200, collector.snapshot_after(requests, within))
             else:
                 self.answer(404, {"error": "unknown path %s" % self.path})
 

@@ -72,16 +72,24 @@ final class CollectorProcess {
         return try JSONDecoder().decode(Received.self, from: data)
     }
 
+    /// `GET /received?requests=N&within=S`: what the collector has received once `requests` batch
+    /// POSTs have arrived, or after `seconds` (a bounded wait on the server's own event).
+    func received(afterRequests requests: Int, within seconds: Int) throws -> Received {
+        let data = try request("GET", path: "/received?requests=\(requests)&within=\(seconds)", body: nil,
+                               timeout: seconds + 10)
+        return try JSONDecoder().decode(Received.self, from: data)
+    }
+
     /// `POST /control` with behaviour changes, e.g. `["status": 200]`.
     func control(_ changes: [String: any Sendable]) throws {
         _ = try request("POST", path: "/control", body: try JSONSerialization.data(withJSONObject: changes))
     }
 
-    private func request(_ method: String, path: String, body: Data?) throws -> Data {
+    private func request(_ method: String, path: String, body: Data?, timeout seconds: Int = 30) throws -> Data {
         var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
         request.httpMethod = method
         request.httpBody = body
-        request.timeoutInterval = 30
+        request.timeoutInterval = TimeInterval(seconds)
         let answer = Mutex<Result<Data, CollectorFailure>?>(nil)
         let done = DispatchSemaphore(value: 0)
         URLSession.shared.dataTask(with: request) { data, response, error in
@@ -93,7 +101,8 @@ final class CollectorProcess {
             }
             done.signal()
         }.resume()
-        guard done.wait(timeout: .now() + callbackTimeout) == .success, let result = answer.withLock({ $0 }) else {
+        // URLSession answers with a timeout error after `seconds`; this bound only catches a hang.
+        guard done.wait(timeout: .now() + .seconds(seconds + 5)) == .success, let result = answer.withLock({ $0 }) else {
             throw CollectorFailure("\(method) \(path) got no answer")
         }
         return try result.get()
