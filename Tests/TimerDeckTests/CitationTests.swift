@@ -47,24 +47,29 @@ struct CitationTests {
     /// Finds citations in a line. Swift regexes have no lookbehind, so each pattern takes the
     /// character before an id in a leading group to make sure the id starts a word.
     struct Scanner {
-        let ruleCitation = #/
+        let ruleCitation =
+            #/
             (?: ^ | [^\w-] ) C- (?<family> [A-Z] ) (?<number> \d{1,3} )
             (?: \s* (?: … | \.\.\. | – ) \s* C- (?<rangeFamily> [A-Z] ) (?<rangeEnd> \d{1,3} ) )?
             (?! \w )
             /#
-        let sectionCitation = #/
+        let sectionCitation =
+            #/
             runloop-reference ,? \s+ (?: section \s+ )? (?<section> \d{1,2} \. \d{1,2} )
             /#
-        let itemCitation = #/
+        let itemCitation =
+            #/
             (?i) (?: runloop-reference ,? \s+ (?: section \s+ \d+ ,? \s+ )? | section \s+ 0 ,? \s+ )
             item \s+ (?<item> \d{1,2} )
             /#
-        let seedCitation = #/
+        let seedCitation =
+            #/
             (?: ^ | [^\w-] ) (?<family> [MTLDGS] ) (?<number> \d{1,2} ) (?<suffix> [a-e] )?
             (?: \s* (?: – | … ) \s* (?<rangeFamily> [MTLDGS] )? (?<rangeEnd> \d{1,2} ) )?
             (?! \w ) (?! \s+ cache )
             /#
-        let decisionCitation = #/
+        let decisionCitation =
+            #/
             (?i) (?: ^ | \W ) decisions? (?: \.md )? ,? \s+ (?<number> \d{1,3} ) (?! \w )
             /#
         let documentCitation = #/(?<name>[A-Za-z-]+)\.md(?!\w)/#
@@ -75,9 +80,10 @@ struct CitationTests {
             for match in line.matches(of: ruleCitation) {
                 let family = match.output.family
                 let first = Int(match.output.number) ?? 0
-                let last = match.output.rangeEnd.flatMap { end in
-                    match.output.rangeFamily == family ? Int(end) : nil
-                } ?? first
+                let last =
+                    match.output.rangeEnd.flatMap { end in
+                        match.output.rangeFamily == family ? Int(end) : nil
+                    } ?? first
                 for number in first...max(first, last) {
                     found.append(Citation(document: .runloopReference, key: "C-\(family)\(number)"))
                 }
@@ -153,10 +159,12 @@ struct CitationTests {
         let ruleCounts: [(String, Int)] = [
             ("M", 12), ("R", 13), ("B", 4), ("T", 11), ("G", 10), ("D", 4), ("P", 2), ("L", 2),
         ]
-        expected[.runloopReference] = ruleCounts.flatMap { family, count in (1...count).map { "C-\(family)\($0)" } }
+        expected[.runloopReference] =
+            ruleCounts.flatMap { family, count in (1...count).map { "C-\(family)\($0)" } }
             + (1...10).map { "Item \($0)" } + ["0"] + (1...8).map { "1.\($0)" }
         let seedCounts: [(String, Int)] = [("M", 4), ("T", 5), ("L", 3), ("D", 4), ("G", 6), ("S", 3)]
-        expected[.seedSemantics] = seedCounts.flatMap { family, count in (1...count).map { "\(family)\($0)" } }
+        expected[.seedSemantics] =
+            seedCounts.flatMap { family, count in (1...count).map { "\(family)\($0)" } }
             + ["a", "b", "c", "d", "e"].map { "L2\($0)" }
         expected[.decisions] = (1...13).map(String.init)
         for document in Document.allCases {
@@ -189,9 +197,10 @@ struct CitationTests {
             .init(document: .decisions, key: "7"),
         ]
         #expect(found == expected)
-        #expect(Scanner().documentNames(in: "see decisions.md 5 and ARCHITECTURE.md, not README.md") == [
-            "decisions.md", "ARCHITECTURE.md",
-        ])
+        #expect(
+            Scanner().documentNames(in: "see decisions.md 5 and ARCHITECTURE.md, not README.md") == [
+                "decisions.md", "ARCHITECTURE.md",
+            ])
     }
 
     @Test("a heading's key is its leading id: C-T6, 1.4, Item 3, L2a, 12")
@@ -243,7 +252,8 @@ struct CitationTests {
             while let relative = enumerator.nextObject() as? String {
                 let path = "\(directory)/\(relative)"
                 guard scannedExtensions.contains((relative as NSString).pathExtension),
-                      !#filePath.hasSuffix(path) else { continue }
+                    !#filePath.hasSuffix(path)
+                else { continue }
                 paths.append(path)
             }
         }
@@ -255,5 +265,4 @@ struct CitationTests {
         var message: String
         var description: String { message }
     }
-
 }
