@@ -12,6 +12,9 @@ import Testing
 ///   `L1`–`L3` followed by "cache" is a CPU cache, not a citation;
 /// - decisions `decisions.md 5`, `decisions 9`, `decision 7` → `Docs/decisions.md`, heading `5. …`;
 /// - document names `decisions.md`, `ARCHITECTURE.md`, … → a file of that name in `Docs/`.
+///
+/// The suite also checks that `Docs/` explains every id the references define, each under one heading,
+/// and that the links between its pages reach existing pages and headings.
 @Suite("Citations resolve to headings in Docs/")
 struct CitationTests {
     /// Where a cited id must be explained.
@@ -36,7 +39,12 @@ struct CitationTests {
         }
     }
 
-    static let repositoryRoot = String(#filePath.dropLast("Tests/TimerDeckTests/CitationTests.swift".count))
+    /// The repository: the directory above `Tests/`, wherever in it this file is.
+    static let repositoryRoot: String = {
+        let path = #filePath
+        guard let tests = path.range(of: "/Tests/", options: .backwards) else { return "./" }
+        return String(path[..<tests.lowerBound]) + "/"
+    }()
     static let docsDirectory = repositoryRoot + "Docs/"
     /// Document names a citation may give; each must exist in `Docs/` under exactly that name.
     static let citableDocumentNames = [
@@ -203,6 +211,51 @@ struct CitationTests {
             ])
     }
 
+    @Test("no id is explained under two headings of the same document")
+    func everyIdHasOneHeading() throws {
+        for document in Document.allCases {
+            let text = try String(contentsOfFile: Self.docsDirectory + document.rawValue, encoding: .utf8)
+            let keys = text.split(separator: "\n").compactMap { Self.headingKey($0) }
+                .filter { key in key.contains { $0.isNumber } }
+            let repeated = Dictionary(grouping: keys) { $0 }.filter { $0.value.count > 1 }.keys.sorted()
+            #expect(repeated.isEmpty, "Docs/\(document.rawValue) explains \(repeated) more than once")
+        }
+    }
+
+    @Test("every link between the pages of Docs/ reaches an existing page and heading")
+    func docsLinksResolve() throws {
+        let pages = try FileManager.default.contentsOfDirectory(atPath: Self.docsDirectory)
+            .filter { $0.hasSuffix(".md") }.sorted()
+        var anchors: [String: Set<String>] = [:]
+        var texts: [String: String] = [:]
+        for page in pages {
+            let text = try String(contentsOfFile: Self.docsDirectory + page, encoding: .utf8)
+            texts[page] = text
+            anchors[page] = Set(text.split(separator: "\n").compactMap { Self.anchor(ofHeading: $0) })
+        }
+        var broken: [String] = []
+        for page in pages {
+            for (index, line) in (texts[page] ?? "").split(separator: "\n", omittingEmptySubsequences: false)
+                .enumerated()
+            {
+                for match in line.matches(of: #/\]\((?<target>[^)\s]+)\)/#) {
+                    let target = match.output.target
+                    guard !target.hasPrefix("http") else { continue }
+                    let parts = target.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)
+                    let file = parts[0].isEmpty ? page : String(parts[0])
+                    guard let fileAnchors = anchors[file] else {
+                        broken.append("Docs/\(page):\(index + 1): \(target): no page \(file) in Docs/")
+                        continue
+                    }
+                    if parts.count == 2, !fileAnchors.contains(String(parts[1])) {
+                        broken.append("Docs/\(page):\(index + 1): \(target): no such heading")
+                    }
+                }
+            }
+        }
+        #expect(broken.isEmpty, "broken links:\n\(broken.joined(separator: "\n"))")
+    }
+
     @Test("a heading's key is its leading id: C-T6, 1.4, Item 3, L2a, 12")
     func headingKeysAreLeadingIds() {
         #expect(Self.headingKey("### C-T6 A repeating timer is rescheduled") == "C-T6")
@@ -212,6 +265,9 @@ struct CitationTests {
         #expect(Self.headingKey("#### L2a. Block API with a weak capture") == "L2a")
         #expect(Self.headingKey("## 12. The SMS countdown") == "12")
         #expect(Self.headingKey("plain text") == nil)
+        #expect(
+            Self.anchor(ofHeading: "### C-M3 A new run loop: `{default}` as the set")
+                == "c-m3-a-new-run-loop-default-as-the-set")
     }
 
     // MARK: Scanning
@@ -228,6 +284,14 @@ struct CitationTests {
         }
         if first == "Item", words.count > 1 { return "Item \(trimmed(words[1]))" }
         return trimmed(first)
+    }
+
+    /// The anchor a code host gives a Markdown heading: lower case, punctuation dropped, spaces as `-`.
+    static func anchor(ofHeading line: Substring) -> String? {
+        guard line.hasPrefix("#") else { return nil }
+        let title = line.drop { $0 == "#" }.trimmingCharacters(in: .whitespaces).lowercased()
+        let kept = title.filter { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == " " }
+        return String(kept.map { $0 == " " ? "-" : $0 })
     }
 
     /// The heading keys of each document in `Docs/`.
