@@ -15,8 +15,10 @@ struct TimerDeckCommand: ParsableCommand {
     @Option(help: "A config file (TOML); Resources/timerdeck.toml documents every field.")
     var config: String?
 
-    @Option(help: "Refresh rate of the ticker's display link in Hz (1…240).")
-    var fps: Int?
+    // Taken as text and checked by `Config.validateFPS`, so `--fps -1` is reported as out of range
+    // (not as a missing value) and every bad value names the accepted range.
+    @Option(parsing: .unconditional, help: "Refresh rate of the ticker's display link in Hz (1…240).")
+    var fps: String?
 
     @Flag(name: .customLong("no-mouse"), help: "Do not capture the mouse (wheel scrolling and drags).")
     var noMouse = false
@@ -97,20 +99,18 @@ struct TimerDeckCommand: ParsableCommand {
             printError("timerdeck: --headless needs --script FILE (commands: size WxH, key NAME, wait DURATION, snapshot, quit)")
             throw ExitCode(2)
         }
+        let steps: HeadlessScript
         do {
-            let text = try ScriptFile.read(script)
-            let session = try HeadlessSession(config: settings, uploads: uploads,
-                                              script: HeadlessScript(parsing: text, source: script)) {
-                print($0)
-            }
-            reportLeftInOutbox(session.run(), uploads: uploads)
+            steps = try HeadlessScript(parsing: InputFile.read(script, role: "script"), source: script)
+        } catch let error as InputFileError {
+            printError("timerdeck: \(error.message)")
+            throw ExitCode(2)
         } catch let error as HeadlessScript.ParseError {
             printError("timerdeck: \(error.message)")
             throw ExitCode(2)
-        } catch {
-            printError("timerdeck: \(script): \(error)")
-            throw ExitCode(2)
         }
+        let session = HeadlessSession(config: settings, uploads: uploads, script: steps) { print($0) }
+        reportLeftInOutbox(session.run(), uploads: uploads)
     }
 }
 
