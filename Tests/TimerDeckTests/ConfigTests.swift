@@ -1,4 +1,5 @@
 import RunLoopKit
+import TestSupport
 import Testing
 @testable import TimerDeck
 
@@ -6,14 +7,14 @@ import Testing
 struct ConfigTests {
     @Test("The shipped default config parses to the built-in defaults")
     func shippedConfigMatchesDefaults() throws {
-        let path = String(#filePath.dropLast("Tests/TimerDeckTests/ConfigTests.swift".count)) + "Resources/timerdeck.toml"
+        let path = RepositoryFile.path("Resources/timerdeck.toml")
         let config = try Config.load(from: path)
         #expect(config == Config())
     }
 
     @Test("decision 13: the shipped config documents every field of the table with its default and range")
     func shippedConfigDocumentsEveryField() throws {
-        let path = String(#filePath.dropLast("Tests/TimerDeckTests/ConfigTests.swift".count)) + "Resources/timerdeck.toml"
+        let path = RepositoryFile.path("Resources/timerdeck.toml")
         let lines = try InputFile.read(path, role: "config file").split(separator: "\n")
         for field in Config.fields {
             let name = field.key.dropFirst(field.section.count + 1)
