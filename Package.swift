@@ -77,7 +77,8 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "RunLoopKitTests", dependencies: ["RunLoopKit", "TestSupport"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TestSupport"]),
-        .testTarget(name: "TimerDeckTests", dependencies: ["TimerDeck", "TestSupport"], exclude: ["Fixtures"]),
+        // Imports the executable too, to check its command-line parsing.
+        .testTarget(name: "TimerDeckTests", dependencies: ["TimerDeck", "timerdeck", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "UploadsTests", dependencies: ["Uploads", "TestSupport"]),
         // Runs the built timerdeck-bench (and through it timerdeck) as a child process.
         .testTarget(name: "BenchTests", dependencies: ["TestSupport"]),

@@ -41,27 +41,42 @@ struct TimerDeckCommand: ParsableCommand {
             var command = try parseAsRoot()
             try command.run()
         } catch {
-            let code = exitCode(for: error)
-            if code == .success {
-                print(fullMessage(for: error))
-                Glibc.exit(0)
-            }
+            let status = exitStatus(for: error)
             let message = fullMessage(for: error)
-            if !message.isEmpty { printError(message) }
-            Glibc.exit(code == ExitCode(2) || code == .validationFailure ? 2 : code.rawValue)
+            if status == 0 {
+                print(message)
+            } else if !message.isEmpty {
+                printError(message)
+            }
+            Glibc.exit(status)
         }
     }
 
-    func run() throws {
+    /// The exit status for an error from parsing or running: 0 for `--help` and `--version`, 2 for
+    /// every usage or input error (ArgumentParser's validation status 64 included).
+    static func exitStatus(for error: any Error) -> Int32 {
+        let code = exitCode(for: error)
+        if code == .success { return 0 }
+        return code == ExitCode(2) || code == .validationFailure ? 2 : code.rawValue
+    }
+
+    /// The settings from the config file and the options, checked; reads the config file only.
+    func settings() throws(ConfigError) -> Config {
         var settings = Config()
+        if let config { settings = try Config.load(from: config) }
+        if let fps { settings.tickerFPS = try Config.validateFPS(fps) }
+        if noMouse { settings.mouse = false }
+        return settings
+    }
+
+    func run() throws {
+        let settings: Config
         do {
-            if let config { settings = try Config.load(from: config) }
-            if let fps { settings.tickerFPS = try Config.validateFPS(fps) }
+            settings = try self.settings()
         } catch {
             printError("timerdeck: \(error.message)")
             throw ExitCode(2)
         }
-        if noMouse { settings.mouse = false }
         let uploads: UploadsSetup
         do {
             uploads = try UploadsSetup(config: settings.uploads, outboxPath: outbox, uploadURL: uploadURL, headless: headless)
