@@ -25,6 +25,25 @@ struct ConfigInputTests {
         #expect(parseError("[ticker]\nfps = 60\n# \0\n") == "c.toml:3: contains a NUL byte; a config file is plain UTF-8 text")
     }
 
+    @Test("Inputs the fuzzer found that make toml++ assert are refused first, with their line",
+          arguments: [
+              ("[uploads]\n[=ploads]\n", "c.toml:2: a section name cannot start with \"=\""),
+              ("[uploads]\n[\u{0C}ploads]\n", "c.toml:2: a section name cannot start with \"\\u{C}\""),
+              ("[ticker]\n[", "c.toml:2: a section header needs a name, e.g. [ticker]"),
+              ("[[ ", "c.toml:1: a section header needs a name"),
+              ("[\u{BF}uploads]\n", "c.toml:1: a section name cannot start with \"\u{BF}\""),
+              ("[ticker]\n\u{BF}fps = 60\n", "c.toml:2: \"\u{BF}\" outside a quoted string; section and field names are plain ASCII"),
+          ])
+    func inputsThatMakeTheTOMLParserAssert(text: String, expected: String) {
+        #expect(parseError(text).hasPrefix(expected), "\(parseError(text))")
+    }
+
+    @Test("Non-ASCII text inside quoted strings and comments is still accepted")
+    func nonASCIIInStringsAndComments() throws {
+        let config = try Config.parse("# Fahrplan für die Woche\n[uploads] # Überblick\nroute = \"Wege/größer.gpx\"\n")
+        #expect(config.uploads.routePath == "Wege/größer.gpx")
+    }
+
     @Test("A huge string value is quoted as a short prefix with its length")
     func hugeValueIsCut() {
         let huge = String(repeating: "a", count: 5_000_000)
