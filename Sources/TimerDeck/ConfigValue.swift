@@ -9,6 +9,8 @@ enum ConfigValue: Decodable, Equatable, CustomStringConvertible {
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
+        // Each `try?` asks "is it this type?"; a value of none of them is `.other`, which every
+        // field refuses with a message, so no failure is hidden.
         if let flag = try? container.decode(Bool.self) {
             self = .flag(flag)
         } else if let integer = try? container.decode(Int.self) {
