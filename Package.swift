@@ -1,9 +1,10 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
+// TimerDeck is a Linux program: RunLoopKit waits on epoll, eventfd and timerfd, and the dashboard
+// draws with ncurses. It declares no Apple platform, and builds with the Swift toolchain for Linux.
 let package = Package(
     name: "TimerDeck",
-    platforms: [.macOS(.v15)],
     products: [
         .library(name: "RunLoopKit", targets: ["RunLoopKit"]),
         .executable(name: "timerdeck", targets: ["timerdeck"]),
@@ -22,6 +23,8 @@ let package = Package(
             providers: [.apt(["libncurses-dev"])]
         ),
         .systemLibrary(name: "CLinuxEvents"),
+        // The benchmark's own pseudo-terminal, spawn and timerfd declarations.
+        .systemLibrary(name: "CPseudoTerminal"),
         .target(
             name: "RunLoopKit",
             dependencies: ["CLinuxEvents"]
@@ -45,7 +48,10 @@ let package = Package(
                 "Uploads",
                 "TOMLKit",
                 .product(name: "DequeModule", package: "swift-collections"),
-            ]
+            ],
+            // The documented config and the sample route (`Resources/` at the top is a link to
+            // them); the build copies them beside the executables, found through Bundle.module.
+            resources: [.copy("Resources")]
         ),
         .executableTarget(
             name: "timerdeck",
@@ -56,22 +62,26 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // Depends on libraries only; it runs the `timerdeck` built beside it (swift build -c release).
         .executableTarget(
             name: "timerdeck-bench",
             dependencies: [
                 "RunLoopKit",
-                "timerdeck",
-                "CLinuxEvents",
+                "CPseudoTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .executableTarget(name: "dispatch-order-probe", dependencies: ["RunLoopKit"]),
-        .testTarget(name: "RunLoopKitTests", dependencies: ["RunLoopKit"]),
-        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI"]),
-        .testTarget(name: "TimerDeckTests", dependencies: ["TimerDeck"], exclude: ["Fixtures"]),
-        .testTarget(name: "UploadsTests", dependencies: ["Uploads"]),
+        // Shared by the test targets: child processes, built products, scratch directories,
+        // repository files, tags for the slow suites.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "RunLoopKitTests", dependencies: ["RunLoopKit", "TestSupport"]),
+        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TestSupport"]),
+        // Imports the executable too, to check its command-line parsing.
+        .testTarget(name: "TimerDeckTests", dependencies: ["TimerDeck", "timerdeck", "TestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "UploadsTests", dependencies: ["Uploads", "TestSupport"]),
         // Runs the built timerdeck-bench (and through it timerdeck) as a child process.
-        .testTarget(name: "BenchTests"),
+        .testTarget(name: "BenchTests", dependencies: ["TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

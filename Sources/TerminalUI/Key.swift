@@ -37,31 +37,6 @@ public enum Key: Equatable, Hashable, Sendable, CustomStringConvertible {
         case .unknown(let code): "key code \(code)"
         }
     }
-
-    /// The names a headless script may use.
-    public static let scriptNames: [String: Key] = [
-        "enter": .enter, "tab": .tab, "shift-tab": .shiftTab, "esc": .escape, "backspace": .backspace,
-        "delete": .delete, "up": .up, "down": .down, "left": .left, "right": .right, "pgup": .pageUp,
-        "pgdn": .pageDown, "home": .home, "end": .end, "space": .character(" "),
-        "wheel-up": .mouse(MouseEvent(kind: .wheelUp, row: 0, column: 0)),
-        "wheel-down": .mouse(MouseEvent(kind: .wheelDown, row: 0, column: 0)),
-    ]
-
-    /// The key a script name stands for: a single character, or one of ``scriptNames``.
-    public static func named(_ name: String) throws(KeyNameError) -> Key {
-        if let key = scriptNames[name.lowercased()] { return key }
-        if name.count == 1, let character = name.first { return .character(character) }
-        throw KeyNameError(name: name)
-    }
-}
-
-/// A key name a script used that is neither a single character nor a known name.
-public struct KeyNameError: Error, Equatable, CustomStringConvertible {
-    public let name: String
-
-    public var description: String {
-        "unknown key '\(name)' (use a single character or one of: \(Key.scriptNames.keys.sorted().joined(separator: ", ")))"
-    }
 }
 
 /// A mouse event at a screen position.

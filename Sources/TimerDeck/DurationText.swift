@@ -1,26 +1,12 @@
-/// Parses and prints durations written as in the config file and headless scripts: `250ms`, `3s`, `5m`.
+/// Parses and prints durations written as in the config file and headless scripts: `250ms`, `3s`, `5m`, `2h`.
 public enum DurationText {
-    /// The duration `text` stands for, or `nil` if it is not `<integer><unit>` with unit `ms`, `s`, `m` or `h`.
-    public static func parse(_ text: String) -> Duration? {
-        let trimmed = Substring(text).drop { $0 == " " }.reversed().drop { $0 == " " }.reversed()
-        let text = String(trimmed)
-        let digits = text.prefix { $0.isNumber }
-        guard !digits.isEmpty, let value = Int64(digits) else { return nil }
-        switch text.dropFirst(digits.count) {
-        case "ms": return .milliseconds(value)
-        case "s": return .seconds(value)
-        case "m": return .seconds(value * 60)
-        case "h": return .seconds(value * 3_600)
-        default: return nil
-        }
-    }
-
-    /// The form a config file would use when it is exact: `5m`, `5s`, `250ms`; otherwise ``format(_:)``.
+    /// The form a config file would use when it is exact: `2h`, `5m`, `5s`, `250ms`, `0s`; otherwise ``format(_:)``.
     public static func setting(_ duration: Duration) -> String {
         let nanos = duration.nanoseconds
-        if nanos > 0, nanos % 60_000_000_000 == 0 { return "\(nanos / 60_000_000_000)m" }
-        if nanos > 0, nanos % 1_000_000_000 == 0 { return "\(nanos / 1_000_000_000)s" }
-        if nanos > 0, nanos % 1_000_000 == 0 { return "\(nanos / 1_000_000)ms" }
+        if nanos == 0 { return "0s" }
+        for unit in Unit.allCases.reversed() where nanos > 0 && nanos % unit.nanoseconds == 0 {
+            return "\(nanos / unit.nanoseconds)\(unit.rawValue)"
+        }
         return format(duration)
     }
 
@@ -36,5 +22,10 @@ public enum DurationText {
         let seconds = magnitude / 1_000_000_000
         let remainder = seconds % 60
         return "\(sign)\(seconds / 60)m\(remainder < 10 ? "0" : "")\(remainder)s"
+    }
+
+    /// A range as the config file and the messages write it: `1ms…10s`.
+    static func range(_ range: ClosedRange<Duration>) -> String {
+        "\(setting(range.lowerBound))…\(setting(range.upperBound))"
     }
 }

@@ -22,17 +22,17 @@ public final class HeadlessSession {
         case size(Size), key(Key), wait(Duration), snapshot, quit
     }
 
-    /// Prepares a session; every key name is checked before anything runs.
+    /// Prepares a session.
     ///
     /// The upload pipeline runs on the same virtual clock; its outbox and sink come from `uploads`.
     @available(*, noasync)
     public init(config: Config, uploads setup: UploadsSetup, script: HeadlessScript,
-                output: @escaping (String) -> Void) throws(KeyNameError) {
+                output: @escaping (String) -> Void) {
         var resolved: [ResolvedStep] = []
         for step in script.steps {
             switch step {
             case .size(let width, let height): resolved.append(.size(Size(width: width, height: height)))
-            case .key(let name): resolved.append(.key(try Key.named(name)))
+            case .key(let key): resolved.append(.key(key))
             case .wait(let duration): resolved.append(.wait(duration))
             case .snapshot: resolved.append(.snapshot)
             case .quit: resolved.append(.quit)

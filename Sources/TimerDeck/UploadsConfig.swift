@@ -24,23 +24,4 @@ public struct UploadsConfig: Equatable, Sendable {
 
     /// The defaults of seed S2.
     public init() {}
-
-    mutating func read(_ reader: inout FieldReader) throws(ConfigError) {
-        if let name = try reader.string("uploads.sampler", accepted: "\"route\" or \"host\"", { SamplerChoice(rawValue: $0) != nil }) {
-            sampler = SamplerChoice(rawValue: name)!
-        }
-        if let path = try reader.string("uploads.route", accepted: "a path to a GPX file", { !$0.isEmpty }) { routePath = path }
-        if let address = try reader.string("uploads.url", accepted: "\"\" or an http(s) URL") { url = address.isEmpty ? nil : address }
-        if let timeout = try reader.duration("uploads.timeout", in: Config.httpTimeoutRange) { httpTimeout = timeout }
-        if let interval = try reader.duration("uploads.sample_interval", in: Config.sampleIntervalRange) {
-            pipeline.sampleInterval = interval
-        }
-        if let interval = try reader.duration("uploads.upload_interval", in: Config.uploadIntervalRange) {
-            pipeline.uploadInterval = interval
-        }
-        if let mode = try reader.mode("uploads.mode") { pipeline.mode = mode }
-        if let flush = try reader.duration("uploads.flush_timeout", in: Config.flushRange) { pipeline.flushTimeout = flush }
-        if let base = try reader.duration("uploads.retry_base", in: Config.retryRange) { pipeline.retry.base = base }
-        if let cap = try reader.duration("uploads.retry_cap", in: Config.retryRange) { pipeline.retry.cap = cap }
-    }
 }

@@ -1,3 +1,4 @@
+import class Foundation.Bundle
 import struct Foundation.URL
 import class Foundation.FileManager
 import class Foundation.NSString
@@ -9,8 +10,9 @@ import Uploads
 /// The upload pipeline's parts, opened and checked before the dashboard starts: the outbox, the
 /// sampler and the sink chosen by the config and the command line.
 public final class UploadsSetup {
-    /// The shipped GPS track, `Resources/route.gpx` of the source tree.
-    public static let shippedRoute = String(#filePath.dropLast("Sources/TimerDeck/UploadsSetup.swift".count)) + "Resources/route.gpx"
+    /// The shipped GPS track, `Resources/route.gpx`, from the resource bundle the build puts beside
+    /// the executable (SwiftPM resources; a missing file is reported when the route is read).
+    public static let shippedRoute = Bundle.module.bundleURL.appendingPathComponent("Resources/route.gpx").path
 
     /// The durable outbox.
     public let outbox: Outbox

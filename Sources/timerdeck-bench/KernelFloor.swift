@@ -1,4 +1,4 @@
-import CLinuxEvents
+import CPseudoTerminal
 import Glibc
 
 /// The kernel floors: a bare `timerfd` for lateness, a bare `poll()` loop for an idle countdown.

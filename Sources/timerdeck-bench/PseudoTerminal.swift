@@ -1,4 +1,4 @@
-import CLinuxEvents
+import CPseudoTerminal
 import Glibc
 
 /// A program running in a pseudo-terminal, started the way a terminal emulator starts one: in its
@@ -56,7 +56,7 @@ final class PseudoTerminal {
         }
         posix_spawnattr_setsigmask(&attributes, &noSignals)
         posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, cle_posix_spawn_setsid() | Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        posix_spawnattr_setflags(&attributes, cpt_posix_spawn_setsid() | Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
 
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup($0) } + [nil]

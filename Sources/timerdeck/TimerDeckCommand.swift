@@ -15,8 +15,10 @@ struct TimerDeckCommand: ParsableCommand {
     @Option(help: "A config file (TOML); Resources/timerdeck.toml documents every field.")
     var config: String?
 
-    @Option(help: "Refresh rate of the ticker's display link in Hz (1…240).")
-    var fps: Int?
+    // Taken as text and checked by `Config.validateFPS`, so `--fps -1` is reported as out of range
+    // (not as a missing value) and every bad value names the accepted range.
+    @Option(parsing: .unconditional, help: "Refresh rate of the ticker's display link in Hz (1…240).")
+    var fps: String?
 
     @Flag(name: .customLong("no-mouse"), help: "Do not capture the mouse (wheel scrolling and drags).")
     var noMouse = false
@@ -39,27 +41,42 @@ struct TimerDeckCommand: ParsableCommand {
             var command = try parseAsRoot()
             try command.run()
         } catch {
-            let code = exitCode(for: error)
-            if code == .success {
-                print(fullMessage(for: error))
-                Glibc.exit(0)
-            }
+            let status = exitStatus(for: error)
             let message = fullMessage(for: error)
-            if !message.isEmpty { printError(message) }
-            Glibc.exit(code == ExitCode(2) || code == .validationFailure ? 2 : code.rawValue)
+            if status == 0 {
+                print(message)
+            } else if !message.isEmpty {
+                printError(message)
+            }
+            Glibc.exit(status)
         }
     }
 
-    func run() throws {
+    /// The exit status for an error from parsing or running: 0 for `--help` and `--version`, 2 for
+    /// every usage or input error (ArgumentParser's validation status 64 included).
+    static func exitStatus(for error: any Error) -> Int32 {
+        let code = exitCode(for: error)
+        if code == .success { return 0 }
+        return code == ExitCode(2) || code == .validationFailure ? 2 : code.rawValue
+    }
+
+    /// The settings from the config file and the options, checked; reads the config file only.
+    func settings() throws(ConfigError) -> Config {
         var settings = Config()
+        if let config { settings = try Config.load(from: config) }
+        if let fps { settings.tickerFPS = try Config.validateFPS(fps) }
+        if noMouse { settings.mouse = false }
+        return settings
+    }
+
+    func run() throws {
+        let settings: Config
         do {
-            if let config { settings = try Config.load(from: config) }
-            if let fps { settings.tickerFPS = try Config.validateFPS(fps) }
+            settings = try self.settings()
         } catch {
             printError("timerdeck: \(error.message)")
             throw ExitCode(2)
         }
-        if noMouse { settings.mouse = false }
         let uploads: UploadsSetup
         do {
             uploads = try UploadsSetup(config: settings.uploads, outboxPath: outbox, uploadURL: uploadURL, headless: headless)
@@ -97,20 +114,18 @@ struct TimerDeckCommand: ParsableCommand {
             printError("timerdeck: --headless needs --script FILE (commands: size WxH, key NAME, wait DURATION, snapshot, quit)")
             throw ExitCode(2)
         }
+        let steps: HeadlessScript
         do {
-            let text = try ScriptFile.read(script)
-            let session = try HeadlessSession(config: settings, uploads: uploads,
-                                              script: HeadlessScript(parsing: text, source: script)) {
-                print($0)
-            }
-            reportLeftInOutbox(session.run(), uploads: uploads)
+            steps = try HeadlessScript(parsing: InputFile.read(script, role: "script"), source: script)
+        } catch let error as InputFileError {
+            printError("timerdeck: \(error.message)")
+            throw ExitCode(2)
         } catch let error as HeadlessScript.ParseError {
             printError("timerdeck: \(error.message)")
             throw ExitCode(2)
-        } catch {
-            printError("timerdeck: \(script): \(error)")
-            throw ExitCode(2)
         }
+        let session = HeadlessSession(config: settings, uploads: uploads, script: steps) { print($0) }
+        reportLeftInOutbox(session.run(), uploads: uploads)
     }
 }
 

@@ -1,23 +1,21 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Runs the built `timerdeck-bench --quick --json` and checks that every peer and every dashboard
 /// scene produced numbers. No speed is asserted: the machine is shared and other tests run at the
 /// same time; this only proves the benchmark still runs end to end.
-@Suite("Benchmark smoke run")
+@Suite("Benchmark smoke run", .tags(.benchmark, .process, .slow))
 struct BenchSmokeTests {
-    static let buildDirectory = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
     /// A bound for a hung run only; a quick run takes well under a minute.
-    static let timeout: TimeInterval = 240
+    static let timeout: Duration = .seconds(240)
 
     @Test("--quick --json: throughput, lateness, display link, idle and every dashboard scene report results")
     func quickRunReportsEveryPeerAndScene() throws {
-        let bench = Self.buildDirectory.appendingPathComponent("timerdeck-bench").path
-        try #require(FileManager.default.isExecutableFile(atPath: bench), "build timerdeck-bench first: \(bench)")
-        let dashboard = Self.buildDirectory.appendingPathComponent("timerdeck").path
-        try #require(FileManager.default.isExecutableFile(atPath: dashboard), "build timerdeck first: \(dashboard)")
+        try #require(BuiltProduct.isBuilt("timerdeck-bench"), "build timerdeck-bench first: \(BuiltProduct.path("timerdeck-bench"))")
+        try #require(BuiltProduct.isBuilt("timerdeck"), "build timerdeck first: \(BuiltProduct.path("timerdeck"))")
 
-        let rows = try run(bench, ["--quick", "--json"])
+        let rows = try run(BuiltProduct.path("timerdeck-bench"), ["--quick", "--json"])
         let skipped = rows.compactMap { $0["skipped"] as? String }
         #expect(skipped.isEmpty, "sections not run: \(skipped)")
         #expect(rows.contains { $0["machine"] != nil })
@@ -63,29 +61,11 @@ struct BenchSmokeTests {
         }
     }
 
-    /// Runs `executable` with output to a file (so no process left behind can hold a pipe open),
-    /// killing it after ``timeout``; returns its JSON lines.
+    /// Runs `executable` (killed after ``timeout``) and returns its JSON lines.
     private func run(_ executable: String, _ arguments: [String]) throws -> [[String: Any]] {
-        let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent("timerdeck-bench-\(getpid()).jsonl").path
-        defer { unlink(outputPath) }
-        try #require(FileManager.default.createFile(atPath: outputPath, contents: nil))
-        let output = try #require(FileHandle(forWritingAtPath: outputPath))
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.standardOutput = output
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let pid = process.processIdentifier
-        let watchdog = DispatchWorkItem { kill(pid, SIGKILL) }
-        DispatchQueue.global().asyncAfter(deadline: .now() + Self.timeout, execute: watchdog)
-        process.waitUntilExit()
-        watchdog.cancel()
-        try output.close()
-        let text = try String(contentsOfFile: outputPath, encoding: .utf8)
-        try #require(process.terminationReason == .exit && process.terminationStatus == 0,
-                     "timerdeck-bench --quick --json ended with status \(process.terminationStatus):\n\(text)")
-        return try text.split(separator: "\n").map { line in
+        let outcome = try ChildProcess.run(executable, arguments, timeout: Self.timeout)
+        try #require(outcome.status == 0, "timerdeck-bench --quick --json ended: \(outcome)")
+        return try outcome.output.split(separator: "\n").map { line in
             let object = try JSONSerialization.jsonObject(with: Data(line.utf8))
             return try #require(object as? [String: Any], "not a JSON object: \(line)")
         }

@@ -104,13 +104,4 @@ struct KeyTests {
         #expect(KeyDecoder.decodeKeyCode(0o411) == .function(1))
         #expect(KeyDecoder.decodeKeyCode(0o777) == .unknown(0o777))
     }
-
-    @Test("Script key names")
-    func scriptNames() throws {
-        #expect(try Key.named("enter") == .enter)
-        #expect(try Key.named("shift-tab") == .shiftTab)
-        #expect(try Key.named("pgdn") == .pageDown)
-        #expect(try Key.named("q") == .character("q"))
-        #expect(throws: KeyNameError(name: "jump")) { try Key.named("jump") }
-    }
 }

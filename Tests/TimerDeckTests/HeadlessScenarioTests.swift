@@ -194,7 +194,7 @@ struct HeadlessScenarioTests {
     func snapshotFixture() throws {
         let snapshots = try runHeadless("key enter\nwait 1s\nsnapshot\n")
         let fixturePath = String(#filePath.dropLast("HeadlessScenarioTests.swift".count)) + "Fixtures/dashboard-1s.txt"
-        let fixture = try #require(TextFile.read(fixturePath), "missing fixture \(fixturePath)")
+        let fixture = try InputFile.read(fixturePath, role: "fixture")
         #expect(snapshots[0].screen == fixture.trimmingTrailingNewline)
     }
 

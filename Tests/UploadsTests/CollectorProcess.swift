@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Glibc
 import Synchronization
+import TestSupport
 
 /// The test collector (`Tests/Collector/collector.py`) running as a child process on loopback.
 ///
@@ -23,7 +24,7 @@ final class CollectorProcess {
     private let process: Process
     private let input: Pipe
 
-    static let scriptPath = String(#filePath.dropLast("UploadsTests/CollectorProcess.swift".count)) + "Collector/collector.py"
+    static let scriptPath = RepositoryFile.path("Tests/Collector/collector.py")
 
     /// Starts the collector with `arguments` (e.g. `["--fail-first", "2"]`) and waits for its port.
     init(_ arguments: [String] = []) throws {

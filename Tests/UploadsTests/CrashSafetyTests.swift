@@ -1,16 +1,16 @@
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 import Uploads
 
 /// Kills a running `timerdeck --headless` with SIGKILL in the middle of its upload cycles,
 /// restarts it on the same outbox, and checks that no committed sample is lost or stored twice.
-@Suite(.serialized) struct CrashSafetyTests {
-    static let binary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        .deletingLastPathComponent().appendingPathComponent("timerdeck").path
+@Suite(.serialized, .tags(.crash, .process, .slow)) struct CrashSafetyTests {
+    static let binary = BuiltProduct.path("timerdeck")
 
     @Test("SIGKILL mid-cycle, then a restart: every sample taken before the kill reaches the server once",
-          .enabled(if: FileManager.default.isExecutableFile(atPath: binary), "timerdeck is not built"))
+          .enabled(if: BuiltProduct.isBuilt("timerdeck"), "timerdeck is not built"))
     func killedAndRestarted() throws {
         let scratch = try ScratchDirectory()
         let outbox = scratch.path("outbox.sqlite").path

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 import Uploads
 
@@ -14,7 +15,7 @@ import Uploads
         </gpx>
         """
 
-    static let resourcePath = String(#filePath.dropLast("Tests/UploadsTests/RouteReplayTests.swift".count)) + "Resources/route.gpx"
+    static let resourcePath = RepositoryFile.path("Resources/route.gpx")
 
     @Test func parsesTrackPointsWithOptionalElevation() throws {
         #expect(

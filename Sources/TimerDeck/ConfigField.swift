@@ -1,0 +1,89 @@
+import RunLoopKit
+
+/// One field of the config file: its `section.key`, what it accepts, and where it goes in ``Config``.
+///
+/// ``Config/fields`` is the one table of them: decoding, the error messages and the documented
+/// defaults all come from it.
+struct ConfigField: Sendable {
+    /// `section.key`, as written in the file.
+    let key: String
+    /// What the field accepts, as the error message and the shipped file say it: `an integer 1…240`.
+    let accepted: String
+    /// The range alone (`1…240`, `1ms…10s`), or `nil` for a field without one.
+    let range: String?
+    /// Stores `value` into a config; `false` if the value is not accepted.
+    private let store: @Sendable (inout Config, ConfigValue) -> Bool
+    /// The field's value in `config`, written as in the file (`60`, `"250ms"`, `true`).
+    let written: @Sendable (Config) -> String
+
+    /// The section the field belongs to.
+    var section: Substring { key.prefix { $0 != "." } }
+
+    /// Stores `value` into `config`, or names the field, the value and what is accepted.
+    func apply(_ value: ConfigValue, to config: inout Config, source: String) throws(ConfigError) {
+        guard store(&config, value) else {
+            throw ConfigError(message: "\(source): field '\(key)' = \(value) is invalid (accepted: \(accepted))")
+        }
+    }
+
+    /// A whole number in `range`.
+    static func integer(_ key: String, _ path: WritableKeyPath<Config, Int> & Sendable, in range: ClosedRange<Int>) -> ConfigField {
+        let bounds = "\(range.lowerBound)…\(range.upperBound)"
+        return ConfigField(key: key, accepted: "an integer \(bounds)", range: bounds, store: { config, value in
+            guard case .integer(let number) = value, range.contains(number) else { return false }
+            config[keyPath: path] = number
+            return true
+        }, written: { String($0[keyPath: path]) })
+    }
+
+    /// A duration string (`"250ms"`, `"3s"`, `"5m"`, `"2h"`) in `range`.
+    static func duration(_ key: String, _ path: WritableKeyPath<Config, Duration> & Sendable,
+                         in range: ClosedRange<Duration>) -> ConfigField {
+        let bounds = DurationText.range(range)
+        return ConfigField(key: key, accepted: "a duration \(bounds), e.g. \"250ms\", \"3s\", \"5m\"", range: bounds,
+                           store: { config, value in
+            guard case .text(let text) = value, let duration = DurationText.parse(text), range.contains(duration) else {
+                return false
+            }
+            config[keyPath: path] = duration
+            return true
+        }, written: { "\"\(DurationText.setting($0[keyPath: path]))\"" })
+    }
+
+    /// `true` or `false`.
+    static func flag(_ key: String, _ path: WritableKeyPath<Config, Bool> & Sendable) -> ConfigField {
+        ConfigField(key: key, accepted: "true or false", range: nil, store: { config, value in
+            guard case .flag(let flag) = value else { return false }
+            config[keyPath: path] = flag
+            return true
+        }, written: { String($0[keyPath: path]) })
+    }
+
+    /// One of a fixed set of names.
+    static func choice<Value: Sendable>(_ key: String, _ path: WritableKeyPath<Config, Value> & Sendable,
+                                        _ choices: KeyValuePairs<String, Value>) -> ConfigField where Value: Equatable {
+        let names = choices.map(\.key)
+        let pairs = Array(choices)
+        let accepted = names.dropLast().map { "\"\($0)\"" }.joined(separator: ", ") + " or \"\(names.last ?? "")\""
+        return ConfigField(key: key, accepted: accepted, range: nil, store: { config, value in
+            guard case .text(let name) = value, let choice = pairs.first(where: { $0.key == name }) else { return false }
+            config[keyPath: path] = choice.value
+            return true
+        }, written: { config in "\"\(pairs.first { $0.value == config[keyPath: path] }?.key ?? "")\"" })
+    }
+
+    /// A run loop mode by name (M4).
+    static func mode(_ key: String, _ path: WritableKeyPath<Config, RunLoop.Mode> & Sendable) -> ConfigField {
+        choice(key, path, ["default": .default, "tracking": .tracking, "common": .common])
+    }
+
+    /// A string; an empty one stores `nil` when `emptyIsNone`, and is refused otherwise.
+    static func text(_ key: String, _ path: WritableKeyPath<Config, String?> & Sendable, accepted: String,
+                     emptyIsNone: Bool) -> ConfigField {
+        ConfigField(key: key, accepted: accepted, range: nil, store: { config, value in
+            guard case .text(let text) = value, emptyIsNone || !text.isEmpty else { return false }
+            config[keyPath: path] = text.isEmpty ? nil : text
+            return true
+        }, written: { "\"\($0[keyPath: path] ?? "")\"" })
+    }
+}

@@ -1,0 +1,36 @@
+import Foundation
+import Glibc
+
+/// A fresh directory under the system's temporary directory, removed with everything in it
+/// when the value is released.
+public final class ScratchDirectory {
+    /// The directory.
+    public let url: URL
+
+    /// Creates the directory; `prefix` starts its name, to tell whose it is when one is left behind.
+    public init(prefix: String = "timerdeck-tests") throws {
+        var template = Array(URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("\(prefix).XXXXXX").path.utf8CString)
+        let created = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
+        guard let created else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: "mkdtemp: \(String(cString: strerror(errno)))"])
+        }
+        url = URL(fileURLWithPath: String(cString: created), isDirectory: true)
+    }
+
+    /// A path inside the directory (nothing is created).
+    public func path(_ relative: String) -> URL {
+        url.appendingPathComponent(relative)
+    }
+
+    /// Writes `text` to `relative` inside the directory and returns its path.
+    @discardableResult
+    public func write(_ text: String, to relative: String) throws -> String {
+        let file = path(relative)
+        try Data(text.utf8).write(to: file)
+        return file.path
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: url)
+    }
+}
