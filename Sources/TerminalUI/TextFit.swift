@@ -1,0 +1,56 @@
+/// Fits text into a number of terminal cells without cutting a word in half.
+///
+/// ```swift
+/// TextFit.truncate("no connection: refused by the server", to: 24)   // "no connection: refused…"
+/// TextFit.wrap("scroll the fire log with the wheel", to: 16)          // ["scroll the fire", "log with the", "wheel"]
+/// ```
+public enum TextFit {
+    /// `text` if it fits in `width` cells; otherwise cut after the last whole word that fits with an
+    /// ellipsis, or mid-word when the first word alone is too long.
+    public static func truncate(_ text: String, to width: Int) -> String {
+        guard width > 0 else { return "" }
+        guard CharacterWidth.of(text) > width else { return text }
+        var end = text.startIndex
+        var used = 0
+        while end < text.endIndex, used + CharacterWidth.of(text[end]) <= width - 1 {
+            used += CharacterWidth.of(text[end])
+            end = text.index(after: end)
+        }
+        var kept = text[..<end]
+        let endsAtWord = end < text.endIndex && text[end] == " "
+        if !endsAtWord, let space = kept.lastIndex(of: " "), space > kept.startIndex {
+            kept = kept[..<space]
+        }
+        while let last = kept.last, last == " " || last == "," || last == ":" || last == "·" { kept = kept.dropLast() }
+        return kept + "…"
+    }
+
+    /// `text` broken into lines of at most `width` cells at spaces; a word longer than a line is cut.
+    public static func wrap(_ text: String, to width: Int) -> [String] {
+        guard width > 0 else { return [] }
+        var lines: [String] = []
+        var line = ""
+        for word in text.split(separator: " ", omittingEmptySubsequences: true) {
+            var word = String(word)
+            while CharacterWidth.of(word) > width {
+                if !line.isEmpty { lines.append(line); line = "" }
+                var head = ""
+                while let first = word.first, CharacterWidth.of(head) + CharacterWidth.of(first) <= width {
+                    head.append(word.removeFirst())
+                }
+                if head.isEmpty { head.append(word.removeFirst()) }
+                lines.append(head)
+            }
+            guard !word.isEmpty else { continue }
+            let candidate = line.isEmpty ? word : line + " " + word
+            if CharacterWidth.of(candidate) <= width {
+                line = candidate
+            } else {
+                lines.append(line)
+                line = word
+            }
+        }
+        if !line.isEmpty { lines.append(line) }
+        return lines
+    }
+}
