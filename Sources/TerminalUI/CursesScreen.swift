@@ -187,6 +187,8 @@ public final class CursesScreen: Screen {
         clearok(cn_stdscr(), true)
         grid.markAllChanged()
         flush()
+        // endwin left keypad mode; the first arrow key after `fg` must not be lost either.
+        Self.enterKeypadMode()
     }
 
     /// Restores the terminal; idempotent.

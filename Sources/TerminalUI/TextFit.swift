@@ -5,8 +5,9 @@
 /// TextFit.wrap("scroll the fire log with the wheel", to: 16)          // ["scroll the fire", "log with the", "wheel"]
 /// ```
 public enum TextFit {
-    /// `text` if it fits in `width` cells; otherwise cut after the last whole word that fits with an
-    /// ellipsis, or mid-word when the first word alone is too long.
+    /// `text` if it fits in `width` cells; otherwise cut after the last whole word that fits, with an
+    /// ellipsis. When that would drop more than half the room (a long path, a long first word), the
+    /// cut falls mid-word instead.
     public static func truncate(_ text: String, to width: Int) -> String {
         guard width > 0 else { return "" }
         guard CharacterWidth.of(text) > width else { return text }
@@ -18,7 +19,7 @@ public enum TextFit {
         }
         var kept = text[..<end]
         let endsAtWord = end < text.endIndex && text[end] == " "
-        if !endsAtWord, let space = kept.lastIndex(of: " "), space > kept.startIndex {
+        if !endsAtWord, let space = kept.lastIndex(of: " "), CharacterWidth.of(String(kept[..<space])) * 2 >= width {
             kept = kept[..<space]
         }
         while let last = kept.last, last == " " || last == "," || last == ":" || last == "·" { kept = kept.dropLast() }

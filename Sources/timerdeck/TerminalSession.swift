@@ -27,6 +27,13 @@ enum TerminalSession {
             driver.receive(keys.filter { $0 != .resize })
         }
         loop.add(input, forMode: .common)
+        // Keys typed while the shell still had the terminal in line mode became readable without a
+        // wake-up when it left line mode: read them at once.
+        func resume() {
+            screen.resume()
+            driver.screenResized()
+            driver.receive(screen.readKeys().filter { $0 != .resize })
+        }
         let signalSource = SignalSource(signals: signals) { signal in
             switch signal {
             case SIGWINCH:
@@ -36,11 +43,9 @@ enum TerminalSession {
                 // size now (it may have changed while stopped, when the shell had the terminal) and repaints.
                 screen.suspend()
                 kill(getpid(), SIGSTOP)
-                screen.resume()
-                driver.screenResized()
+                resume()
             case SIGCONT:
-                screen.resume()
-                driver.screenResized()
+                resume()
             default:
                 driver.terminate()
             }
