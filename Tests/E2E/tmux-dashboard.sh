@@ -123,7 +123,9 @@ if [ $laid_out = 1 ]; then pass "fg after a resize while stopped lays the dashbo
 tmux_ send-keys -t "$session" Down
 check "the first arrow key after fg selects the next row" "▶ [ Send        ] Timer in common"
 tmux_ send-keys -t "$session" q
-# `fg` returns the job's exit status once it quits.
+# `fg` returns the job's exit status once it quits (and gives the terminal back: then type).
+deadline=$((SECONDS + 15))
+while [ $SECONDS -lt $deadline ] && screen | grep -qF "SMS resend"; do sleep 0.05; done
 tmux_ send-keys -t "$session" 'echo TIMERDECK-EXIT=$?' Enter
 check "in a shell: q quits with status 0" "TIMERDECK-EXIT=0"
 
