@@ -244,3 +244,37 @@ struct DashboardStateTests {
         #expect(state.rows.filter { $0.run == .running }.map(\.name) == ["ticker", "sampler", "uploader"])
     }
 }
+
+@Suite("Panel text: whole words, units, plurals")
+struct PanelTextTests {
+    @Test("Every help line fits in the overlay at the minimum size, uncut")
+    func helpLinesFit() {
+        let layout = DashboardLayout(size: DashboardLayout.minimumSize, rowCount: 6, hasUploads: true)
+        for line in Keymap.help {
+            #expect(CharacterWidth.of(line) + 1 <= layout.help.width - 2, "cut: \(line)")
+        }
+        #expect(layout.help.column + layout.help.width <= 80)
+    }
+
+    @Test("Text too long is cut after a whole word with an ellipsis; a long path mid-word")
+    func truncation() {
+        #expect(TextFit.truncate("no connection: refused by the server", to: 24) == "no connection: refused…")
+        #expect(TextFit.truncate("fits as it is", to: 13) == "fits as it is")
+        #expect(TextFit.truncate("abc def ghi", to: 8) == "abc def…")
+        #expect(TextFit.truncate("dir ~/.local/state/timerdeck/uploads", to: 20) == "dir ~/.local/state/…")
+        #expect(CharacterWidth.of(TextFit.truncate("日本語のテキストです", to: 7)) <= 7)
+        #expect(TextFit.truncate("anything", to: 0) == "")
+    }
+
+    @Test("The fire log's time keeps its unit past 1000 s and fits its 8 cells")
+    func logTimeKeepsItsUnit() {
+        #expect(PanelText.logTime(.milliseconds(1_000)) == "1.000s")
+        #expect(PanelText.logTime(.milliseconds(999_999)) == "999.999s")
+        #expect(PanelText.logTime(.milliseconds(1_005_000)) == "1005.00s")
+        #expect(PanelText.logTime(.seconds(54_321)) == "54321.0s")
+        #expect(PanelText.logTime(.seconds(1_000_000)) == "1000000s")
+        for seconds: Int64 in [0, 9, 999, 1_000, 9_999, 10_000, 99_999, 100_000, 9_999_999] {
+            #expect(PanelText.logTime(.seconds(seconds)).count <= 8)
+        }
+    }
+}

@@ -167,7 +167,7 @@ struct HeadlessScenarioTests {
         #expect(line(snapshots[1].screen, containing: "delivered").contains("delivered 60"))
     }
 
-    @Test("Keys move a timer between modes live: m cycles default → tracking → common")
+    @Test("Keys move a timer between modes live: m cycles default → tracking → common → default")
     func moveModeCycles() throws {
         let snapshots = try runHeadless("""
             key m
@@ -177,9 +177,63 @@ struct HeadlessScenarioTests {
             key m
             snapshot
             """)
-        #expect(line(snapshots[0].screen, containing: "sms-default").contains("tracking"))
-        #expect(line(snapshots[1].screen, containing: "sms-default").contains("common"))
-        #expect(line(snapshots[2].screen, containing: "sms-default").contains("default"))
+        // The modes column of the inspector and the SMS row, not the row's name (which holds "default").
+        let modes = snapshots.map { line($0.screen, containing: "sms-default RunLoop").split(separator: " ")[5] }
+        #expect(modes == ["tracking", "common", "default"])
+        #expect(line(snapshots[0].screen, containing: "] Timer in").contains("Timer in tracking"))
+        #expect(line(snapshots[1].screen, containing: "] Timer in").contains("Timer in common"))
+        #expect(line(snapshots[2].screen, containing: "] Timer in").contains("Timer in default"))
+    }
+
+    @Test("Home in the fire log shows a full page of the oldest entries; past 1000 s the time keeps its unit")
+    func homeShowsAFullOldestPage() throws {
+        let snapshots = try runHeadless("""
+            key enter
+            key down
+            key enter
+            wait 1004s
+            key tab
+            key tab
+            key tab
+            key home
+            wait 100ms
+            snapshot
+            wait 1s
+            key end
+            wait 100ms
+            snapshot
+            """)
+        let oldest = snapshots[0].screen.split(separator: "\n").filter { $0.contains("s   sms-") || $0.contains("s   sampler") }
+        #expect(oldest.count == 4, "a full page at 80×24, not one entry")
+        #expect(oldest.first?.contains("│ 1.000s   sms-default") == true)
+        #expect(snapshots[1].screen.contains("│ 1005.00s sampler     "))
+    }
+
+    @Test("x on the SMS and GCD rows puts the button back to Send, and Enter starts a new countdown (S1)")
+    func invalidateThenPress() throws {
+        let snapshots = try runHeadless("""
+            key enter
+            key down
+            key down
+            key enter
+            wait 2s
+            key x
+            key up
+            key up
+            key x
+            snapshot
+            key enter
+            key down
+            key down
+            key enter
+            wait 1s
+            snapshot
+            """)
+        #expect(line(snapshots[0].screen, containing: "Timer in default").contains("[ Send        ] Timer in default invalid"))
+        #expect(line(snapshots[0].screen, containing: "GCD in any mode").contains("[ Send        ] GCD in any mode invalid"))
+        #expect(!snapshots[0].screen.contains("counting"))
+        #expect(line(snapshots[1].screen, containing: "Timer in default").contains("Resend (59)"))
+        #expect(line(snapshots[1].screen, containing: "GCD in any mode").contains("Resend (59)"))
     }
 
     @Test("The same script gives the same output every time")

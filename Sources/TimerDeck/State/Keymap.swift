@@ -51,7 +51,7 @@ enum Keymap {
         "Tab / Shift-Tab   focus the next / previous panel",
         "↑ / ↓             select a row (scroll in the fire log)",
         "Enter             press the selected SMS button",
-        "s                 start / stop the selected timer (in any panel with timers)",
+        "s                 start / stop the selected timer",
         "p                 suspend / resume it",
         "m                 move it to the next mode: default → tracking → common",
         "f                 fire it now (sampler, uploader: sample, upload now)",
