@@ -18,15 +18,15 @@ enum TextFile {
 }
 
 /// A headless script file that cannot be read.
-public struct ScriptFileError: Error, CustomStringConvertible {
-    public let path: String
-    public var description: String { "cannot read script file \(path): no such readable file" }
+package struct ScriptFileError: Error, CustomStringConvertible {
+    package let path: String
+    package var description: String { "cannot read script file \(path): no such readable file" }
 }
 
 /// Reads headless script files.
-public enum ScriptFile {
+package enum ScriptFile {
     /// The text of the script at `path`.
-    public static func read(_ path: String) throws(ScriptFileError) -> String {
+    package static func read(_ path: String) throws(ScriptFileError) -> String {
         guard let text = TextFile.read(path) else { throw ScriptFileError(path: path) }
         return text
     }

@@ -16,7 +16,7 @@ enum TitleBar {
         case .none: nil
         case .scrolling: "  ⇅ scrolling"
         case .held: "  ⇅ held (t)"
-        case .dragging: "  ⇅ dragging (mouse)"
+        case .dragging: "  ⇅ dragging"
         }
         if let gesture { canvas.put(gesture, row: 0, column: column, style: Style(.warn, bold: true, reverse: true)) }
     }
