@@ -2,7 +2,6 @@
 ///
 /// ```swift
 /// TextFit.truncate("no connection: refused by the server", to: 24)   // "no connection: refused…"
-/// TextFit.wrap("scroll the fire log with the wheel", to: 16)          // ["scroll the fire", "log with the", "wheel"]
 /// ```
 public enum TextFit {
     /// `text` if it fits in `width` cells; otherwise cut after the last whole word that fits, with an
@@ -24,34 +23,5 @@ public enum TextFit {
         }
         while let last = kept.last, last == " " || last == "," || last == ":" || last == "·" { kept = kept.dropLast() }
         return kept + "…"
-    }
-
-    /// `text` broken into lines of at most `width` cells at spaces; a word longer than a line is cut.
-    public static func wrap(_ text: String, to width: Int) -> [String] {
-        guard width > 0 else { return [] }
-        var lines: [String] = []
-        var line = ""
-        for word in text.split(separator: " ", omittingEmptySubsequences: true) {
-            var word = String(word)
-            while CharacterWidth.of(word) > width {
-                if !line.isEmpty { lines.append(line); line = "" }
-                var head = ""
-                while let first = word.first, CharacterWidth.of(head) + CharacterWidth.of(first) <= width {
-                    head.append(word.removeFirst())
-                }
-                if head.isEmpty { head.append(word.removeFirst()) }
-                lines.append(head)
-            }
-            guard !word.isEmpty else { continue }
-            let candidate = line.isEmpty ? word : line + " " + word
-            if CharacterWidth.of(candidate) <= width {
-                line = candidate
-            } else {
-                lines.append(line)
-                line = word
-            }
-        }
-        if !line.isEmpty { lines.append(line) }
-        return lines
     }
 }

@@ -108,9 +108,6 @@ package final class DashboardDriver {
         view.render(snapshot(), parts: parts)
     }
 
-    /// How many renders drew something (tests and the benchmark read it).
-    var renderCount: Int { view.renderCount }
-
     private func handlePendingKeys() {
         while let key = pendingKeys.popFirst() {
             if !pendingKeys.isEmpty {

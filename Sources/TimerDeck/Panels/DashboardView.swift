@@ -9,8 +9,6 @@ final class DashboardView {
     private let screen: any Screen
     private var lastSize: Size?
     private var helpWasVisible = false
-    /// How many renders drew something.
-    private(set) var renderCount = 0
 
     /// A view on `screen`.
     init(screen: any Screen) {
@@ -52,6 +50,5 @@ final class DashboardView {
         if parts.contains(.status) || parts.contains(.title) { StatusBar.draw(snapshot, on: canvas.region(layout.status)) }
         if parts.contains(.help), state.isHelpVisible { HelpOverlay.draw(on: screen.canvas.region(layout.help)) }
         screen.flush()
-        renderCount += 1
     }
 }
