@@ -86,8 +86,7 @@ package final class DashboardDriver {
 
     /// Shows `text` in the status bar and draws it at once (the last words before quitting).
     package func show(hint text: String) {
-        state.hint = text
-        dirty.formUnion(.status)
+        send(.notice(text))
         render()
     }
 

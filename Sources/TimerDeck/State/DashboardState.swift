@@ -77,6 +77,9 @@ struct DashboardState: Sendable {
             gesture = .none
             return quitRequested ? [.render(.all), .quit] : [.render(.all)]
         case .terminate: return quit()
+        case .notice(let text):
+            hint = text
+            return [.render(.status)]
         }
     }
 

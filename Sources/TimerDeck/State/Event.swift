@@ -24,4 +24,6 @@ enum Event: Sendable {
     case trackingEnded
     /// A terminating signal: quit as `q` does.
     case terminate
+    /// A message for the status bar from the session itself (what quitting waits for).
+    case notice(String)
 }
