@@ -68,7 +68,7 @@ let package = Package(
         .executableTarget(name: "dispatch-order-probe", dependencies: ["RunLoopKit"]),
         .testTarget(name: "RunLoopKitTests", dependencies: ["RunLoopKit"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI"]),
-        .testTarget(name: "TimerDeckTests", dependencies: ["TimerDeck"], exclude: ["Fixtures"]),
+        .testTarget(name: "TimerDeckTests", dependencies: ["TimerDeck"], exclude: ["Snapshots"]),
         .testTarget(name: "UploadsTests", dependencies: ["Uploads"]),
         // Runs the built timerdeck-bench (and through it timerdeck) as a child process.
         .testTarget(name: "BenchTests"),

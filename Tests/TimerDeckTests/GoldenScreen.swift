@@ -65,3 +65,9 @@ enum GoldenScreen {
         return fwrite(bytes, 1, bytes.count, file) == bytes.count
     }
 }
+
+extension String {
+    var trimmingTrailingNewline: String {
+        hasSuffix("\n") ? String(dropLast()) : self
+    }
+}

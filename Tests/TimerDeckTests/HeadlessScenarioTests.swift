@@ -244,14 +244,6 @@ struct HeadlessScenarioTests {
         #expect(first.map(\.screen) == second.map(\.screen))
     }
 
-    @Test("Snapshot fixture: the dashboard one second after pressing Send")
-    func snapshotFixture() throws {
-        let snapshots = try runHeadless("key enter\nwait 1s\nsnapshot\n")
-        let fixturePath = String(#filePath.dropLast("HeadlessScenarioTests.swift".count)) + "Fixtures/dashboard-1s.txt"
-        let fixture = try #require(TextFile.read(fixturePath), "missing fixture \(fixturePath)")
-        #expect(snapshots[0].screen == fixture.trimmingTrailingNewline)
-    }
-
     @Test("A terminal below the minimum size shows how big it must be")
     func tooSmall() throws {
         let snapshots = try runHeadless("size 60x20\nsnapshot\nsize 80x24\nsnapshot\n")
@@ -264,11 +256,5 @@ struct HeadlessScenarioTests {
         let snapshots = try runHeadless("key z\nsnapshot\n")
         #expect(snapshots[0].screen.contains("key z does nothing here"))
         #expect(throws: (any Error).self) { try runHeadless("key nosuchkey\n") }
-    }
-}
-
-extension String {
-    var trimmingTrailingNewline: String {
-        hasSuffix("\n") ? String(dropLast()) : self
     }
 }
