@@ -82,4 +82,24 @@ struct PanelTests {
             #expect(Array(lines[row]).dropFirst(help.column).prefix(help.width) == Array(before[row]).dropFirst(help.column).prefix(help.width))
         }
     }
+
+    @Test("A key that changes one row redraws that row's lines, not its panels")
+    func oneRowRedraw() {
+        var state = makeState()
+        let first = RowID(index: 0)
+        #expect(state.apply(.key(.enter)) == [.renderRow(first), .start(first)])
+        let screen = GridScreen(size: Self.size)
+        let view = DashboardView(screen: screen)
+        view.render(snapshot(of: state), parts: .all)
+        // Both rows change in the state, but only the first is asked for.
+        _ = state.apply(.fired(first, .timer(time: .zero + .seconds(1), mode: .default, lateness: .zero, ticks: 1, isManual: false)))
+        _ = state.apply(.key(.down))
+        _ = state.apply(.key(.enter))
+        view.render(snapshot(of: state), parts: [], rows: [first])
+        let text = screen.snapshot()
+        #expect(line(text, containing: "Timer in default").contains("[ Resend (59) ]"))
+        #expect(line(text, containing: "Timer in common").contains("[ Send        ]"), "the other row was not redrawn")
+        #expect(line(text, containing: "sms-default RunLoop").contains("0µs"), "its inspector line was")
+        #expect(line(text, containing: "sms-common  RunLoop").contains("idle"))
+    }
 }

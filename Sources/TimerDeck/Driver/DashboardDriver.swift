@@ -27,6 +27,7 @@ package final class DashboardDriver {
     private var relativeTimesRefresh: Timer?
     private var pendingKeys: Deque<Key> = []
     private var dirty: ViewParts = .all
+    private var dirtyRows: Set<RowID> = []
     private var renderScheduled = false
     /// Whether a change is drawn at once (a terminal) or only when asked (a headless snapshot).
     private let rendersOnChange: Bool
@@ -103,8 +104,10 @@ package final class DashboardDriver {
     package func render(everything: Bool = false) {
         if screen.size != state.layout.size { perform(state.apply(.resize(screen.size))) }
         let parts = everything ? ViewParts.all : dirty
+        let rows = dirtyRows
         dirty = []
-        view.render(snapshot(), parts: parts)
+        dirtyRows = []
+        view.render(snapshot(), parts: parts, rows: rows)
     }
 
     private func handlePendingKeys() {
@@ -152,9 +155,11 @@ package final class DashboardDriver {
         }
     }
 
-    /// Marks `parts` stale; the render runs once, in a common-mode block later in this pass.
-    private func invalidate(_ parts: ViewParts) {
+    /// Marks `parts` and the lines of `row` stale; the render runs once, in a common-mode block
+    /// later in this pass.
+    private func invalidate(_ parts: ViewParts, row: RowID? = nil) {
         dirty.formUnion(parts)
+        if let row { dirtyRows.insert(row) }
         guard rendersOnChange, !renderScheduled else { return }
         renderScheduled = true
         loop.perform(inModes: [.common]) { [weak self] in
@@ -193,6 +198,7 @@ package final class DashboardDriver {
             gestureEnd = nil
         case .leaveTracking, .quit: loop.stop()
         case .render(let parts): invalidate(parts)
+        case .renderRow(let id): invalidate([], row: id)
         }
     }
 

@@ -5,10 +5,16 @@ enum CountdownPanel {
     static func draw(_ snapshot: DashboardSnapshot, on canvas: Canvas, focused: Bool) {
         canvas.fill()
         canvas.box(title: "SMS resend (S1)", style: Style(focused ? .accent : .dim))
+        drawRows(nil, of: snapshot, on: canvas, focused: focused)
+    }
+
+    /// Redraws the lines of the rows `ids` (all of them for `nil`), leaving the rest of the panel alone.
+    static func drawRows(_ ids: Set<RowID>?, of snapshot: DashboardSnapshot, on canvas: Canvas, focused: Bool) {
         let inner = canvas.region(canvas.bounds.inset.relative(to: canvas.bounds))
         let state = snapshot.state
-        for (index, row) in state.buttonRows.enumerated() where index < inner.height {
+        for (index, row) in state.buttonRows.enumerated() where index < inner.height && ids?.contains(row.id) != false {
             guard let button = row.button else { continue }
+            inner.clear(row: index)
             let selected = focused && state.selected(.countdowns) == index
             inner.put(selected ? "▶" : " ", row: index, column: 0, style: Style(.accent, bold: true))
             let label = "[ \(PanelText.fit(button.label, 11)) ]"

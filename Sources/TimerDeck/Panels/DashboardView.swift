@@ -15,9 +15,9 @@ final class DashboardView {
         self.screen = screen
     }
 
-    /// Draws `parts` of `snapshot` (everything after a size change) and flushes once; nothing at
-    /// all when there is nothing to draw.
-    func render(_ snapshot: DashboardSnapshot, parts requested: ViewParts) {
+    /// Draws `parts` of `snapshot` and the lines of `rows` (everything after a size change) and
+    /// flushes once; nothing at all when there is nothing to draw.
+    func render(_ snapshot: DashboardSnapshot, parts requested: ViewParts, rows: Set<RowID> = []) {
         var parts = requested
         let state = snapshot.state
         if screen.size != lastSize || state.isHelpVisible != helpWasVisible {
@@ -26,7 +26,7 @@ final class DashboardView {
             lastSize = screen.size
             helpWasVisible = state.isHelpVisible
         }
-        guard !parts.isEmpty else { return }
+        guard !parts.isEmpty || !rows.isEmpty else { return }
         let layout = state.layout
         guard layout.fits else {
             MinimumSize.draw(on: screen, minimum: DashboardLayout.minimumSize)
@@ -38,10 +38,14 @@ final class DashboardView {
         if parts.contains(.title) { TitleBar.draw(snapshot, on: canvas.region(layout.title)) }
         if parts.contains(.countdowns) {
             CountdownPanel.draw(snapshot, on: canvas.region(layout.countdowns), focused: focus == .countdowns)
+        } else if !rows.isEmpty {
+            CountdownPanel.drawRows(rows, of: snapshot, on: canvas.region(layout.countdowns), focused: focus == .countdowns)
         }
         if parts.contains(.ticker) { TickerPanel.draw(snapshot, on: canvas.region(layout.ticker), focused: focus == .ticker) }
         if parts.contains(.inspector) {
             InspectorPanel.draw(snapshot, on: canvas.region(layout.inspector), focused: focus == .inspector)
+        } else if !rows.isEmpty {
+            InspectorPanel.drawRows(rows, of: snapshot, on: canvas.region(layout.inspector), focused: focus == .inspector)
         }
         if parts.contains(.log) { FireLogPanel.draw(snapshot, on: canvas.region(layout.log), focused: focus == .log) }
         if parts.contains(.uploads), let uploads = layout.uploads {

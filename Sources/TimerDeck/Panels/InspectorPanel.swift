@@ -16,8 +16,15 @@ enum InspectorPanel {
             inner.put(PanelText.fit(title, width), row: 0, column: column, style: Style(.dim, underline: true))
             column += width + 1
         }
+        drawRows(nil, of: snapshot, on: canvas, focused: focused)
+    }
+
+    /// Redraws the lines of the rows `ids` (all of them for `nil`), leaving the rest of the panel alone.
+    static func drawRows(_ ids: Set<RowID>?, of snapshot: DashboardSnapshot, on canvas: Canvas, focused: Bool) {
+        let inner = canvas.region(canvas.bounds.inset.relative(to: canvas.bounds))
         let state = snapshot.state
-        for (index, row) in state.rows.enumerated() where index + 1 < inner.height {
+        for (index, row) in state.rows.enumerated() where index + 1 < inner.height && ids?.contains(row.id) != false {
+            inner.clear(row: index + 1)
             let selected = focused && state.selected(.inspector) == index
             let display = snapshot.displayState(of: row)
             let scheduled = display == .running || display == .waitingForMode

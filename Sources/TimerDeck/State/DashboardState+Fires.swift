@@ -12,7 +12,7 @@ extension DashboardState {
             }
             record(FireRecord(time: time, timer: row.name, mode: mode, lateness: isManual ? .zero : lateness,
                               ticks: isManual ? 1 : ticks))
-            var effects: [Effect] = [.render(parts(showing: row).union(.log))]
+            var effects = redraw(row, also: .log)
             if row.button != nil {
                 // S1: one fire, one second less; the last one ends the countdown and its timer.
                 rows[id.index].button?.tick()
@@ -51,14 +51,14 @@ extension DashboardState {
         let step = max(interval.nanoseconds, 1)
         let deadline = row.deadline ?? clockNow + interval * button.seconds
         rows[id.index].deadline = deadline
-        var effects: [Effect] = [.render(parts(showing: row))]
+        var effects = redraw(row)
         if !isManual {
             let started = deadline.nanoseconds - step * Int64(button.seconds)
             let lateness = Duration.nanoseconds((clockNow.nanoseconds - started) % step)
             rows[id.index].lastLateness = lateness
             rows[id.index].missedTicks += ticks - 1
             record(FireRecord(time: time, timer: row.name, mode: mode, lateness: lateness, ticks: ticks))
-            effects = [.render(parts(showing: row).union(.log))]
+            effects = redraw(row, also: .log)
         }
         let left = clockNow.duration(to: deadline).nanoseconds
         rows[id.index].button?.show(remaining: Int((left + step - 1) / step))

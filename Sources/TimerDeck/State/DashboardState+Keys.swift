@@ -75,8 +75,10 @@ extension DashboardState {
         case .log: return scroll(by: delta)
         }
         guard count > 0 else { return [] }
+        let old = selectedRow
         selection[focus] = min(max(selected(focus) + delta, 0), count - 1)
-        return [.render(focus.part)]
+        guard focus == .countdowns || focus == .inspector, let old, let new = selectedRow else { return [.render(focus.part)] }
+        return old.id == new.id ? [] : [.renderRow(old.id), .renderRow(new.id)]
     }
 
     /// Enter on the SMS panel: starts the selected button's countdown, unless it is counting (S1).
@@ -97,7 +99,7 @@ extension DashboardState {
         rows[row.id.index].button?.press()
         rows[row.id.index].deadline = nil
         rows[row.id.index].run = .running
-        return [.render(parts(showing: row)), .start(row.id)]
+        return redraw(row) + [.start(row.id)]
     }
 
     private mutating func act(_ verb: String, _ body: (inout DashboardState, RowState) -> [Effect]) -> [Effect] {
@@ -114,7 +116,7 @@ extension DashboardState {
             rows[row.id.index].run = .idle
             rows[row.id.index].button?.cancel()
             rows[row.id.index].deadline = nil
-            return [.render(parts(showing: row)), .stop(row.id)]
+            return redraw(row) + [.stop(row.id)]
         }
         if row.button != nil {
             rows[row.id.index].button?.cancel()
@@ -122,7 +124,7 @@ extension DashboardState {
         }
         if row.ticker != nil, row.run == .invalid { rows[row.id.index].missedTicks = 0 }
         rows[row.id.index].run = .running
-        return [.render(parts(showing: row)), .start(row.id)]
+        return redraw(row) + [.start(row.id)]
     }
 
     /// `p`: holds a running timer or lets a held one go on.
@@ -130,10 +132,10 @@ extension DashboardState {
         switch row.run {
         case .running:
             rows[row.id.index].run = .suspended
-            return [.render(parts(showing: row)), .suspend(row.id)]
+            return redraw(row) + [.suspend(row.id)]
         case .suspended:
             rows[row.id.index].run = .running
-            return [.render(parts(showing: row)), .resume(row.id)]
+            return redraw(row) + [.resume(row.id)]
         case .idle, .invalid:
             return []
         }
@@ -146,7 +148,7 @@ extension DashboardState {
             return []
         }
         rows[row.id.index].mode = mode.nextInCycle
-        return [.render(parts(showing: row)), .move(row.id, to: mode.nextInCycle)]
+        return redraw(row) + [.move(row.id, to: mode.nextInCycle)]
     }
 
     /// `f`: fires a scheduled timer now (T2); the ticker draws its next frame.
@@ -165,7 +167,7 @@ extension DashboardState {
         rows[row.id.index].button?.cancel()
         rows[row.id.index].deadline = nil
         if row.ticker != nil { rows[row.id.index].missedTicks = 0 }
-        return [.render(parts(showing: row)), .invalidate(row.id)]
+        return redraw(row) + [.invalidate(row.id)]
     }
 
     /// `+`, `-`, `l`: the ticker's frame interval and slow load (D3).
@@ -178,7 +180,7 @@ extension DashboardState {
         default: settings.isSlow.toggle()
         }
         rows[row.id.index].ticker = settings
-        return [.render(parts(showing: row)), .setFrameInterval(row.id, settings.frameInterval)]
+        return redraw(row) + [.setFrameInterval(row.id, settings.frameInterval)]
     }
 }
 

@@ -113,12 +113,13 @@ struct DashboardState: Sendable {
     /// The furthest back the log view goes: the oldest page fills the panel.
     var maxScrollback: Int { max(log.count - layout.logPage, 0) }
 
-    /// The parts of the screen that show `row`.
-    func parts(showing row: RowState) -> ViewParts {
-        if row.button != nil { return [.countdowns, .inspector] }
-        if row.ticker != nil { return [.ticker, .inspector] }
-        if row.uploadJob != nil { return [.uploads, .inspector] }
-        return .inspector
+    /// Redraws what shows `row` (its SMS button and inspector line, the ticker or upload panel it
+    /// has) and `parts`: a key or a fire that changes one row redraws that row, not its panels.
+    func redraw(_ row: RowState, also parts: ViewParts = []) -> [Effect] {
+        var panels = parts
+        if row.ticker != nil { panels.insert(.ticker) }
+        if row.uploadJob != nil { panels.insert(.uploads) }
+        return panels.isEmpty ? [.renderRow(row.id)] : [.render(panels), .renderRow(row.id)]
     }
 
     // MARK: Changes shared by the extensions

@@ -31,6 +31,8 @@ enum Effect: Equatable, Sendable {
     case leaveTracking
     /// Redraw these parts.
     case render(ViewParts)
+    /// Redraw the lines that show this row (its SMS button, its inspector line).
+    case renderRow(RowID)
     /// End the session.
     case quit
 }
