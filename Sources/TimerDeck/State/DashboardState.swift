@@ -12,7 +12,7 @@ import Uploads
 ///
 /// ```swift
 /// var state = DashboardState(scene: .standard(Config()), size: Size(width: 80, height: 24))
-/// state.apply(.key(.enter))   // [.render(…), .start(RowID(index: 0))]
+/// let effects = state.apply(.key(.enter))   // [.renderRow(RowID(index: 0)), .start(RowID(index: 0))]
 /// ```
 struct DashboardState: Sendable {
     /// Extra time each ticker callback takes while the slow load is on: longer than a frame (D3).
