@@ -236,6 +236,31 @@ struct DashboardStateTests {
         #expect(state.apply(.key(.mouse(MouseEvent(kind: .release, row: 20, column: 10)))) == [.leaveTracking])
     }
 
+    @Test("D3: a frame after skips logs one entry for them; the slow load makes each callback work 40 ms; + and - set the interval")
+    func tickerFramesAndSettings() {
+        var state = makeState()
+        _ = state.apply(.launch)
+        func frame(_ slot: Int64, skipped: Int) -> Event {
+            let period = Duration.nanoseconds(16_666_667)
+            return .fired(Self.ticker, .frame(time: .zero + period * slot, mode: .default, timestamp: .zero + period * slot,
+                                              duration: period, skippedFrames: skipped))
+        }
+        #expect(state.apply(frame(1, skipped: 0)) == [.render(.ticker)])
+        #expect(state.log.count == 0, "an ordinary frame is not logged")
+        _ = state.apply(frame(5, skipped: 3))
+        #expect(state.log.count == 1 && state.log[0].ticks == 4)
+        #expect(state[Self.ticker].missedTicks == 3 && state[Self.ticker].ticker?.frame == 5)
+        _ = state.apply(.key(.character("l")))
+        #expect(state.apply(frame(6, skipped: 3)).last == .work(.milliseconds(40)))
+        #expect(state.apply(.key(.character("+"))).contains(.setFrameInterval(Self.ticker, 2)))
+        #expect(state[Self.ticker].mechanismText == "DisplayLink 60/2 slow")
+        _ = state.apply(.focus(.ticker))
+        #expect(state.apply(.key(.character("x"))).contains(.invalidate(Self.ticker)))
+        #expect(state[Self.ticker].missedTicks == 0 && state[Self.ticker].run == .invalid)
+        #expect(state.apply(.key(.character("s"))).contains(.start(Self.ticker)))
+        #expect(state[Self.ticker].run == .running)
+    }
+
     @Test("Launch starts the ticker and the upload pipeline, nothing else")
     func launch() {
         var state = makeState()

@@ -122,7 +122,6 @@ extension DashboardState {
             rows[row.id.index].button?.cancel()
             return startCountdown(rows[row.id.index])
         }
-        if row.ticker != nil, row.run == .invalid { rows[row.id.index].missedTicks = 0 }
         rows[row.id.index].run = .running
         return redraw(row) + [.start(row.id)]
     }
