@@ -236,6 +236,27 @@ struct HeadlessScenarioTests {
         #expect(line(snapshots[1].screen, containing: "GCD in any mode").contains("Resend (59)"))
     }
 
+    @Test("Keys do not reach the timers behind the help overlay; after Esc they do")
+    func helpOverlayHoldsKeys() throws {
+        let snapshots = try runHeadless("""
+            key ?
+            key enter
+            key t
+            wait 1s
+            snapshot
+            key esc
+            key enter
+            wait 1s
+            snapshot
+            """)
+        #expect(snapshots[0].screen.contains("Keys (? or Esc to close)"))
+        #expect(line(snapshots[0].screen, containing: "TimerDeck").contains("mode: default  depth: 1"), "t did not start tracking")
+        #expect(line(snapshots[0].screen, containing: "Timer in default").contains("[ Send        ]"), "Enter did not press")
+        #expect(snapshots[0].screen.contains("the help is open: ? or Esc closes it, q quits"))
+        #expect(!snapshots[1].screen.contains("Keys (? or Esc to close)"))
+        #expect(line(snapshots[1].screen, containing: "Timer in default").contains("Resend (59)"))
+    }
+
     @Test("The same script gives the same output every time")
     func deterministic() throws {
         let script = "key enter\nwait 3s\nkey k\nwait 120ms\nsnapshot\nwait 2s\nsnapshot\n"
