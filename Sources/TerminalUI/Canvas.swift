@@ -11,11 +11,22 @@ public struct Canvas {
     private let grid: CellGrid
     /// The region in screen coordinates, already clipped to the screen.
     public let bounds: Rect
+    /// Cells (in screen coordinates) this canvas leaves alone: what an overlay covers.
+    public let mask: Rect?
 
-    /// A canvas over `bounds` of `grid`.
-    public init(grid: CellGrid, bounds: Rect) {
+    /// A canvas over `bounds` of `grid`; with `mask`, writes to the cells under it are dropped.
+    public init(grid: CellGrid, bounds: Rect, mask: Rect? = nil) {
         self.grid = grid
         self.bounds = bounds.intersection(Rect(grid.size))
+        self.mask = mask
+    }
+
+    /// This canvas with the cells of `rect` (relative to it) left alone: drawing beneath an overlay
+    /// changes no cell of the overlay, so the overlay need not be redrawn after it.
+    public func masking(_ rect: Rect) -> Canvas {
+        let absolute = Rect(row: bounds.row + rect.row, column: bounds.column + rect.column,
+                            width: rect.width, height: rect.height)
+        return Canvas(grid: grid, bounds: bounds, mask: absolute)
     }
 
     /// Columns available.
@@ -27,7 +38,7 @@ public struct Canvas {
     public func region(_ rect: Rect) -> Canvas {
         let absolute = Rect(row: bounds.row + rect.row, column: bounds.column + rect.column,
                             width: rect.width, height: rect.height)
-        return Canvas(grid: grid, bounds: absolute.intersection(bounds))
+        return Canvas(grid: grid, bounds: absolute.intersection(bounds), mask: mask)
     }
 
     /// Writes `text` from (`row`, `column`), clipped to the region and to `maxWidth` columns.
@@ -83,7 +94,7 @@ public struct Canvas {
         set(Cell("└", style: style), row: height - 1, column: 0)
         set(Cell("┘", style: style), row: height - 1, column: width - 1)
         if let title, width > 4 {
-            put(" \(title) ", row: 0, column: 2, style: titleStyle, maxWidth: width - 4)
+            put(" \(TextFit.truncate(title, to: width - 6)) ", row: 0, column: 2, style: titleStyle, maxWidth: width - 4)
         }
     }
 
@@ -98,6 +109,9 @@ public struct Canvas {
 
     private func set(_ cell: Cell, row: Int, column: Int) {
         guard row >= 0, row < height, column >= 0, column < width else { return }
-        grid.set(cell, row: bounds.row + row, column: bounds.column + column)
+        let screenRow = bounds.row + row
+        let screenColumn = bounds.column + column
+        if let mask, mask.contains(row: screenRow, column: screenColumn) { return }
+        grid.set(cell, row: screenRow, column: screenColumn)
     }
 }

@@ -45,6 +45,13 @@ public final class CursesScreen: Screen {
         // Unlike initscr, newterm returns NULL for a type terminfo does not know instead of exiting.
         guard let terminal = newterm(term, output, input) else { throw .unknownTerminal(term) }
         set_term(terminal)
+        // A terminal that cannot move the cursor (TERM=dumb) would get the frames as one
+        // unreadable stream: refuse it as an unknown one.
+        guard canAddressCursor() else {
+            endwin()
+            delscreen(terminal)
+            throw .unsupportedTerminal(term)
+        }
         cbreak()
         noecho()
         nonl()
@@ -75,11 +82,32 @@ public final class CursesScreen: Screen {
         // single write.
         endwin()
         doupdate()
+        enterKeypadMode()
         var rows: Int32 = 0
         var columns: Int32 = 0
         cn_getmaxyx(cn_stdscr(), &rows, &columns)
         return CursesScreen(terminal: terminal, colorSupport: support,
                             size: Size(width: Int(columns), height: Int(rows)))
+    }
+
+    /// Whether the current terminal's terminfo entry can move the cursor (`cup`).
+    private static func canAddressCursor() -> Bool {
+        guard let capability = tigetstr("cup") else { return false }
+        // terminfo answers (char *)-1 for a name that is not a string capability.
+        return Int(bitPattern: capability) != -1
+    }
+
+    /// Sends the terminal's keypad-transmit sequence now. ncurses sends it at the first read only,
+    /// so an arrow key typed before that arrives in the cursor-key form terminfo does not list and
+    /// is lost. A read in no-delay mode sends it; a key it happens to read is pushed back.
+    private static func enterKeypadMode() {
+        var value: wint_t = 0
+        let result = wget_wch(cn_stdscr(), &value)
+        if result == KEY_CODE_YES {
+            ungetch(Int32(value))
+        } else if result != ERR {
+            unget_wch(wchar_t(bitPattern: value))
+        }
     }
 
     deinit {
@@ -151,12 +179,16 @@ public final class CursesScreen: Screen {
         endwin()
     }
 
-    /// Takes the terminal again after `fg` and repaints everything.
+    /// Takes the terminal again after `fg` and repaints everything, at the size the terminal has
+    /// now: a resize while stopped went to the shell that had the terminal, not to this process.
     public func resume() {
         guard isActive else { return }
+        handleResize()
         clearok(cn_stdscr(), true)
         grid.markAllChanged()
         flush()
+        // endwin left keypad mode; the first arrow key after `fg` must not be lost either.
+        Self.enterKeypadMode()
     }
 
     /// Restores the terminal; idempotent.

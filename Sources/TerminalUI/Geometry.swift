@@ -44,6 +44,11 @@ public struct Rect: Equatable, Hashable, Sendable {
         Rect(row: row + 1, column: column + 1, width: width - 2, height: height - 2)
     }
 
+    /// Whether the cell at (`row`, `column`) lies inside.
+    public func contains(row: Int, column: Int) -> Bool {
+        row >= self.row && row < self.row + height && column >= self.column && column < self.column + width
+    }
+
     /// The overlap of two rectangles (empty if none).
     public func intersection(_ other: Rect) -> Rect {
         let top = max(row, other.row)

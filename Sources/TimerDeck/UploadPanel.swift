@@ -5,22 +5,22 @@ import Uploads
 /// The upload pipeline (S2): the sink in use (in the title), its two timers, samples pending, the
 /// last sample and upload, retries and backoff, the total delivered or the last problem.
 enum UploadPanel {
-    static func draw(_ dashboard: Dashboard, on canvas: Canvas, focused: Bool) {
+    static func draw(_ snapshot: DashboardSnapshot, on canvas: Canvas, focused: Bool) {
         canvas.fill()
-        canvas.box(title: "Uploads (S2) → \(dashboard.uploadsSinkLabel)", style: Style(focused ? .accent : .dim))
+        let state = snapshot.state
+        guard let sinkLabel = state.uploadsLabel, let status = state.uploads else { return }
+        canvas.box(title: "Uploads (S2) → \(sinkLabel)", style: Style(focused ? .accent : .dim))
         let inner = canvas.region(canvas.bounds.inset.relative(to: canvas.bounds))
-        guard let pipeline = dashboard.uploads else { return }
-        let loop = dashboard.loop
-        let now = loop.now
+        let now = snapshot.loop.now
         var lines: [(String, Style)] = []
-        for (index, job) in dashboard.uploadJobs.enumerated() {
-            let selected = focused && dashboard.selected(.uploads) == index
-            let state = job.state(inMode: loop.currentMode, commonModes: loop.commonModes)
-            let next = state == .running || state == .waitingForMode ? PanelText.relative(job.nextFire, now: now) : state.description
-            let text = "\(selected ? "▶" : " ") \(PanelText.fit(job.name, 8)) \(PanelText.fit(PanelText.modes(job.modes), 8)) \(next)"
-            lines.append((text, selected ? Style(.normal, bold: true) : PanelText.style(for: state)))
+        for (index, job) in state.jobRows.enumerated() {
+            let selected = focused && state.selected(.uploads) == index
+            let display = snapshot.displayState(of: job)
+            let next = display == .running || display == .waitingForMode
+                ? PanelText.relative(snapshot.reading(of: job).nextFire, now: now) : display.description
+            let text = "\(selected ? "▶" : " ") \(PanelText.fit(job.name, 8)) \(PanelText.fit(PanelText.mode(job.mode), 8)) \(next)"
+            lines.append((text, selected ? Style(.normal, bold: true) : PanelText.style(for: display)))
         }
-        let status = pipeline.status
         let counters = status.counters
         var samples = "pending \(counters?.pendingSamples ?? 0)"
         if let last = counters?.lastSample { samples += " · last #\(last.seq)" }
@@ -31,11 +31,13 @@ enum UploadPanel {
             lines.append((problem, Style(.bad)))
         } else {
             var totals = "delivered \(counters?.deliveredSamples ?? 0)"
-            if let rejected = counters?.rejectedBatches, rejected > 0 { totals += " · \(rejected) batch rejected" }
+            if let rejected = counters?.rejectedBatches, rejected > 0 {
+                totals += " · \(rejected) \(rejected == 1 ? "batch" : "batches") rejected"
+            }
             lines.append((totals, .normal))
         }
         for (row, line) in lines.prefix(inner.height).enumerated() {
-            inner.put(PanelText.fit(line.0, inner.width), row: row, column: 0, style: line.1)
+            inner.put(PanelText.fitWords(line.0, inner.width), row: row, column: 0, style: line.1)
         }
     }
 

@@ -3,8 +3,10 @@ import Glibc
 
 /// Runs an executable as a child process to its end and collects what it wrote.
 ///
-/// Output goes to files, not pipes, so a grandchild left behind cannot hold the test up. The
-/// timeout is only a bound for a hung child (it is killed), never part of an assertion.
+/// Output goes to files, not pipes, so a grandchild left behind (a tmux server) cannot hold the
+/// test up. The child is started with `posix_spawn` and reaped with `waitpid` on its own pid:
+/// nothing depends on a SIGCHLD handler seeing it. The timeout is only a bound for a hung child
+/// (it is killed), never part of an assertion.
 public enum ChildProcess {
     /// How a child ended and what it wrote.
     public struct Outcome: Sendable, CustomStringConvertible {
@@ -22,36 +24,52 @@ public enum ChildProcess {
         }
     }
 
+    /// A child that could not be started.
+    public struct SpawnError: Error, CustomStringConvertible {
+        /// The executable.
+        public let executable: String
+        /// `posix_spawn`'s error number.
+        public let code: Int32
+
+        public var description: String { "cannot start \(executable): \(String(cString: strerror(code)))" }
+    }
+
     /// Runs `executable` with `arguments` (standard input from `/dev/null`) and waits for it,
-    /// killing it after `timeout`.
+    /// killing it after `timeout`. `environment` replaces the test's environment when given.
     public static func run(_ executable: String, _ arguments: [String], timeout: Duration = .seconds(120),
                            environment: [String: String]? = nil) throws -> Outcome {
         let scratch = try ScratchDirectory(prefix: "child-process")
-        let outputURL = scratch.path("stdout")
-        let errorURL = scratch.path("stderr")
-        try Data().write(to: outputURL)
-        try Data().write(to: errorURL)
-        let output = try FileHandle(forWritingTo: outputURL)
-        let error = try FileHandle(forWritingTo: errorURL)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        if let environment { process.environment = environment }
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = output
-        process.standardError = error
-        try process.run()
-        let pid = process.processIdentifier
-        let watchdog = DispatchWorkItem { kill(pid, SIGKILL) }
+        let outputPath = scratch.path("stdout").path
+        let errorPath = scratch.path("stderr").path
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, errorPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        let envp = environment.map { $0.map { strdup("\($0.key)=\($0.value)") } + [nil] }
+        defer { envp?.forEach { free($0) } }
+
+        var pid: pid_t = 0
+        let spawned = envp.map { posix_spawn(&pid, executable, &actions, nil, argv, $0) }
+            ?? posix_spawn(&pid, executable, &actions, nil, argv, environ)
+        guard spawned == 0 else { throw SpawnError(executable: executable, code: spawned) }
+
+        let childPid = pid
+        let watchdog = DispatchWorkItem { kill(childPid, SIGKILL) }
         DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(Int(timeout.components.seconds)), execute: watchdog)
-        process.waitUntilExit()
+        var status: Int32 = 0
+        while waitpid(childPid, &status, 0) < 0 && errno == EINTR {}
         watchdog.cancel()
-        try output.close()
-        try error.close()
-        let exited = process.terminationReason == .exit
-        return Outcome(status: exited ? process.terminationStatus : nil,
-                       signal: exited ? nil : process.terminationStatus,
-                       output: String(decoding: try Data(contentsOf: outputURL), as: UTF8.self),
-                       error: String(decoding: try Data(contentsOf: errorURL), as: UTF8.self))
+
+        let signalled = (status & 0x7F) != 0
+        return Outcome(status: signalled ? nil : (status >> 8) & 0xFF,
+                       signal: signalled ? status & 0x7F : nil,
+                       output: String(decoding: (try? Data(contentsOf: URL(fileURLWithPath: outputPath))) ?? Data(), as: UTF8.self),
+                       error: String(decoding: (try? Data(contentsOf: URL(fileURLWithPath: errorPath))) ?? Data(), as: UTF8.self))
     }
 }

@@ -1,0 +1,230 @@
+import DequeModule
+import Glibc
+import RunLoopKit
+import TerminalUI
+import Uploads
+
+/// Runs a ``DashboardState`` on a run loop: turns keys, fires, pipeline status and resizes into
+/// ``Event``s, and performs the ``Effect``s that ``DashboardState/apply(_:)`` returns on the real
+/// timers, the nested tracking run and the screen. It decides nothing itself.
+///
+/// It lives on its run loop's thread. Scrolling the fire log runs the loop re-entrantly in the
+/// tracking mode until the gesture ends (decisions.md 7), exactly like a UIScrollView drag runs the
+/// main run loop in UITrackingRunLoopMode: default-mode timers visibly pause while common-mode ones
+/// keep going (seed M2).
+package final class DashboardDriver {
+    /// The dashboard's state; only ``send(_:)`` changes it.
+    private(set) var state: DashboardState
+    /// The run loop everything is scheduled on.
+    let loop: RunLoop
+    private let screen: any Screen
+    private let view: DashboardView
+    private let pipeline: UploadPipeline?
+    private let startTime: Instant
+    /// The real timer of each row, by ``RowID/index``.
+    private var timers: [any RowTimer] = []
+    private var gestureEnd: Timer?
+    private var relativeTimesRefresh: Timer?
+    private var pendingKeys: Deque<Key> = []
+    private var dirty: ViewParts = .all
+    private var dirtyRows: Set<RowID> = []
+    private var renderScheduled = false
+    /// Whether a change is drawn at once (a terminal) or only when asked (a headless snapshot).
+    private let rendersOnChange: Bool
+
+    /// A driver of `scene` on `loop`, drawing on `screen`; `pipeline` (on `loop`) drives the upload
+    /// rows. The tracking mode is made common, as UIKit does (decisions.md 6). ``launch()`` starts it.
+    init(scene: Scene, loop: RunLoop, screen: any Screen, pipeline: UploadPipeline?, rendersOnChange: Bool) {
+        state = DashboardState(scene: scene, size: screen.size)
+        self.loop = loop
+        self.screen = screen
+        self.pipeline = pipeline
+        self.rendersOnChange = rendersOnChange
+        view = DashboardView(screen: screen)
+        startTime = loop.now
+        loop.addCommonMode(.tracking)
+        timers = state.rows.map(makeTimer)
+        if let pipeline {
+            pipeline.onFire = { [unowned self] job, fire in
+                guard let row = state.rows.first(where: { $0.uploadJob == job }) else { return }
+                send(.fired(row.id, Fire(fire)))
+            }
+            pipeline.onChange = { [unowned self, unowned pipeline] in send(.pipelineStatus(pipeline.status)) }
+            send(.pipelineStatus(pipeline.status))
+        }
+    }
+
+    /// Whether `q` or a terminating signal asked to end the session.
+    package var quitRequested: Bool { state.quitRequested }
+
+    /// Starts what runs from launch; the first render happens inside the run, so it shows the mode.
+    package func launch() {
+        send(.launch)
+    }
+
+    /// Applies `event` and performs the effects.
+    func send(_ event: Event) {
+        perform(state.apply(event))
+        keepRelativeTimesFresh()
+    }
+
+    /// Handles keys in order. A key that starts a tracking gesture runs the nested tracking run;
+    /// the keys after it are handled inside that run, as a scroll view keeps receiving touches.
+    package func receive(_ keys: [Key]) {
+        pendingKeys.append(contentsOf: keys)
+        handlePendingKeys()
+    }
+
+    /// The screen changed size (a resize, a return from Ctrl-Z): the layout follows.
+    package func screenResized() {
+        send(.resize(screen.size))
+    }
+
+    /// Ends the session as `q` does (a terminating signal).
+    package func terminate() {
+        send(.terminate)
+    }
+
+    /// Shows `text` in the status bar and draws it at once (the last words before quitting).
+    package func show(hint text: String) {
+        send(.notice(text))
+        render()
+    }
+
+    /// The state and the loop as the panels see them now.
+    func snapshot() -> DashboardSnapshot {
+        DashboardSnapshot(
+            state: state,
+            loop: LoopStatus(mode: loop.currentMode, depth: loop.nestingDepth, commonModes: loop.commonModes,
+                             now: loop.now, startTime: startTime),
+            readings: timers.map { RowReading(nextFire: $0.nextFire, framesPerSecond: $0.framesPerSecond) })
+    }
+
+    /// Draws the parts that changed since the last render (`everything`: all of them) and flushes once.
+    package func render(everything: Bool = false) {
+        if screen.size != state.layout.size { perform(state.apply(.resize(screen.size))) }
+        let parts = everything ? ViewParts.all : dirty
+        let rows = dirtyRows
+        dirty = []
+        dirtyRows = []
+        view.render(snapshot(), parts: parts, rows: rows)
+    }
+
+    private func handlePendingKeys() {
+        while let key = pendingKeys.popFirst() {
+            if !pendingKeys.isEmpty {
+                loop.perform(inModes: [.common]) { [weak self] in self?.handlePendingKeys() }
+            }
+            send(.key(key))
+            if state.quitRequested { return }
+        }
+    }
+
+    private func makeTimer(for row: RowState) -> any RowTimer {
+        let id = row.id
+        let report: (Fire) -> Void = { [unowned self] fire in send(.fired(id, fire)) }
+        switch row.mechanism {
+        case .runLoopTimer(let interval):
+            return SlotRowTimer(slot: TimerSlot(interval: interval, mode: row.mode ?? .default, loop: loop), onFire: report)
+        case .dispatchTimer(let interval, let clock):
+            return DispatchRowTimer(loop: loop, clock: clock, interval: interval, onFire: report)
+        case .displayLink(let refreshRate):
+            return DisplayLinkRowTimer(loop: loop, refreshRate: refreshRate, onFire: report)
+        case .uploadJob(let job, _):
+            // The pipeline owns the slot and reports its fires (through `onFire` above).
+            guard let pipeline else { preconditionFailure("an upload row needs a pipeline: \(row.name)") }
+            return SlotRowTimer(slot: pipeline.slot(job), onFire: nil)
+        }
+    }
+
+    /// While any timer runs, redraws the "next in …" columns once a second (a common-mode timer with
+    /// a loose tolerance, so it rides on wake-ups the running timers cause anyway); with every timer
+    /// stopped or paused, it stops too and the dashboard sleeps.
+    private func keepRelativeTimesFresh() {
+        let anyRunning = state.anyRunning
+        if anyRunning, relativeTimesRefresh == nil {
+            let refresh = Timer(fireAt: loop.now + .seconds(1), interval: .seconds(1), repeats: true) { [unowned self] _ in
+                send(.tick)
+            }
+            refresh.tolerance = .milliseconds(250)
+            loop.add(refresh, forMode: .common)
+            relativeTimesRefresh = refresh
+        } else if !anyRunning, let refresh = relativeTimesRefresh {
+            refresh.invalidate()
+            relativeTimesRefresh = nil
+        }
+    }
+
+    /// Marks `parts` and the lines of `row` stale; the render runs once, in a common-mode block
+    /// later in this pass.
+    private func invalidate(_ parts: ViewParts, row: RowID? = nil) {
+        dirty.formUnion(parts)
+        if let row { dirtyRows.insert(row) }
+        guard rendersOnChange, !renderScheduled else { return }
+        renderScheduled = true
+        loop.perform(inModes: [.common]) { [weak self] in
+            guard let self else { return }
+            renderScheduled = false
+            render()
+        }
+    }
+
+    // MARK: Effects
+
+    /// Performs `effects` in order. ``Effect/enterTracking(quiet:)`` returns only when the nested
+    /// run ends; the state puts it last.
+    private func perform(_ effects: [Effect]) {
+        for effect in effects {
+            perform(effect)
+        }
+    }
+
+    private func perform(_ effect: Effect) {
+        switch effect {
+        case .start(let id): timers[id.index].start(for: state[id])
+        case .stop(let id): timers[id.index].stop()
+        case .suspend(let id): timers[id.index].suspend()
+        case .resume(let id): timers[id.index].resume()
+        case .move(let id, let mode): timers[id.index].move(to: mode)
+        case .fire(let id): timers[id.index].fireNow()
+        case .invalidate(let id): timers[id.index].invalidate()
+        case .setFrameInterval(let id, let interval): timers[id.index].setFrameInterval(interval)
+        case .startUploads: pipeline?.start()
+        case .work(let duration): work(for: duration)
+        case .enterTracking(let quiet): track(quiet: quiet)
+        case .extendGesture(let quiet): gestureEnd?.fireDate = loop.now + quiet
+        case .holdGesture:
+            gestureEnd?.invalidate()
+            gestureEnd = nil
+        case .leaveTracking, .quit: loop.stop()
+        case .render(let parts): invalidate(parts)
+        case .renderRow(let id): invalidate([], row: id)
+        }
+    }
+
+    /// Runs the loop re-entrantly in the tracking mode until the gesture ends (C-M11, seed M2).
+    private func track(quiet: Duration?) {
+        if let quiet {
+            let end = Timer(fireAt: loop.now + quiet, interval: .zero, repeats: false) { [unowned self] _ in
+                send(.gestureQuiet)
+            }
+            loop.add(end, forMode: .tracking)
+            gestureEnd = end
+        }
+        loop.run(mode: .tracking, until: .distantFuture)
+        gestureEnd?.invalidate()
+        gestureEnd = nil
+        send(.trackingEnded)
+    }
+
+    /// Makes the current callback take `duration`: simulated on a virtual clock, really on the system clock.
+    private func work(for duration: Duration) {
+        if let clock = loop.clock.virtualClock {
+            clock.busy(duration)
+        } else {
+            var request = timespec(tv_sec: Int(duration.nanoseconds / 1_000_000_000),
+                                   tv_nsec: Int(duration.nanoseconds % 1_000_000_000))
+            nanosleep(&request, nil)
+        }
+    }
+}

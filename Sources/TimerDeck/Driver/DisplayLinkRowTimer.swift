@@ -1,0 +1,75 @@
+import RunLoopKit
+
+/// The ticker row: a display link (S3). Stopping takes it out of its mode and keeps it; `x`
+/// invalidates it and the next start makes a new one.
+final class DisplayLinkRowTimer: RowTimer {
+    private unowned let loop: RunLoop
+    private let refreshRate: Int
+    private let onFire: (Fire) -> Void
+    private var link: DisplayLink?
+    /// The mode it is scheduled in, while scheduled.
+    private var scheduledMode: RunLoop.Mode?
+
+    init(loop: RunLoop, refreshRate: Int, onFire: @escaping (Fire) -> Void) {
+        self.loop = loop
+        self.refreshRate = refreshRate
+        self.onFire = onFire
+    }
+
+    func start(for row: RowState) {
+        let mode = row.mode ?? .default
+        let link = self.link ?? makeLink(frameInterval: row.ticker?.frameInterval ?? 1)
+        link.isPaused = false
+        link.add(to: loop, forMode: mode)
+        scheduledMode = mode
+    }
+
+    func stop() {
+        if let link, let scheduledMode { link.remove(from: loop, forMode: scheduledMode) }
+        scheduledMode = nil
+    }
+
+    func suspend() { link?.isPaused = true }
+
+    func resume() { link?.isPaused = false }
+
+    func move(to mode: RunLoop.Mode) {
+        guard let link, let old = scheduledMode else { return }
+        link.remove(from: loop, forMode: old)
+        link.add(to: loop, forMode: mode)
+        scheduledMode = mode
+    }
+
+    /// The state draws the next frame itself; the link's schedule is not disturbed.
+    func fireNow() {}
+
+    func invalidate() {
+        link?.invalidate()
+        link = nil
+        scheduledMode = nil
+    }
+
+    /// Sets the link's frame interval (it keeps it across stops).
+    func setFrameInterval(_ interval: Int) {
+        link?.frameInterval = interval
+    }
+
+    var nextFire: Instant? {
+        guard let link, scheduledMode != nil, !link.isPaused else { return nil }
+        return link.targetTimestamp
+    }
+
+    var framesPerSecond: Double? { link?.measuredFramesPerSecond ?? 0 }
+
+    private func makeLink(frameInterval: Int) -> DisplayLink {
+        let link = DisplayLink(refreshRate: refreshRate) { [weak self] link in self?.deliver(link) }
+        link.frameInterval = frameInterval
+        self.link = link
+        return link
+    }
+
+    private func deliver(_ link: DisplayLink) {
+        onFire(.frame(time: loop.now, mode: loop.currentMode, timestamp: link.timestamp, duration: link.duration,
+                      skippedFrames: link.skippedFrames))
+    }
+}

@@ -1,0 +1,105 @@
+import RunLoopKit
+import TerminalUI
+import Uploads
+
+/// The dashboard on a virtual clock and an in-memory screen, driven by a script: the same script
+/// gives the same output every time.
+///
+/// The script is an input source like a user's: its steps run as common-mode blocks and timers,
+/// so a `key` that starts a scroll gesture is followed by the next steps *inside* the nested
+/// tracking run, and a `snapshot` there shows the loop in the tracking mode.
+package final class HeadlessSession {
+    private let steps: [ResolvedStep]
+    private let loop: RunLoop
+    private let screen: GridScreen
+    private let driver: DashboardDriver
+    private let output: (String) -> Void
+    private let uploads: UploadPipeline
+    private var nextStep = 0
+
+    private enum ResolvedStep {
+        case size(Size), key(Key), wait(Duration), snapshot, quit
+    }
+
+    /// Prepares a session.
+    ///
+    /// The upload pipeline runs on the same virtual clock; its outbox and sink come from `uploads`.
+    @available(*, noasync)
+    package init(config: Config, uploads setup: UploadsSetup, script: HeadlessScript,
+                output: @escaping (String) -> Void) {
+        var resolved: [ResolvedStep] = []
+        for step in script.steps {
+            switch step {
+            case .size(let width, let height): resolved.append(.size(Size(width: width, height: height)))
+            case .key(let key): resolved.append(.key(key))
+            case .wait(let duration): resolved.append(.wait(duration))
+            case .snapshot: resolved.append(.snapshot)
+            case .quit: resolved.append(.quit)
+            }
+        }
+        steps = resolved
+        self.output = output
+        loop = RunLoop(clock: .virtual(VirtualClock()))
+        screen = GridScreen(size: DashboardLayout.minimumSize)
+        uploads = setup.makePipeline(on: loop)
+        // Nobody watches between snapshots: changes accumulate and `snapshot` draws the whole
+        // screen from the state, which gives the same screen as drawing every change, minutes faster.
+        driver = StandardDashboard.make(config: config, loop: loop, screen: screen, pipeline: uploads,
+                                        sinkLabel: setup.sinkLabel, rendersOnChange: false)
+    }
+
+    /// Runs the script to its end (or `quit`), then flushes the uploads; returns the samples left in the outbox.
+    @available(*, noasync)
+    @discardableResult
+    package func run() -> Int {
+        RunLoop.withCurrent(loop) {
+            driver.launch()
+            loop.perform(inModes: [.common]) { [weak self] in self?.advance() }
+            while !driver.quitRequested {
+                loop.run(mode: .default, until: .distantFuture)
+            }
+            return uploads.flush()
+        }
+    }
+
+    /// Takes the next step once the upload pipeline's I/O has come back, so that every step (a
+    /// snapshot above all) sees the outcome of what the previous instant started.
+    private func advance() {
+        uploads.whenSettled { [weak self] in self?.takeNextStep() }
+    }
+
+    private func takeNextStep() {
+        guard nextStep < steps.count else {
+            driver.terminate()
+            return
+        }
+        let step = steps[nextStep]
+        nextStep += 1
+        switch step {
+        case .size(let size):
+            screen.resize(to: size)
+            driver.screenResized()
+            continueSoon()
+        case .key(let key):
+            continueSoon()
+            driver.receive([key])
+        case .wait(let duration):
+            // Continue in a block, after every timer due at that instant has fired.
+            let timer = Timer(fireAt: loop.now + duration, interval: .zero, repeats: false) { [weak self] _ in
+                self?.continueSoon()
+            }
+            loop.add(timer, forMode: .common)
+        case .snapshot:
+            driver.render(everything: true)
+            output("--- snapshot t=\(loop.now.description.dropLast()) ---")
+            output(screen.snapshot())
+            continueSoon()
+        case .quit:
+            driver.terminate()
+        }
+    }
+
+    private func continueSoon() {
+        loop.perform(inModes: [.common]) { [weak self] in self?.advance() }
+    }
+}

@@ -1,0 +1,58 @@
+import RunLoopKit
+import TerminalUI
+
+/// Draws a ``DashboardSnapshot`` on a screen: the parts asked for, then one flush.
+///
+/// With the help overlay open, the panels draw through a canvas that leaves the overlay's cells
+/// alone, so a ripple frame costs what it costs without the overlay and the overlay is drawn once.
+final class DashboardView {
+    private let screen: any Screen
+    private var lastSize: Size?
+    private var helpWasVisible = false
+
+    /// A view on `screen`.
+    init(screen: any Screen) {
+        self.screen = screen
+    }
+
+    /// Draws `parts` of `snapshot` and the lines of `rows` (everything after a size change) and
+    /// flushes once; nothing at all when there is nothing to draw.
+    func render(_ snapshot: DashboardSnapshot, parts requested: ViewParts, rows: Set<RowID> = []) {
+        var parts = requested
+        let state = snapshot.state
+        if screen.size != lastSize || state.isHelpVisible != helpWasVisible {
+            parts = .all
+            if screen.size != lastSize { screen.canvas.fill() }
+            lastSize = screen.size
+            helpWasVisible = state.isHelpVisible
+        }
+        guard !parts.isEmpty || !rows.isEmpty else { return }
+        let layout = state.layout
+        guard layout.fits else {
+            MinimumSize.draw(on: screen, minimum: DashboardLayout.minimumSize)
+            screen.flush()
+            return
+        }
+        let canvas = state.isHelpVisible ? screen.canvas.masking(layout.help) : screen.canvas
+        let focus = state.focus
+        if parts.contains(.title) { TitleBar.draw(snapshot, on: canvas.region(layout.title)) }
+        if parts.contains(.countdowns) {
+            CountdownPanel.draw(snapshot, on: canvas.region(layout.countdowns), focused: focus == .countdowns)
+        } else if !rows.isEmpty {
+            CountdownPanel.drawRows(rows, of: snapshot, on: canvas.region(layout.countdowns), focused: focus == .countdowns)
+        }
+        if parts.contains(.ticker) { TickerPanel.draw(snapshot, on: canvas.region(layout.ticker), focused: focus == .ticker) }
+        if parts.contains(.inspector) {
+            InspectorPanel.draw(snapshot, on: canvas.region(layout.inspector), focused: focus == .inspector)
+        } else if !rows.isEmpty {
+            InspectorPanel.drawRows(rows, of: snapshot, on: canvas.region(layout.inspector), focused: focus == .inspector)
+        }
+        if parts.contains(.log) { FireLogPanel.draw(snapshot, on: canvas.region(layout.log), focused: focus == .log) }
+        if parts.contains(.uploads), let uploads = layout.uploads {
+            UploadPanel.draw(snapshot, on: canvas.region(uploads), focused: focus == .uploads)
+        }
+        if parts.contains(.status) || parts.contains(.title) { StatusBar.draw(snapshot, on: canvas.region(layout.status)) }
+        if parts.contains(.help), state.isHelpVisible { HelpOverlay.draw(on: screen.canvas.region(layout.help)) }
+        screen.flush()
+    }
+}

@@ -1,0 +1,37 @@
+/// What a key asks the dashboard to do (the keymap in README and the help overlay).
+enum Command: Equatable, Sendable {
+    /// `Tab` / `Shift-Tab`: focus the next or previous panel.
+    case focusNext, focusPrevious
+    /// `↑` / `↓` outside the log: select a row.
+    case selectPrevious, selectNext
+    /// `Enter`: press the selected button.
+    case press
+    /// `s`: start or stop the selected timer.
+    case startOrStop
+    /// `p`: suspend or resume the selected timer.
+    case suspendOrResume
+    /// `m`: move the selected timer to the next mode.
+    case moveMode
+    /// `f`: fire the selected timer now.
+    case fireNow
+    /// `x`: invalidate the selected timer.
+    case invalidate
+    /// `t`: hold the run loop in the tracking mode until `t` again.
+    case toggleTrackingHold
+    /// Scroll the fire log by `lines` (negative = towards older entries); starts or extends a gesture.
+    case scroll(lines: Int)
+    /// `Home` / `End` on the log.
+    case scrollToOldest, scrollToNewest
+    /// Mouse button pressed / released: a drag holds the tracking mode until release (decision 7).
+    case dragBegan, dragEnded
+    /// `+` / `-`: ticker frame interval.
+    case frameIntervalUp, frameIntervalDown
+    /// `l`: toggle the ticker's slow-callback load (to show skipped frames, D3).
+    case toggleSlowLoad
+    /// `?`: show or hide the help overlay.
+    case toggleHelp
+    /// `Esc`: close the help overlay.
+    case dismiss
+    /// `q`: quit.
+    case quit
+}

@@ -1,0 +1,44 @@
+import TerminalUI
+
+/// Where each panel goes on a screen of a given size. Part of the state, so the page a key scrolls
+/// and the oldest entry `Home` shows follow the size the screen has now.
+struct DashboardLayout: Equatable, Sendable {
+    /// The smallest screen the dashboard fits on.
+    static let minimumSize = Size(width: 80, height: 24)
+    /// Height of the SMS and ripple panels.
+    static let topHeight = 6
+    /// Width of the help overlay.
+    static let helpWidth = 76
+
+    /// The screen size.
+    let size: Size
+    var title, countdowns, ticker, inspector, log, status, help: Rect
+    /// The upload panel, right of the log, when the dashboard has a pipeline.
+    var uploads: Rect?
+
+    /// The layout of a scene of `rowCount` rows, with or without an upload panel, on `size`.
+    init(size: Size, rowCount: Int, hasUploads: Bool) {
+        self.size = size
+        let topHeight = Self.topHeight
+        let inspectorHeight = min(max(rowCount + 3, 5), 9)
+        let leftWidth = size.width * 11 / 20
+        let logTop = 1 + topHeight + inspectorHeight
+        let logHeight = max(size.height - logTop - 1, 0)
+        let uploadsWidth = hasUploads ? 36 + max(size.width - Self.minimumSize.width, 0) / 3 : 0
+        title = Rect(row: 0, column: 0, width: size.width, height: 1)
+        countdowns = Rect(row: 1, column: 0, width: leftWidth, height: topHeight)
+        ticker = Rect(row: 1, column: leftWidth, width: size.width - leftWidth, height: topHeight)
+        inspector = Rect(row: 1 + topHeight, column: 0, width: size.width, height: inspectorHeight)
+        log = Rect(row: logTop, column: 0, width: size.width - uploadsWidth, height: logHeight)
+        status = Rect(row: size.height - 1, column: 0, width: size.width, height: 1)
+        help = Rect(row: 3, column: max((size.width - Self.helpWidth) / 2, 0), width: Self.helpWidth,
+                    height: Keymap.help.count + 2)
+        uploads = hasUploads ? Rect(row: logTop, column: size.width - uploadsWidth, width: uploadsWidth, height: logHeight) : nil
+    }
+
+    /// Whether the dashboard fits; smaller screens show how big they must be.
+    var fits: Bool { size.fits(Self.minimumSize) }
+
+    /// Fire log entries visible at once: what a page scrolls (the box and the header take 3 rows).
+    var logPage: Int { max(log.height - 3, 1) }
+}

@@ -1,0 +1,72 @@
+import RunLoopKit
+
+extension DashboardState {
+    /// A fire of row `id`'s timer: the log, the row's lateness and missed ticks, an SMS button's label.
+    mutating func fired(_ id: RowID, _ fire: Fire) -> [Effect] {
+        let row = rows[id.index]
+        switch fire {
+        case .timer(let time, let mode, let lateness, let ticks, let isManual):
+            if !isManual {
+                rows[id.index].lastLateness = lateness
+                rows[id.index].missedTicks += ticks - 1
+            }
+            record(FireRecord(time: time, timer: row.name, mode: mode, lateness: isManual ? .zero : lateness,
+                              ticks: isManual ? 1 : ticks))
+            var effects = redraw(row, also: .log)
+            if row.button != nil {
+                // S1: one fire, one second less; the last one ends the countdown and its timer.
+                rows[id.index].button?.tick()
+                if rows[id.index].button?.isEnabled == true {
+                    rows[id.index].run = .idle
+                    effects.append(.stop(id))
+                }
+            }
+            return effects
+        case .dispatch(let time, let mode, let clockNow, let ticks, let isManual):
+            return dispatchFired(row, time: time, mode: mode, clockNow: clockNow, ticks: ticks, isManual: isManual)
+        case .frame(let time, let mode, let timestamp, let duration, let skippedFrames):
+            let lateness = timestamp.duration(to: time)
+            rows[id.index].lastLateness = lateness
+            rows[id.index].ticker?.frame = Int(timestamp.nanoseconds / max(duration.nanoseconds, 1))
+            var parts: ViewParts = .ticker
+            // Only frames after a skip go to the log; 60 entries a second would bury every other timer.
+            if skippedFrames > row.missedTicks {
+                record(FireRecord(time: time, timer: row.name, mode: mode, lateness: lateness,
+                                  ticks: skippedFrames - row.missedTicks + 1))
+                rows[id.index].missedTicks = skippedFrames
+                parts.formUnion([.log, .inspector])
+            }
+            var effects: [Effect] = [.render(parts)]
+            if row.ticker?.isSlow == true { effects.append(.work(Self.slowLoad)) }
+            return effects
+        }
+    }
+
+    /// A dispatch-driven SMS button shows the whole seconds left until its deadline, so it is right
+    /// after a stall or a sleep (G3, decisions.md 9); the deadline counts from its first event (G2).
+    private mutating func dispatchFired(_ row: RowState, time: Instant, mode: RunLoop.Mode?, clockNow: Instant,
+                                        ticks: Int, isManual: Bool) -> [Effect] {
+        guard case .dispatchTimer(let interval, _) = row.mechanism, let button = row.button else { return [] }
+        let id = row.id
+        let step = max(interval.nanoseconds, 1)
+        let deadline = row.deadline ?? clockNow + interval * button.seconds
+        rows[id.index].deadline = deadline
+        var effects = redraw(row)
+        if !isManual {
+            let started = deadline.nanoseconds - step * Int64(button.seconds)
+            let lateness = Duration.nanoseconds((clockNow.nanoseconds - started) % step)
+            rows[id.index].lastLateness = lateness
+            rows[id.index].missedTicks += ticks - 1
+            record(FireRecord(time: time, timer: row.name, mode: mode, lateness: lateness, ticks: ticks))
+            effects = redraw(row, also: .log)
+        }
+        let left = clockNow.duration(to: deadline).nanoseconds
+        rows[id.index].button?.show(remaining: Int((left + step - 1) / step))
+        if rows[id.index].button?.isEnabled == true {
+            rows[id.index].run = .idle
+            rows[id.index].deadline = nil
+            effects.append(.stop(id))
+        }
+        return effects
+    }
+}

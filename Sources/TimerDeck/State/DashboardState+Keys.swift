@@ -1,0 +1,194 @@
+import TerminalUI
+
+extension DashboardState {
+    /// A key: the keymap's command, or a hint that the key does nothing here.
+    mutating func receive(_ key: Key) -> [Effect] {
+        guard let command = Keymap.command(for: key, focus: focus, logPage: layout.logPage) else {
+            hint = "key \(key) does nothing here — press ? for help"
+            return [.render(.status)]
+        }
+        return perform(command)
+    }
+
+    /// Carries out `command`. The hint of the previous key goes; renders come before a nested run.
+    mutating func perform(_ command: Command) -> [Effect] {
+        let hadHint = hint != nil
+        hint = nil
+        var effects: [Effect]
+        if isHelpVisible && !command.worksOverHelp {
+            // Keys do not reach the timers behind the overlay.
+            hint = "the help is open: ? or Esc closes it, q quits"
+            effects = []
+        } else {
+            effects = perform(allowed: command)
+        }
+        if hadHint || hint != nil { effects.insert(.render(.status), at: 0) }
+        return effects
+    }
+
+    private mutating func perform(allowed command: Command) -> [Effect] {
+        switch command {
+        case .focusNext: return focus(on: Panel(rawValue: (focus.rawValue + 1) % Panel.allCases.count)!)
+        case .focusPrevious:
+            return focus(on: Panel(rawValue: (focus.rawValue + Panel.allCases.count - 1) % Panel.allCases.count)!)
+        case .selectPrevious: return moveSelection(by: -1)
+        case .selectNext: return moveSelection(by: 1)
+        case .press: return press()
+        case .startOrStop: return act("start or stop") { state, row in state.startOrStop(row) }
+        case .suspendOrResume: return act("suspend or resume") { state, row in state.suspendOrResume(row) }
+        case .moveMode: return act("move") { state, row in state.moveToNextMode(row) }
+        case .fireNow: return act("fire") { state, row in state.fireNow(row) }
+        case .invalidate: return act("invalidate") { state, row in state.invalidate(row) }
+        case .toggleTrackingHold: return toggleTrackingHold()
+        case .scroll(let lines): return scroll(by: lines)
+        case .scrollToOldest: return scroll(by: -log.count)
+        case .scrollToNewest: return scroll(by: log.count)
+        case .dragBegan: return gesture == .none ? track(.dragging) : []
+        case .dragEnded: return gesture == .none ? [] : [.leaveTracking]
+        case .frameIntervalUp, .frameIntervalDown, .toggleSlowLoad: return adjustTicker(command)
+        case .toggleHelp:
+            isHelpVisible.toggle()
+            // Opening draws the overlay only; closing uncovers every panel.
+            return [.render(isHelpVisible ? .help : .all)]
+        case .dismiss:
+            guard isHelpVisible else { return [] }
+            isHelpVisible = false
+            return [.render(.all)]
+        case .quit: return quit()
+        }
+    }
+
+    /// Gives `panel` the focus.
+    mutating func focus(on panel: Panel) -> [Effect] {
+        let old = focus
+        focus = panel
+        return [.render(old.part.union(panel.part))]
+    }
+
+    private mutating func moveSelection(by delta: Int) -> [Effect] {
+        let count: Int
+        switch focus {
+        case .countdowns: count = buttonRows.count
+        case .inspector: count = rows.count
+        case .ticker: count = 1
+        case .uploads: count = jobRows.count
+        case .log: return scroll(by: delta)
+        }
+        guard count > 0 else { return [] }
+        let old = selectedRow
+        selection[focus] = min(max(selected(focus) + delta, 0), count - 1)
+        guard focus == .countdowns || focus == .inspector, let old, let new = selectedRow else { return [.render(focus.part)] }
+        return old.id == new.id ? [] : [.renderRow(old.id), .renderRow(new.id)]
+    }
+
+    /// Enter on the SMS panel: starts the selected button's countdown, unless it is counting (S1).
+    private mutating func press() -> [Effect] {
+        guard focus == .countdowns, buttonRows.indices.contains(selected(.countdowns)) else {
+            hint = "Enter presses a button in the SMS panel"
+            return []
+        }
+        let row = buttonRows[selected(.countdowns)]
+        guard row.button?.isEnabled == true else {
+            hint = "\(row.name) is counting: the press is ignored (S1)"
+            return []
+        }
+        return startCountdown(row)
+    }
+
+    private mutating func startCountdown(_ row: RowState) -> [Effect] {
+        rows[row.id.index].button?.press()
+        rows[row.id.index].deadline = nil
+        rows[row.id.index].run = .running
+        return redraw(row) + [.start(row.id)]
+    }
+
+    private mutating func act(_ verb: String, _ body: (inout DashboardState, RowState) -> [Effect]) -> [Effect] {
+        guard let row = selectedRow else {
+            hint = "select a timer to \(verb) (Tab to the SMS, ticker, inspector or uploads panel)"
+            return []
+        }
+        return body(&self, row)
+    }
+
+    /// `s`: a scheduled timer stops (an SMS button goes back to Send), a stopped one starts.
+    private mutating func startOrStop(_ row: RowState) -> [Effect] {
+        if row.run.isScheduled {
+            rows[row.id.index].run = .idle
+            rows[row.id.index].button?.cancel()
+            rows[row.id.index].deadline = nil
+            return redraw(row) + [.stop(row.id)]
+        }
+        if row.button != nil {
+            rows[row.id.index].button?.cancel()
+            return startCountdown(rows[row.id.index])
+        }
+        rows[row.id.index].run = .running
+        return redraw(row) + [.start(row.id)]
+    }
+
+    /// `p`: holds a running timer or lets a held one go on.
+    private mutating func suspendOrResume(_ row: RowState) -> [Effect] {
+        switch row.run {
+        case .running:
+            rows[row.id.index].run = .suspended
+            return redraw(row) + [.suspend(row.id)]
+        case .suspended:
+            rows[row.id.index].run = .running
+            return redraw(row) + [.resume(row.id)]
+        case .idle, .invalid:
+            return []
+        }
+    }
+
+    /// `m`: default → tracking → common → default; a dispatch timer has no mode (G1).
+    private mutating func moveToNextMode(_ row: RowState) -> [Effect] {
+        guard row.mechanism.hasModes, let mode = row.mode else {
+            hint = "\(row.name) is mode-independent (a dispatch timer, G1)"
+            return []
+        }
+        rows[row.id.index].mode = mode.nextInCycle
+        return redraw(row) + [.move(row.id, to: mode.nextInCycle)]
+    }
+
+    /// `f`: fires a scheduled timer now (T2); the ticker draws its next frame.
+    private mutating func fireNow(_ row: RowState) -> [Effect] {
+        if row.ticker != nil {
+            rows[row.id.index].ticker?.frame += 1
+            return [.render(.ticker)]
+        }
+        return row.run.isScheduled ? [.fire(row.id)] : []
+    }
+
+    /// `x`: invalidates the timer; an SMS button goes back to Send, ready for a new press.
+    private mutating func invalidate(_ row: RowState) -> [Effect] {
+        guard row.run.isScheduled || row.ticker != nil else { return [] }
+        rows[row.id.index].run = .invalid
+        rows[row.id.index].button?.cancel()
+        rows[row.id.index].deadline = nil
+        if row.ticker != nil { rows[row.id.index].missedTicks = 0 }
+        return redraw(row) + [.invalidate(row.id)]
+    }
+
+    /// `+`, `-`, `l`: the ticker's frame interval and slow load (D3).
+    private mutating func adjustTicker(_ command: Command) -> [Effect] {
+        guard let row = tickerRow, var settings = row.ticker else { return [] }
+        let range = TickerSettings.frameIntervals
+        switch command {
+        case .frameIntervalUp: settings.frameInterval = min(settings.frameInterval + 1, range.upperBound)
+        case .frameIntervalDown: settings.frameInterval = max(settings.frameInterval - 1, range.lowerBound)
+        default: settings.isSlow.toggle()
+        }
+        rows[row.id.index].ticker = settings
+        return redraw(row) + [.setFrameInterval(row.id, settings.frameInterval)]
+    }
+}
+
+extension Command {
+    /// Whether the key acts while the help overlay is open: only closing it and quitting do.
+    var worksOverHelp: Bool {
+        switch self {
+        case .toggleHelp, .dismiss, .quit: true
+        default: false
+        }
+    }
+}

@@ -1,0 +1,152 @@
+import RunLoopKit
+import TerminalUI
+import Uploads
+
+/// The whole dashboard as a value: focus, selection, scrollback, gesture, help, hint, layout, the
+/// fire log, the pipeline's status and one ``RowState`` per timer.
+///
+/// Every input is an ``Event``; ``apply(_:)`` changes the state and returns the ``Effect``s the
+/// driver performs on the run loop, the timers and the screen. Nothing here touches a run loop, so
+/// the dashboard's behaviour is testable as plain values. Only ``apply(_:)`` changes a state the
+/// dashboard uses:
+///
+/// ```swift
+/// var state = DashboardState(scene: .standard(Config()), size: Size(width: 80, height: 24))
+/// let effects = state.apply(.key(.enter))   // [.renderRow(RowID(index: 0)), .start(RowID(index: 0))]
+/// ```
+struct DashboardState: Sendable {
+    /// Extra time each ticker callback takes while the slow load is on: longer than a frame (D3).
+    static let slowLoad: Duration = .milliseconds(40)
+
+    /// Every timer row, in the inspector's order.
+    var rows: [RowState]
+    /// The upload panel's sink label; `nil` when the dashboard has no pipeline.
+    let uploadsLabel: String?
+    /// The quiet period that ends a scroll gesture (decision 7).
+    let gestureQuiet: Duration
+    /// Where the panels go, at the screen's current size.
+    var layout: DashboardLayout
+    /// The panel with focus.
+    var focus: Panel = .countdowns
+    /// The selected row of each panel (0 when absent).
+    var selection: [Panel: Int] = [:]
+    /// How many entries the log view is scrolled back from the newest (0 follows new entries).
+    var scrollback = 0
+    /// What keeps the loop in the tracking mode, if anything.
+    var gesture: Gesture = .none
+    /// Whether the help overlay is shown (keys other than `?`, `Esc` and `q` then do nothing).
+    var isHelpVisible = false
+    /// A short message for the status bar until the next key (an ignored key, a refused action).
+    var hint: String?
+    /// Every fire, bounded.
+    var log: FireLog
+    /// What the upload pipeline is doing (S2), once it has said.
+    var uploads: UploadStatus?
+    /// Set by `q` or a terminating signal.
+    var quitRequested = false
+
+    /// The state of `scene` on a screen of `size`, nothing started yet (``Event/launch`` starts it).
+    init(scene: Scene, size: Size) {
+        rows = scene.rows.enumerated().map { index, row in row.state(id: RowID(index: index)) }
+        uploadsLabel = scene.uploadsLabel
+        gestureQuiet = scene.gestureQuiet
+        log = FireLog(capacity: scene.logCapacity)
+        layout = DashboardLayout(size: size, rowCount: scene.rows.count, hasUploads: scene.uploadsLabel != nil)
+    }
+
+    /// The row `id` names.
+    subscript(id: RowID) -> RowState { rows[id.index] }
+
+    /// Changes the state for `event` and returns what the driver must do, in order.
+    mutating func apply(_ event: Event) -> [Effect] {
+        switch event {
+        case .launch: return launch()
+        case .key(let key): return receive(key)
+        case .fired(let id, let fire): return fired(id, fire)
+        case .pipelineStatus(let status):
+            uploads = status
+            return [.render([.uploads, .inspector])]
+        case .resize(let size):
+            layout = DashboardLayout(size: size, rowCount: rows.count, hasUploads: uploadsLabel != nil)
+            scrollback = min(scrollback, maxScrollback)
+            return [.render(.all)]
+        case .focus(let panel): return focus(on: panel)
+        case .tick: return [.render([.inspector, .uploads])]
+        case .gestureQuiet: return gesture == .scrolling ? [.leaveTracking] : []
+        case .trackingEnded:
+            gesture = .none
+            return quitRequested ? [.render(.all), .quit] : [.render(.all)]
+        case .terminate: return quit()
+        case .notice(let text):
+            hint = text
+            return [.render(.status)]
+        }
+    }
+
+    // MARK: Derived views of the rows
+
+    /// The rows with an SMS button, in the SMS panel's order.
+    var buttonRows: [RowState] { rows.filter { $0.button != nil } }
+    /// The upload pipeline's rows, in the upload panel's order.
+    var jobRows: [RowState] { rows.filter { $0.uploadJob != nil } }
+    /// The display link row.
+    var tickerRow: RowState? { rows.first { $0.ticker != nil } }
+    /// Whether any timer is scheduled and not held (the relative times then need a refresh).
+    var anyRunning: Bool { rows.contains { $0.run == .running } }
+
+    /// The selected row of `panel`.
+    func selected(_ panel: Panel) -> Int { selection[panel] ?? 0 }
+
+    /// The row the keys `s`, `p`, `m`, `f`, `x` act on, if the focused panel has one selected.
+    var selectedRow: RowState? {
+        let candidates: [RowState]
+        switch focus {
+        case .countdowns: candidates = buttonRows
+        case .inspector: candidates = rows
+        case .ticker: return tickerRow
+        case .uploads: candidates = jobRows
+        case .log: return nil
+        }
+        return candidates.indices.contains(selected(focus)) ? candidates[selected(focus)] : nil
+    }
+
+    /// The furthest back the log view goes: the oldest page fills the panel.
+    var maxScrollback: Int { max(log.count - layout.logPage, 0) }
+
+    /// Redraws what shows `row` (its SMS button and inspector line, the ticker or upload panel it
+    /// has) and `parts`: a key or a fire that changes one row redraws that row, not its panels.
+    func redraw(_ row: RowState, also parts: ViewParts = []) -> [Effect] {
+        var panels = parts
+        if row.ticker != nil { panels.insert(.ticker) }
+        if row.uploadJob != nil { panels.insert(.uploads) }
+        return panels.isEmpty ? [.renderRow(row.id)] : [.render(panels), .renderRow(row.id)]
+    }
+
+    // MARK: Changes shared by the extensions
+
+    mutating func quit() -> [Effect] {
+        quitRequested = true
+        return [.quit]
+    }
+
+    /// Records a fire in the log; a log view scrolled back stays on the entries it shows.
+    mutating func record(_ record: FireRecord) {
+        log.append(record)
+        if scrollback > 0 { scrollback = min(scrollback + 1, maxScrollback) }
+    }
+
+    private mutating func launch() -> [Effect] {
+        var effects: [Effect] = [.render(.all)]
+        var startsUploads = false
+        for row in rows where row.startsAtLaunch {
+            rows[row.id.index].run = .running
+            if row.uploadJob != nil {
+                startsUploads = true
+            } else {
+                effects.append(.start(row.id))
+            }
+        }
+        if startsUploads { effects.append(.startUploads) }
+        return effects
+    }
+}

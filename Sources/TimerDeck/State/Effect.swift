@@ -1,0 +1,38 @@
+import RunLoopKit
+
+/// What ``DashboardState/apply(_:)`` asks the driver to do to the world.
+enum Effect: Equatable, Sendable {
+    /// Schedule a new timer for the row (a run loop timer fires one interval on, a dispatch timer at once).
+    case start(RowID)
+    /// Unschedule the row's timer.
+    case stop(RowID)
+    /// Hold the row's timer where it is / let it go on.
+    case suspend(RowID), resume(RowID)
+    /// Move the row's timer to `mode`, keeping its fire date.
+    case move(RowID, to: RunLoop.Mode)
+    /// Fire the row's timer now, outside its schedule (T2).
+    case fire(RowID)
+    /// Invalidate the row's timer.
+    case invalidate(RowID)
+    /// Set the display link's frame interval.
+    case setFrameInterval(RowID, Int)
+    /// Start the upload pipeline: both its jobs and the batches a previous run left behind (S2).
+    case startUploads
+    /// Make the current callback take `duration` longer (the ticker's slow load, D3).
+    case work(Duration)
+    /// Run the loop re-entrantly in the tracking mode until ``leaveTracking`` (C-M11, M2); with
+    /// `quiet`, a timer in the tracking mode sends ``Event/gestureQuiet`` after that long without input.
+    case enterTracking(quiet: Duration?)
+    /// Restart the quiet period of the scroll gesture.
+    case extendGesture(quiet: Duration)
+    /// Keep tracking until told otherwise: drop the quiet-period timer.
+    case holdGesture
+    /// End the nested tracking run.
+    case leaveTracking
+    /// Redraw these parts.
+    case render(ViewParts)
+    /// Redraw the lines that show this row (its SMS button, its inspector line).
+    case renderRow(RowID)
+    /// End the session.
+    case quit
+}

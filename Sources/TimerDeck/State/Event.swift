@@ -1,0 +1,29 @@
+import RunLoopKit
+import TerminalUI
+import Uploads
+
+/// Everything that can change the dashboard's state: the input of ``DashboardState/apply(_:)``.
+enum Event: Sendable {
+    /// The dashboard starts: what runs from launch is started.
+    case launch
+    /// A key, a mouse event.
+    case key(Key)
+    /// The timer of a row fired.
+    case fired(RowID, Fire)
+    /// The upload pipeline's status changed (S2).
+    case pipelineStatus(UploadStatus)
+    /// The screen has a new size (a resize, or a return from Ctrl-Z).
+    case resize(Size)
+    /// A panel takes focus (a click, a script).
+    case focus(Panel)
+    /// A second passed while timers run: the "next in …" columns are stale.
+    case tick
+    /// No scroll input for the quiet period: the scroll gesture ends (decision 7).
+    case gestureQuiet
+    /// The nested tracking run returned.
+    case trackingEnded
+    /// A terminating signal: quit as `q` does.
+    case terminate
+    /// A message for the status bar from the session itself (what quitting waits for).
+    case notice(String)
+}

@@ -1,0 +1,11 @@
+/// What keeps the loop in the tracking mode (decision 7).
+enum Gesture: Equatable, Sendable {
+    /// The loop is not tracking.
+    case none
+    /// Scrolling: the nested tracking run ends after the quiet period.
+    case scrolling
+    /// `t`: the nested tracking run lasts until `t` again.
+    case held
+    /// A mouse button is down: the nested tracking run lasts until it is released.
+    case dragging
+}

@@ -1,0 +1,66 @@
+import TerminalUI
+
+/// The default keymap (README and the help overlay list it).
+enum Keymap {
+    /// Lines one wheel notch scrolls.
+    static let wheelLines = 3
+
+    /// The command for `key` with `focus` on that panel; `nil` for keys that mean nothing here.
+    static func command(for key: Key, focus: Panel, logPage: Int) -> Command? {
+        switch key {
+        case .tab: return .focusNext
+        case .shiftTab: return .focusPrevious
+        case .up: return focus == .log ? .scroll(lines: -1) : .selectPrevious
+        case .down: return focus == .log ? .scroll(lines: 1) : .selectNext
+        case .character("k"): return .scroll(lines: -1)
+        case .character("j"): return .scroll(lines: 1)
+        case .pageUp: return .scroll(lines: -max(logPage, 1))
+        case .pageDown: return .scroll(lines: max(logPage, 1))
+        case .home: return focus == .log ? .scrollToOldest : nil
+        case .end: return focus == .log ? .scrollToNewest : nil
+        case .enter: return .press
+        case .character("s"): return .startOrStop
+        case .character("p"): return .suspendOrResume
+        case .character("m"): return .moveMode
+        case .character("f"): return .fireNow
+        case .character("x"): return .invalidate
+        case .character("t"): return .toggleTrackingHold
+        case .character("+"), .character("="): return .frameIntervalUp
+        case .character("-"): return .frameIntervalDown
+        case .character("l"): return .toggleSlowLoad
+        case .character("?"): return .toggleHelp
+        case .escape: return .dismiss
+        case .character("q"): return .quit
+        case .mouse(let event):
+            switch event.kind {
+            case .wheelUp: return .scroll(lines: -wheelLines)
+            case .wheelDown: return .scroll(lines: wheelLines)
+            case .press: return .dragBegan
+            case .release: return .dragEnded
+            case .other: return nil
+            }
+        default: return nil
+        }
+    }
+
+    /// The key hints of the status bar.
+    static let hints = "⏎ press  s start/stop  p pause  m mode  f fire  x invalidate  ? keys  q quit"
+
+    /// The help overlay's lines.
+    static let help: [String] = [
+        "Tab / Shift-Tab   focus the next / previous panel",
+        "↑ / ↓             select a row (scroll in the fire log)",
+        "Enter             press the selected SMS button",
+        "s                 start / stop the selected timer",
+        "p                 suspend / resume it",
+        "m                 move it to the next mode: default → tracking → common",
+        "f                 fire it now (sampler, uploader: sample, upload now)",
+        "x                 invalidate it",
+        "t                 hold the run loop in the tracking mode until t again",
+        "PgUp PgDn j k     scroll the fire log (runs the tracking mode, M2)",
+        "wheel, drag       scroll / hold tracking with the mouse",
+        "Home / End        oldest / newest log entry",
+        "+ / -             ticker frame interval     l  slow-callback load (D3)",
+        "?                 this help    Esc  close    q  quit",
+    ]
+}

@@ -1,0 +1,20 @@
+import RunLoopKit
+import Uploads
+
+/// What drives a row: the kind of timer and its settings. Part of the scene, fixed for the row.
+enum Mechanism: Equatable, Sendable {
+    /// A repeating run loop timer (``TimerSlot``), first fire one interval after the start (M1).
+    case runLoopTimer(interval: Duration)
+    /// A repeating dispatch timer whose handler runs on the loop, first event at once (G2).
+    case dispatchTimer(interval: Duration, clock: ClockKind)
+    /// A display link at `refreshRate` Hz (S3).
+    case displayLink(refreshRate: Int)
+    /// One of the upload pipeline's two jobs, a run loop timer owned by the pipeline (S2).
+    case uploadJob(UploadPipeline.Job, interval: Duration)
+
+    /// Whether the mechanism lives in run loop modes (a dispatch timer does not, G1).
+    var hasModes: Bool {
+        if case .dispatchTimer = self { return false }
+        return true
+    }
+}

@@ -1,0 +1,67 @@
+import RunLoopKit
+import Uploads
+
+/// Everything about one timer row: what it is (from the scene) and what it is doing. The single
+/// source of truth for the row; panels draw it and the driver makes the real timer follow it.
+struct RowState: Equatable, Sendable {
+    /// Its place in the scene.
+    let id: RowID
+    /// Short unique name, shown in the inspector and the fire log.
+    let name: String
+    /// What drives it.
+    let mechanism: Mechanism
+    /// Whether it starts with the dashboard (the ticker, the upload jobs) or waits for a key.
+    let startsAtLaunch: Bool
+    /// The mode it is scheduled in; `nil` for a mode-independent timer (a dispatch timer, G1).
+    var mode: RunLoop.Mode?
+    /// Scheduled, held, invalid or idle.
+    var run: RunState = .idle
+    /// The SMS resend button it drives, if it is an SMS row (S1).
+    var button: Countdown?
+    /// A dispatch-driven button's end, on the timer's clock, from its first event (G2, G3).
+    var deadline: Instant?
+    /// The display link's settings, if it is the ticker.
+    var ticker: TickerSettings?
+    /// How late its last scheduled fire was.
+    var lastLateness: Duration?
+    /// Ticks skipped or coalesced so far (C-T6, D3).
+    var missedTicks = 0
+
+    /// The mechanism and its settings as the inspector shows them: "RunLoop Timer 1s".
+    var mechanismText: String {
+        switch mechanism {
+        case .runLoopTimer(let interval), .uploadJob(_, let interval):
+            "RunLoop Timer " + DurationText.setting(interval)
+        case .dispatchTimer(let interval, _):
+            "DispatchTimer " + DurationText.setting(interval)
+        case .displayLink(let refreshRate):
+            "DisplayLink \(refreshRate)/\(ticker?.frameInterval ?? 1)" + (ticker?.isSlow == true ? " slow" : "")
+        }
+    }
+
+    /// The mechanism in a word, for the SMS panel: "Timer", "GCD".
+    var kindText: String {
+        if case .dispatchTimer = mechanism { return "GCD" }
+        return "Timer"
+    }
+
+    /// The upload job the row stands for, if any.
+    var uploadJob: UploadPipeline.Job? {
+        if case .uploadJob(let job, _) = mechanism { return job }
+        return nil
+    }
+
+    /// What the row shows while the loop runs `currentMode` whose common set is `commonModes`:
+    /// a running timer whose mode is not running is waiting for it (M2).
+    func displayState(inMode currentMode: RunLoop.Mode?, commonModes: [RunLoop.Mode]) -> DisplayState {
+        switch run {
+        case .idle: return .idle
+        case .suspended: return .suspended
+        case .invalid: return .invalid
+        case .running:
+            guard let mode, let currentMode else { return .running }
+            let active = mode == currentMode || (mode == .common && commonModes.contains(currentMode))
+            return active ? .running : .waitingForMode
+        }
+    }
+}

@@ -1,0 +1,63 @@
+import Glibc
+import RunLoopKit
+import TerminalUI
+import TimerDeck
+
+/// The dashboard in a real terminal, on the current thread's run loop with the system clock.
+enum TerminalSession {
+    /// The signals the session handles; block them with ``SignalSource/block(_:)`` first thing in `main`.
+    static let signals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGWINCH, SIGTSTP, SIGCONT]
+
+    /// Runs until `q` or a terminating signal, and restores the terminal in every case.
+    ///
+    /// On the way out the upload pipeline gets its bounded final flush; the result says how many
+    /// samples stay in the outbox for the next start.
+    @available(*, noasync)
+    static func run(config: Config, uploads: UploadsSetup) throws(TerminalError) -> Int {
+        let screen = try CursesScreen.start(mouse: config.mouse)
+        defer { screen.stop() }
+        let loop = RunLoop.current
+        let pipeline = uploads.makePipeline(on: loop)
+        let driver = StandardDashboard.make(config: config, loop: loop, screen: screen, pipeline: pipeline,
+                                            sinkLabel: uploads.sinkLabel, rendersOnChange: true)
+
+        let input = RunLoop.FileDescriptorSource(fileDescriptor: screen.inputDescriptor) {
+            let keys = screen.readKeys()
+            if keys.contains(.resize) { driver.screenResized() }
+            driver.receive(keys.filter { $0 != .resize })
+        }
+        loop.add(input, forMode: .common)
+        // Keys typed while the shell still had the terminal in line mode became readable without a
+        // wake-up when it left line mode: read them at once.
+        func resume() {
+            screen.resume()
+            driver.screenResized()
+            driver.receive(screen.readKeys().filter { $0 != .resize })
+        }
+        let signalSource = SignalSource(signals: signals) { signal in
+            switch signal {
+            case SIGWINCH:
+                if screen.handleResize() { driver.screenResized() }
+            case SIGTSTP:
+                // Ctrl-Z: give the terminal back, stop; `fg` continues here, takes the terminal's
+                // size now (it may have changed while stopped, when the shell had the terminal) and repaints.
+                screen.suspend()
+                kill(getpid(), SIGSTOP)
+                resume()
+            case SIGCONT:
+                resume()
+            default:
+                driver.terminate()
+            }
+        }
+        loop.add(signalSource.source, forMode: .common)
+
+        driver.launch()
+        while !driver.quitRequested {
+            loop.run(mode: .default, until: .distantFuture)
+        }
+        input.invalidate()
+        driver.show(hint: "quitting: sending pending uploads (at most \(DurationText.setting(config.uploads.pipeline.flushTimeout)))…")
+        return pipeline.flush()
+    }
+}

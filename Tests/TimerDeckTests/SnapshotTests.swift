@@ -1,0 +1,58 @@
+import Testing
+@testable import TimerDeck
+
+/// The README's scenes as whole screens at 80×24 and 120×40, compared cell for cell with the
+/// committed files in Snapshots/ (see ``GoldenScreen`` for how to update them).
+@Suite("Golden snapshots of the README scenes")
+struct SnapshotTests {
+    static let sizes = ["80x24", "120x40"]
+
+    /// Runs `script` at `size` and checks its one snapshot against `Snapshots/<name>-<size>.txt`.
+    @available(*, noasync)
+    func check(_ name: String, _ script: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        for size in Self.sizes {
+            let snapshots = try runHeadless("size \(size)\n" + script)
+            try #require(snapshots.count == 1, sourceLocation: sourceLocation)
+            GoldenScreen.check(snapshots[0].screen, named: "\(name)-\(size)", sourceLocation: sourceLocation)
+        }
+    }
+
+    @Test("S1: one second after pressing Send")
+    func sendPressed() throws {
+        try check("send-1s", "key enter\nwait 1s\nsnapshot\n")
+    }
+
+    @Test("M2/M4: all three buttons pressed, the loop held in tracking since 3 s (the README's first screen)")
+    func trackingHeld() throws {
+        try check("tracking-held", "key enter\nkey down\nkey enter\nkey down\nkey enter\nwait 3s\nkey t\nwait 4500ms\nsnapshot\n")
+    }
+
+    @Test("M2: scrolling the fire log back, inside the gesture's tracking run")
+    func scrollingTheLog() throws {
+        try check("scrolling", "key enter\nkey down\nkey enter\nwait 12s\ntab\ntab\ntab\nkey pgup\nwait 100ms\nsnapshot\n"
+            .replacingOccurrences(of: "\ntab", with: "\nkey tab"))
+    }
+
+    @Test("The help overlay over the running dashboard")
+    func helpOverlay() throws {
+        try check("help", "key enter\nwait 2s\nkey ?\nwait 500ms\nsnapshot\n")
+    }
+
+    @Test("S2: the first 5-minute upload delivered")
+    func uploadDelivered() throws {
+        try check("uploads-5m", "wait 300s\nsnapshot\n")
+    }
+
+    @Test("D3: the ticker with the slow load skips frames")
+    func slowTicker() throws {
+        try check("slow-ticker", "key l\nwait 2s\nsnapshot\n")
+    }
+
+    @Test("The comparer names the first differing cell")
+    func comparerNamesTheCell() {
+        #expect(GoldenScreen.firstDifference(expected: "abc\ndef", actual: "abc\ndef") == nil)
+        let difference = GoldenScreen.firstDifference(expected: "abc\ndef", actual: "abc\ndxf")
+        #expect(difference?.hasPrefix("row 2, column 2 differs") == true)
+        #expect(GoldenScreen.firstDifference(expected: "abc", actual: "abc\n") != nil, "an extra row is a difference")
+    }
+}
