@@ -42,5 +42,11 @@ public struct UploadsConfig: Equatable, Sendable {
         if let flush = try reader.duration("uploads.flush_timeout", in: Config.flushRange) { pipeline.flushTimeout = flush }
         if let base = try reader.duration("uploads.retry_base", in: Config.retryRange) { pipeline.retry.base = base }
         if let cap = try reader.duration("uploads.retry_cap", in: Config.retryRange) { pipeline.retry.cap = cap }
+        let retry = pipeline.retry
+        guard retry.base <= retry.cap else {
+            throw ConfigError(message: "\(reader.source): uploads.retry_base (\(DurationText.format(retry.base))) is longer than "
+                + "uploads.retry_cap (\(DurationText.format(retry.cap))); the first retry cannot wait longer than the longest, "
+                + "so lower retry_base or raise retry_cap")
+        }
     }
 }

@@ -141,8 +141,10 @@ public final class UploadPipeline {
             report(problem: "sampler: \(error)")
             return
         }
-        status.lastSampleTime = loop.now
-        onIO({ (outbox) throws(OutboxError) in try outbox.append(sample) }, then: { _ in })
+        let taken = loop.now
+        onIO({ (outbox) throws(OutboxError) in try outbox.append(sample) },
+             then: { [unowned self] _ in status.lastSampleTime = taken },
+             else: { [unowned self] error in status.unsaved = UploadStatus.Unsaved(count: (status.unsaved?.count ?? 0) + 1, error: error) })
     }
 
     /// Cuts the unbatched samples into a batch and delivers what is pending.
@@ -160,6 +162,9 @@ public final class UploadPipeline {
 
     /// Stops sampling, cuts a last batch and delivers every pending batch once, for at most
     /// ``Settings/flushTimeout``, running the loop in ``flushMode``; returns the samples left in the outbox.
+    ///
+    /// When the outbox cannot be read at the end, ``UploadStatus/problem`` says why and the count is
+    /// the last one read.
     @discardableResult
     public func flush() -> Int {
         sampling.stop()
@@ -177,9 +182,13 @@ public final class UploadPipeline {
         }
         timeout.invalidate()
         flushing = false
-        let counters = try? outbox.counters()
-        status.counters = counters
-        return counters?.pendingSamples ?? 0
+        do {
+            let counters = try outbox.counters()
+            status.counters = counters
+        } catch {
+            report(problem: error.description)
+        }
+        return status.counters?.pendingSamples ?? 0
     }
 
     /// Ends the flush run: nothing left to send, a failure, or the deadline.
@@ -195,7 +204,7 @@ public final class UploadPipeline {
     private func deliverNext() {
         guard !status.isDelivering, retryTimer == nil else { return }
         let skip = rejected
-        onIO({ (outbox) throws(OutboxError) in try outbox.pendingBatches().first { !skip.contains($0.id) } }, then: { [unowned self] batch in
+        onIO({ (outbox) throws(OutboxError) in try outbox.nextPendingBatch(skipping: skip) }, then: { [unowned self] batch in
             guard let batch else {
                 finishFlush()
                 return
@@ -233,7 +242,10 @@ public final class UploadPipeline {
             attempt.statusCode = ack.statusCode
             status.lastAttempt = attempt
             status.consecutiveFailures = 0
-            onIO({ (outbox) throws(OutboxError) in try outbox.markSent(batch.id, at: now) }, then: { [unowned self] _ in deliverNext() })
+            onIO({ (outbox) throws(OutboxError) in try outbox.markSent(batch.id, at: now) }, then: { [unowned self] _ in
+                status.deliveredThisRun += batch.samples.count
+                deliverNext()
+            })
         case .failure(let error):
             attempt.error = error
             if case .rejected(let code, _) = error { attempt.statusCode = code }
@@ -272,13 +284,15 @@ public final class UploadPipeline {
     // MARK: Outbox I/O
 
     /// Runs `work` on the outbox's thread, then `then` with its result back on the loop's thread
-    /// (with fresh counters in ``status``); a failure is reported in ``status`` instead.
+    /// (with fresh counters in ``status``); a failure is reported in ``status`` and passed to `else`.
     private func onIO<Value: Sendable>(_ work: @escaping @Sendable (Outbox) throws(OutboxError) -> Value,
-                                       then: @escaping (Value) -> Void) {
+                                       then: @escaping (Value) -> Void,
+                                       else failed: @escaping (OutboxError) -> Void = { _ in }) {
         let outbox = outbox
         let handle = loop.handle
         let external = handle.beginExternalWork()
         let continuation = PipelineContinuation(then)
+        let failure = PipelineContinuation(failed)
         let reference = reference
         operationsInFlight += 1
         io.async {
@@ -295,6 +309,7 @@ public final class UploadPipeline {
                     continuation.resume(value)
                 case .failure(let error):
                     pipeline.report(problem: error.description)
+                    failure.resume(error)
                     pipeline.finishFlush()
                 }
                 pipeline.changed()

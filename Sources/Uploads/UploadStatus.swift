@@ -16,9 +16,17 @@ public struct UploadStatus: Sendable {
         public var roundTrip: Duration
     }
 
+    /// Samples taken that the outbox could not commit, and the last reason.
+    public struct Unsaved: Sendable {
+        /// How many samples were lost since the start.
+        public var count: Int
+        /// Why the last one could not be committed.
+        public var error: OutboxError
+    }
+
     /// The outbox totals as of the last write.
     public var counters: OutboxCounters?
-    /// When the last sample was taken, on the loop's uptime clock.
+    /// When the last committed sample was taken, on the loop's uptime clock.
     public var lastSampleTime: Instant?
     /// The last delivery attempt.
     public var lastAttempt: Attempt?
@@ -30,4 +38,8 @@ public struct UploadStatus: Sendable {
     public var isDelivering = false
     /// The last problem with the sampler or the outbox; cleared by the next success.
     public var problem: String?
+    /// Samples this run could not commit; never cleared, so a lost sample never goes unnoticed.
+    public var unsaved: Unsaved?
+    /// Samples this process delivered (acknowledged by the sink and recorded in the outbox).
+    public var deliveredThisRun = 0
 }

@@ -84,12 +84,14 @@ struct TimerDeckCommand: ParsableCommand {
             printError("timerdeck: \(error)")
             throw ExitCode(2)
         }
-        reportLeftInOutbox(left, uploads: uploads)
+        try reportUploads(left: left, uploads: uploads)
     }
 
-    private func reportLeftInOutbox(_ left: Int, uploads: UploadsSetup) {
-        guard left > 0 else { return }
-        printError("timerdeck: \(left) sample\(left == 1 ? "" : "s") not yet delivered to \(uploads.sinkLabel) stay in \(uploads.outbox.url.path); they go out on the next start")
+    /// Says what the uploads left behind; a lost sample or a failed outbox exits 1.
+    private func reportUploads(left: Int, uploads: UploadsSetup) throws {
+        let report = uploads.exitReport(left: left)
+        for line in report.lines { printError("timerdeck: \(line)") }
+        if report.failed { throw ExitCode(1) }
     }
 
     private func runHeadless(_ settings: Config, uploads: UploadsSetup) throws {
@@ -103,7 +105,9 @@ struct TimerDeckCommand: ParsableCommand {
                                               script: HeadlessScript(parsing: text, source: script)) {
                 print($0)
             }
-            reportLeftInOutbox(session.run(), uploads: uploads)
+            try reportUploads(left: session.run(), uploads: uploads)
+        } catch let error as ExitCode {
+            throw error
         } catch let error as HeadlessScript.ParseError {
             printError("timerdeck: \(error.message)")
             throw ExitCode(2)
