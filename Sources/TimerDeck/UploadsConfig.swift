@@ -44,8 +44,8 @@ public struct UploadsConfig: Equatable, Sendable {
         if let cap = try reader.duration("uploads.retry_cap", in: Config.retryRange) { pipeline.retry.cap = cap }
         let retry = pipeline.retry
         guard retry.base <= retry.cap else {
-            throw ConfigError(message: "\(reader.source): uploads.retry_base (\(DurationText.format(retry.base))) is longer than "
-                + "uploads.retry_cap (\(DurationText.format(retry.cap))); the first retry cannot wait longer than the longest, "
+            throw ConfigError(message: "\(reader.source): uploads.retry_base (\(DurationText.setting(retry.base))) is longer than "
+                + "uploads.retry_cap (\(DurationText.setting(retry.cap))); the first retry cannot wait longer than the longest, "
                 + "so lower retry_base or raise retry_cap")
         }
     }

@@ -1,5 +1,6 @@
 import struct Foundation.URL
 import class Foundation.FileManager
+import class Foundation.Thread
 import class Foundation.NSString
 import func Foundation.NSTemporaryDirectory
 import Glibc
@@ -86,6 +87,30 @@ public final class UploadsSetup {
 
     deinit {
         if let temporaryDirectory { try? FileManager.default.removeItem(at: temporaryDirectory) }
+    }
+
+    /// Removes the temporary outbox directory (if this run has one) when one of `signals` arrives,
+    /// then dies of that signal as it would have, so a terminated headless run leaves nothing behind.
+    ///
+    /// `signals` must already be blocked in every thread (``SignalSource/block(_:)`` first thing in
+    /// `main`): a thread of its own waits for them with `sigwait`.
+    public func removeTemporaryDirectory(on signals: [Int32]) {
+        guard let path = temporaryDirectory?.path else { return }
+        Thread.detachNewThread {
+            var set = sigset_t()
+            sigemptyset(&set)
+            for signal in signals { sigaddset(&set, signal) }
+            var received: Int32 = 0
+            guard sigwait(&set, &received) == 0 else { return }
+            // The process is ending: a directory that cannot be removed has nobody left to tell.
+            try? FileManager.default.removeItem(atPath: path)
+            signal(received, SIG_DFL)
+            var only = sigset_t()
+            sigemptyset(&only)
+            sigaddset(&only, received)
+            pthread_sigmask(SIG_UNBLOCK, &only, nil)
+            raise(received)
+        }
     }
 
     /// The pipeline on `loop`, not yet started.

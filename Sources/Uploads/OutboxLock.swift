@@ -16,7 +16,12 @@ final class OutboxLock: Sendable {
     ///   ``OutboxError/cannotWrite(path:reason:)`` when the lock file cannot be created.
     init(outboxPath: String) throws(OutboxError) {
         path = outboxPath + ".lock"
-        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        var descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        if descriptor < 0, errno == EACCES {
+            // Another user's lock file still locks (flock needs no write access); the outbox's own
+            // first write then says whether this user may write the outbox at all.
+            descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        }
         guard descriptor >= 0 else {
             throw .cannotWrite(path: path, reason: "cannot create the lock file: \(String(cString: strerror(errno)))")
         }

@@ -33,6 +33,9 @@ struct TimerDeckCommand: ParsableCommand {
     @Option(help: "The outbox database (default: ~/.local/state/timerdeck/outbox.sqlite; headless: a temporary one).")
     var outbox: String?
 
+    /// The signals that end a headless run.
+    static let headlessSignals = [SIGINT, SIGTERM, SIGHUP]
+
     /// Parses the command line; usage errors exit with status 2 (not ArgumentParser's 64).
     static func main() {
         do {
@@ -60,6 +63,10 @@ struct TimerDeckCommand: ParsableCommand {
             throw ExitCode(2)
         }
         if noMouse { settings.mouse = false }
+        if headless {
+            // Before anything can start a thread: a terminating signal first removes the temporary outbox.
+            SignalSource.block(Self.headlessSignals)
+        }
         let uploads: UploadsSetup
         do {
             uploads = try UploadsSetup(config: settings.uploads, outboxPath: outbox, uploadURL: uploadURL, headless: headless)
@@ -68,6 +75,7 @@ struct TimerDeckCommand: ParsableCommand {
             throw ExitCode(2)
         }
         if headless {
+            uploads.removeTemporaryDirectory(on: Self.headlessSignals)
             try runHeadless(settings, uploads: uploads)
             return
         }
