@@ -21,6 +21,13 @@ public struct UploadsConfig: Equatable, Sendable {
     public var httpTimeout: Duration = .seconds(10)
     /// Intervals, modes, flush bound and backoff.
     public var pipeline = UploadPipeline.Settings()
+    /// How long the outbox keeps acknowledged samples (default: seven days).
+    public var retention = OutboxRetention.sevenDays
+
+    /// `uploads.keep_delivered`: an hour to a year.
+    static let keepDeliveredRange: ClosedRange<Duration> = .seconds(3_600) ... .seconds(8_760 * 3_600)
+    /// `uploads.keep_delivered_count`: 0 (no count limit) to a billion samples.
+    static let keepDeliveredCountRange = 0...1_000_000_000
 
     /// The defaults of seed S2.
     public init() {}
@@ -42,6 +49,10 @@ public struct UploadsConfig: Equatable, Sendable {
         if let flush = try reader.duration("uploads.flush_timeout", in: Config.flushRange) { pipeline.flushTimeout = flush }
         if let base = try reader.duration("uploads.retry_base", in: Config.retryRange) { pipeline.retry.base = base }
         if let cap = try reader.duration("uploads.retry_cap", in: Config.retryRange) { pipeline.retry.cap = cap }
+        if let age = try reader.duration("uploads.keep_delivered", in: Self.keepDeliveredRange) { retention.age = age }
+        if let count = try reader.integer("uploads.keep_delivered_count", in: Self.keepDeliveredCountRange) {
+            retention.count = count == 0 ? nil : count
+        }
         let retry = pipeline.retry
         guard retry.base <= retry.cap else {
             throw ConfigError(message: "\(reader.source): uploads.retry_base (\(DurationText.setting(retry.base))) is longer than "

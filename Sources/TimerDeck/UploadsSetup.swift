@@ -47,7 +47,7 @@ public final class UploadsSetup {
         }
         self.temporaryDirectory = temporaryDirectory
         do {
-            outbox = try Outbox(url: outboxURL)
+            outbox = try Outbox(url: outboxURL, retention: config.retention)
         } catch {
             throw UploadsSetupError(message: "outbox: \(error)")
         }

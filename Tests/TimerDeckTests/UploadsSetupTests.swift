@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TimerDeck
+import Uploads
 
 /// Settings mistakes in the `[uploads]` section are start-up errors with the value and the fix.
 @Suite struct UploadsSetupTests {
@@ -28,6 +29,22 @@ import TimerDeck
             Issue.record("accepted \(url)")
         } catch {
             #expect(error.message == message)
+        }
+    }
+}
+
+extension UploadsSetupTests {
+    @Test("Retention is read from keep_delivered and keep_delivered_count; 0 sets no count limit")
+    func retentionIsConfigurable() throws {
+        #expect(try Config.parse("").uploads.retention == .sevenDays)
+        let config = try Config.parse("[uploads]\nkeep_delivered = \"24h\"\nkeep_delivered_count = 50000")
+        #expect(config.uploads.retention == OutboxRetention(age: .seconds(86_400), count: 50_000))
+        #expect(try Config.parse("[uploads]\nkeep_delivered_count = 0").uploads.retention.count == nil)
+        do {
+            _ = try Config.parse("[uploads]\nkeep_delivered = \"10m\"")
+            Issue.record("accepted a retention under an hour")
+        } catch {
+            #expect(error.message == "config: field 'uploads.keep_delivered' = \"10m\" is invalid (accepted: a duration 60m00s…525600m00s, e.g. \"250ms\")")
         }
     }
 }
