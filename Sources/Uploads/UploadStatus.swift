@@ -30,12 +30,16 @@ public struct UploadStatus: Sendable {
     public var lastSampleTime: Instant?
     /// The last delivery attempt.
     public var lastAttempt: Attempt?
+    /// What the delivery side is doing.
+    public var upload = UploadMachine.State.idle
     /// Failed attempts since the last success.
     public var consecutiveFailures = 0
     /// When the next retry is due while backing off.
     public var retryAt: Instant?
     /// Whether a batch is with the sink right now.
-    public var isDelivering = false
+    public var isDelivering: Bool {
+        if case .delivering = upload { true } else { false }
+    }
     /// The last problem with the sampler or the outbox; cleared by the next success.
     public var problem: String?
     /// Samples this run could not commit; never cleared, so a lost sample never goes unnoticed.
