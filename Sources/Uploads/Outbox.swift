@@ -226,11 +226,22 @@ public final class Outbox: Sendable {
         }
     }
 
-    /// The size of the outbox file and its write-ahead log, in bytes.
-    public func fileSize() -> Int64 {
-        [url.path, url.path + "-wal"].reduce(0) { total, path in
+    /// The sizes of the outbox file and of its write-ahead log, in bytes (0 for a missing file).
+    public func fileSizes() -> (database: Int64, log: Int64) {
+        func size(_ path: String) -> Int64 {
             var info = stat()
-            return stat(path, &info) == 0 ? total + Int64(info.st_size) : total
+            return stat(path, &info) == 0 ? Int64(info.st_size) : 0
+        }
+        return (size(url.path), size(url.path + "-wal"))
+    }
+
+    /// The size of the database as SQLite sees it (pages in use, including those still in the
+    /// write-ahead log), in bytes: what retention keeps bounded, whatever the checkpoints did.
+    public func databaseSize() throws(OutboxError) -> Int64 {
+        try read { db in
+            let pages = try Int64.fetchOne(db, sql: "PRAGMA page_count") ?? 0
+            let pageSize = try Int64.fetchOne(db, sql: "PRAGMA page_size") ?? 0
+            return pages * pageSize
         }
     }
 
