@@ -66,6 +66,11 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "dispatch-order-probe", dependencies: ["RunLoopKit"]),
+        // The uploads soak: simulated days of the pipeline against the loopback collector.
+        .executableTarget(
+            name: "timerdeck-soak",
+            dependencies: ["Uploads", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
         .testTarget(name: "RunLoopKitTests", dependencies: ["RunLoopKit"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI"]),
         .testTarget(name: "TimerDeckTests", dependencies: ["TimerDeck"], exclude: ["Fixtures"]),

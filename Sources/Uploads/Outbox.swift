@@ -43,8 +43,8 @@ public final class Outbox: Sendable {
         StateDirectory.url(environment: environment).appendingPathComponent("outbox.sqlite")
     }
 
-    /// Opens the outbox at `url`, creating its directory (mode 0700) and file as needed, and
-    /// applies `retention` at once.
+    /// Opens the outbox at `url`, creating its directory (mode 0700) and file as needed;
+    /// `retention` applies from the next acknowledgement on.
     ///
     /// - Throws: ``OutboxError/directoryUnavailable(path:reason:)`` when the directory cannot
     ///   be created or written, ``OutboxError/inUse(path:holder:)`` when another process has it
@@ -98,7 +98,7 @@ public final class Outbox: Sendable {
                 }
             }
             // A write at once, so a file this process cannot write is refused now, not sample by sample.
-            try database.write { db in try Self.applyRetention(retention, now: Self.milliseconds(Date()), db) }
+            try database.write { db in try TallyRecord.fetch(db).update(db) }
         } catch {
             throw OutboxError(error, path: path)
         }
