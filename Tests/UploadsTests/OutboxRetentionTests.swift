@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import GRDB
 @testable import Uploads
 
 /// The outbox keeps its totals in the transactions that change them and deletes acknowledged
@@ -85,5 +86,44 @@ import Testing
         #expect(first != nil)
         first = nil
         _ = try Outbox(url: url)
+    }
+}
+
+extension OutboxRetentionTests {
+    @Test("A file from before the totals and retention upgrades in place: counts kept, auto-vacuum turned on")
+    func versionOneFileUpgradesInPlace() throws {
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        do {
+            // The v1 schema as shipped, with one sent batch of 2 samples, one pending of 1, one unbatched.
+            let old = try DatabaseQueue(path: url.path)
+            try old.write { db in
+                try db.execute(sql: """
+                    CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY);
+                    INSERT INTO grdb_migrations VALUES ('v1: samples and batches');
+                    CREATE TABLE batch (id TEXT PRIMARY KEY NOT NULL, created_at_ms INTEGER NOT NULL, sent_at_ms INTEGER,
+                        attempts INTEGER NOT NULL DEFAULT 0, failure_message TEXT, failure_at_ms INTEGER,
+                        failure_permanent INTEGER NOT NULL DEFAULT 0);
+                    CREATE TABLE sample (seq INTEGER PRIMARY KEY AUTOINCREMENT, kind TEXT NOT NULL, taken_at_ms INTEGER NOT NULL,
+                        fields TEXT NOT NULL, batch_id TEXT REFERENCES batch(id));
+                    CREATE INDEX sample_by_batch ON sample(batch_id);
+                    INSERT INTO batch (id, created_at_ms, sent_at_ms) VALUES ('00000000-0000-0000-0000-000000000001', 1, 2);
+                    INSERT INTO batch (id, created_at_ms) VALUES ('00000000-0000-0000-0000-000000000002', 3);
+                    INSERT INTO sample (kind, taken_at_ms, fields, batch_id) VALUES
+                        ('position', 10, '{"lat":1,"lon":2}', '00000000-0000-0000-0000-000000000001'),
+                        ('position', 11, '{"lat":1,"lon":2}', '00000000-0000-0000-0000-000000000001'),
+                        ('position', 12, '{"lat":1,"lon":2}', '00000000-0000-0000-0000-000000000002'),
+                        ('position', 13, '{"lat":1,"lon":2}', NULL);
+                    """)
+            }
+        }
+        let outbox = try Outbox(url: url)
+        let counters = try outbox.counters()
+        #expect(counters.deliveredSamples == 2)
+        #expect(counters.pendingSamples == 2)
+        #expect(counters.unbatchedSamples == 1)
+        #expect(counters.pendingBatches == 1)
+        #expect(counters.lastSample?.seq == 4)
+        #expect(try outbox.database.read { try Int.fetchOne($0, sql: "PRAGMA auto_vacuum") } == 2)
+        #expect(try outbox.pendingBatches().first?.samples.map(\.seq) == [3])
     }
 }
