@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import Uploads
 
-/// A small soak in every test run: hours stand in for days (retention one "day"), uploads every
+/// A small soak in every test run: 20 minutes stand in for a day (retention one "day"), uploads every
 /// 5 minutes to the loopback collector. It checks correctness, not speed: `timerdeck-soak` has the
 /// 30-day figures.
 @Suite struct SoakTests {
