@@ -129,7 +129,7 @@ public final class UploadsSetup {
         if let unsaved = status?.unsaved {
             lines.append("\(unsaved.count) sample\(unsaved.count == 1 ? "" : "s") could not be saved and \(unsaved.count == 1 ? "is" : "are") lost: \(unsaved.error)")
         }
-        if let problem = status?.problem {
+        if let problem = status?.problem, problem != status?.unsaved?.error.description {
             lines.append("the outbox failed: \(problem)")
         }
         if left > 0 {
