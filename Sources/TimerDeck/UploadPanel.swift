@@ -32,7 +32,7 @@ enum UploadPanel {
             lines.append(("\(unsaved.count) sample\(unsaved.count == 1 ? "" : "s") NOT saved: \(unsaved.error)", Style(.bad)))
         }
         if let problem = status.problem {
-            lines.append((problem, Style(.bad)))
+            if problem != status.unsaved?.error.description { lines.append((problem, Style(.bad))) }
         } else {
             var totals = "delivered \(status.deliveredThisRun) this run"
             if let rejected = counters?.rejectedBatches, rejected > 0 { totals += " · \(rejected) batch rejected" }
