@@ -72,6 +72,11 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "dispatch-order-probe", dependencies: ["RunLoopKit"]),
+        // The uploads soak: simulated days of the pipeline against the loopback collector.
+        .executableTarget(
+            name: "timerdeck-soak",
+            dependencies: ["Uploads", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
         // Shared by the test targets: child processes, built products, scratch directories,
         // repository files, tags for the slow suites.
         .target(name: "TestSupport", path: "Tests/TestSupport"),

@@ -20,6 +20,8 @@ extension Config {
         .duration("uploads.flush_timeout", \.uploads.pipeline.flushTimeout, in: .zero ... .seconds(60)),
         .duration("uploads.retry_base", \.uploads.pipeline.retry.base, in: .milliseconds(100) ... .seconds(86_400)),
         .duration("uploads.retry_cap", \.uploads.pipeline.retry.cap, in: .milliseconds(100) ... .seconds(86_400)),
+        .duration("uploads.keep_delivered", \.uploads.keepDelivered, in: .seconds(3_600) ... .seconds(8_760 * 3_600)),
+        .integer("uploads.keep_delivered_count", \.uploads.keepDeliveredCount, in: 0...1_000_000_000),
     ]
 
     /// The ticker's refresh rates, for the config file and `--fps` alike.

@@ -3,7 +3,8 @@ import TerminalUI
 import Uploads
 
 /// The upload pipeline (S2): the sink in use (in the title), its two timers, samples pending, the
-/// last sample and upload, retries and backoff, the total delivered or the last problem.
+/// last committed sample and upload, retries and backoff, samples that could not be saved, what this
+/// process delivered or the last problem.
 enum UploadPanel {
     static func draw(_ snapshot: DashboardSnapshot, on canvas: Canvas, focused: Bool) {
         canvas.fill()
@@ -27,10 +28,13 @@ enum UploadPanel {
         if let taken = status.lastSampleTime { samples += " " + ago(taken, now: now) }
         lines.append((samples, .normal))
         lines.append(lastUpload(status, now: now))
+        if let unsaved = status.unsaved {
+            lines.append(("\(unsaved.count) sample\(unsaved.count == 1 ? "" : "s") NOT saved: \(unsaved.error)", Style(.bad)))
+        }
         if let problem = status.problem {
-            lines.append((problem, Style(.bad)))
+            if problem != status.unsaved?.error.description { lines.append((problem, Style(.bad))) }
         } else {
-            var totals = "delivered \(counters?.deliveredSamples ?? 0)"
+            var totals = "delivered \(status.deliveredThisRun) this run"
             if let rejected = counters?.rejectedBatches, rejected > 0 {
                 totals += " · \(rejected) \(rejected == 1 ? "batch" : "batches") rejected"
             }

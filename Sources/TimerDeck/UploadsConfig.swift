@@ -21,6 +21,19 @@ public struct UploadsConfig: Equatable, Sendable {
     public var httpTimeout: Duration = .seconds(10)
     /// Intervals, modes, flush bound and backoff.
     public var pipeline = UploadPipeline.Settings()
+    /// How long the outbox keeps acknowledged samples (default: seven days).
+    public var retention = OutboxRetention.sevenDays
+
+    /// `uploads.keep_delivered`: how long acknowledged samples are kept (the retention's age).
+    var keepDelivered: Duration {
+        get { retention.age ?? OutboxRetention.sevenDays.age ?? .zero }
+        set { retention.age = newValue }
+    }
+    /// `uploads.keep_delivered_count`: at most this many acknowledged samples are kept; 0 sets no limit.
+    var keepDeliveredCount: Int {
+        get { retention.count ?? 0 }
+        set { retention.count = newValue == 0 ? nil : newValue }
+    }
 
     /// The defaults of seed S2.
     public init() {}

@@ -1,6 +1,7 @@
 import class Foundation.Bundle
 import struct Foundation.URL
 import class Foundation.FileManager
+import class Foundation.Thread
 import class Foundation.NSString
 import func Foundation.NSTemporaryDirectory
 import Glibc
@@ -23,6 +24,8 @@ public final class UploadsSetup {
     private let sampler: any Sampler
     private let settings: UploadPipeline.Settings
     private let temporaryDirectory: URL?
+    /// The pipeline made by ``makePipeline(on:)``, whose status the exit report reads.
+    private weak var pipeline: UploadPipeline?
 
     /// Opens the outbox at `outboxPath` (default: the XDG state directory) and builds the sampler and sink.
     ///
@@ -30,7 +33,8 @@ public final class UploadsSetup {
     /// and the uploads, removed when this value goes away, so the same script prints the same output.
     /// A headless run with `--outbox` writes its uploads next to the outbox, in `uploads/`.
     /// - Throws: ``UploadsSetupError`` naming the file and the reason: an outbox that cannot be
-    ///   opened or is corrupt, a route file that cannot be read.
+    ///   opened or is corrupt, a route file that cannot be read, an upload URL that is not an
+    ///   absolute http(s) URL.
     public init(config: UploadsConfig, outboxPath: String?, uploadURL: String?, headless: Bool) throws(UploadsSetupError) {
         var temporaryDirectory: URL?
         let outboxURL: URL
@@ -45,7 +49,7 @@ public final class UploadsSetup {
         }
         self.temporaryDirectory = temporaryDirectory
         do {
-            outbox = try Outbox(url: outboxURL)
+            outbox = try Outbox(url: outboxURL, retention: config.retention)
         } catch {
             throw UploadsSetupError(message: "outbox: \(error)")
         }
@@ -66,7 +70,8 @@ public final class UploadsSetup {
             do {
                 sink = try HTTPSink(endpoint: address, timeout: config.httpTimeout)
             } catch {
-                sink = UnusableSink(destination: address, error: error)
+                // A typo in the URL is a start-up error; an unreachable server is a panel message.
+                throw UploadsSetupError(message: "\(uploadURL == nil ? "uploads.url" : "--upload-url"): \(error)")
             }
             sinkLabel = address
         } else if headless {
@@ -86,9 +91,58 @@ public final class UploadsSetup {
         if let temporaryDirectory { try? FileManager.default.removeItem(at: temporaryDirectory) }
     }
 
+    /// Removes the temporary outbox directory (if this run has one) when one of `signals` arrives,
+    /// then dies of that signal as it would have, so a terminated headless run leaves nothing behind.
+    ///
+    /// `signals` must already be blocked in every thread (``SignalSource/block(_:)`` first thing in
+    /// `main`): a thread of its own waits for them with `sigwait`.
+    public func removeTemporaryDirectory(on signals: [Int32]) {
+        guard let path = temporaryDirectory?.path else { return }
+        Thread.detachNewThread {
+            var set = sigset_t()
+            sigemptyset(&set)
+            for signal in signals { sigaddset(&set, signal) }
+            var received: Int32 = 0
+            guard sigwait(&set, &received) == 0 else { return }
+            // The process is ending: a directory that cannot be removed has nobody left to tell.
+            try? FileManager.default.removeItem(atPath: path)
+            signal(received, SIG_DFL)
+            var only = sigset_t()
+            sigemptyset(&only)
+            sigaddset(&only, received)
+            pthread_sigmask(SIG_UNBLOCK, &only, nil)
+            raise(received)
+        }
+    }
+
     /// The pipeline on `loop`, not yet started.
     public func makePipeline(on loop: RunLoop) -> UploadPipeline {
-        UploadPipeline(loop: loop, outbox: outbox, sampler: sampler, sink: sink, settings: settings)
+        let pipeline = UploadPipeline(loop: loop, outbox: outbox, sampler: sampler, sink: sink, settings: settings)
+        self.pipeline = pipeline
+        return pipeline
+    }
+
+    /// What to tell the user about the uploads at exit, after the pipeline's flush left `left`
+    /// samples undelivered; `failed` when a sample was lost or the outbox failed, so the run
+    /// must not exit 0.
+    public func exitReport(left: Int) -> (lines: [String], failed: Bool) {
+        var lines: [String] = []
+        let status = pipeline?.status
+        if let unsaved = status?.unsaved {
+            lines.append("\(unsaved.count) sample\(unsaved.count == 1 ? "" : "s") could not be saved and \(unsaved.count == 1 ? "is" : "are") lost: \(unsaved.error)")
+        }
+        if let problem = status?.problem, problem != status?.unsaved?.error.description {
+            lines.append("the outbox failed: \(problem)")
+        }
+        if left > 0 {
+            let samples = "\(left) sample\(left == 1 ? "" : "s") not yet delivered to \(sinkLabel)"
+            if temporaryDirectory != nil {
+                lines.append("\(samples) are discarded with the temporary outbox; give --outbox FILE to keep them for the next start")
+            } else {
+                lines.append("\(samples) stay in \(outbox.url.path); they go out on the next start")
+            }
+        }
+        return (lines, status?.unsaved != nil || status?.problem != nil)
     }
 
     private static func makeTemporaryDirectory() throws(UploadsSetupError) -> URL {

@@ -76,6 +76,12 @@ public final class HTTPSink: BatchSink {
         request.httpBody = body
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         request.setValue(batch.key, forHTTPHeaderField: "Idempotency-Key")
+        // One connection per POST. URLSession on Linux cannot rewind a body: when libcurl re-sends a
+        // request whose kept-alive connection the server had closed, Foundation's seek callback
+        // leaves the body consumed, and the retry goes out with its Content-Length and no body,
+        // stalling until the timeout. A batch every few minutes gains nothing from keeping the
+        // connection, so none is reused, and a dropped connection is a plain retryable failure.
+        request.setValue("close", forHTTPHeaderField: "Connection")
         request.timeoutInterval = session.configuration.timeoutIntervalForRequest
         let batchID = batch.id
         let destination = destination
@@ -145,6 +151,8 @@ public final class HTTPSink: BatchSink {
             return .connectionFailed(destination: destination, reason: "unknown host")
         case .networkConnectionLost:
             return .connectionFailed(destination: destination, reason: "the connection was lost")
+        case .badServerResponse:
+            return .connectionFailed(destination: destination, reason: "the server closed the connection without an answer")
         case .notConnectedToInternet:
             return .connectionFailed(destination: destination, reason: "no network")
         default:

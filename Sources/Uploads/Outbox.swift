@@ -6,12 +6,17 @@ import GRDB
 /// A sample counts once ``append(_:)`` returns: it is committed (with `synchronous = FULL`,
 /// so it survives a SIGKILL or a power cut at any point) and has a `seq` that increases
 /// across restarts. The upload side cuts what is unbatched into a ``Batch``, hands it to a
-/// ``BatchSink`` and calls ``markSent(_:at:)`` only once the sink acknowledged it. Nothing
-/// is ever deleted, so a crash or a server that is down loses nothing.
+/// ``BatchSink`` and calls ``markSent(_:at:)`` only once the sink acknowledged it. Pending
+/// samples are never deleted, so a crash or a server that is down loses nothing; acknowledged
+/// ones go after the ``OutboxRetention`` (default: seven days), so the file stops growing.
 ///
-/// Every call is synchronous and short (a local transaction), meant to be made from the
-/// run loop thread; the type is `Sendable` and calls from several threads are serialized.
-/// Failures are ``OutboxError``s that name the file and the reason.
+/// One process writes an outbox at a time: opening it takes an advisory lock on
+/// `<file>.lock`, and a second open fails with ``OutboxError/inUse(path:holder:)``.
+///
+/// Every call is synchronous and short (a local transaction whose cost depends on the pending
+/// rows, not on the history), meant to be made from one thread at a time; the type is
+/// `Sendable` and calls from several threads are serialized. Failures are ``OutboxError``s
+/// that name the file and the reason.
 ///
 /// ```swift
 /// let outbox = try Outbox()                        // $XDG_STATE_HOME/timerdeck/outbox.sqlite
@@ -27,26 +32,32 @@ import GRDB
 public final class Outbox: Sendable {
     /// The outbox file.
     public let url: URL
-    private let database: DatabaseQueue
+    /// How long acknowledged samples are kept.
+    public let retention: OutboxRetention
+    /// The SQLite connection (internal: tests read its settings).
+    let database: DatabaseQueue
+    private let lock: OutboxLock
 
     /// `$XDG_STATE_HOME/timerdeck/outbox.sqlite`, or `~/.local/state/timerdeck/outbox.sqlite`.
     public static func defaultURL(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
         StateDirectory.url(environment: environment).appendingPathComponent("outbox.sqlite")
     }
 
-    /// Opens the outbox at `url`, creating its directory (mode 0700) and file as needed.
+    /// Opens the outbox at `url`, creating its directory (mode 0700) and file as needed;
+    /// `retention` applies from the next acknowledgement on.
     ///
     /// - Throws: ``OutboxError/directoryUnavailable(path:reason:)`` when the directory cannot
-    ///   be created or written, ``OutboxError/corrupt(path:reason:)`` when the file is not an
-    ///   SQLite database (it is left untouched), ``OutboxError/cannotWrite(path:reason:)`` or
-    ///   ``OutboxError/diskFull(path:)`` when the file cannot be set up.
-    public convenience init(url: URL = Outbox.defaultURL()) throws(OutboxError) {
-        try self.init(url: url, pageLimit: nil)
+    ///   be created or written, ``OutboxError/inUse(path:holder:)`` when another process has it
+    ///   open, ``OutboxError/corrupt(path:reason:)`` when the file is not an SQLite database (it
+    ///   is left untouched), ``OutboxError/cannotWrite(path:reason:)`` (a read-only file, too)
+    ///   or ``OutboxError/diskFull(path:)`` when the file cannot be written.
+    public convenience init(url: URL = Outbox.defaultURL(), retention: OutboxRetention = .sevenDays) throws(OutboxError) {
+        try self.init(url: url, retention: retention, pageLimit: nil)
     }
 
     /// Opens the outbox with SQLite's `max_page_count` set to `pageLimit`, so tests can make
     /// writes fail with `SQLITE_FULL` without filling a disk.
-    init(url: URL, pageLimit: Int?) throws(OutboxError) {
+    init(url: URL, retention: OutboxRetention = .sevenDays, pageLimit: Int?) throws(OutboxError) {
         let path = url.path
         let directory = url.deletingLastPathComponent().path
         do {
@@ -54,11 +65,14 @@ public final class Outbox: Sendable {
         } catch {
             throw .directoryUnavailable(path: error.path, reason: "cannot \(error.operation): \(error.reason)")
         }
+        lock = try OutboxLock(outboxPath: path)
 
         var configuration = Configuration()
         configuration.label = "timerdeck.outbox"
         configuration.busyMode = .timeout(5)
         configuration.prepareDatabase { db in
+            // Before any table exists (a new file): freed pages can be handed back (retention).
+            try db.execute(sql: "PRAGMA auto_vacuum = INCREMENTAL")
             // WAL: readers never block the writer, and a commit is one append to the log.
             let mode = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
             guard mode == "wal" else {
@@ -66,14 +80,25 @@ public final class Outbox: Sendable {
             }
             // FULL: a commit is on disk when it returns, so an appended sample survives power loss.
             try db.execute(sql: "PRAGMA synchronous = FULL")
+            // The log is cut back to this size after each checkpoint, so it does not keep its peak.
+            try db.execute(sql: "PRAGMA journal_size_limit = 4194304")
             if let pageLimit {
                 _ = try Int.fetchOne(db, sql: "PRAGMA max_page_count = \(pageLimit)")
             }
         }
         self.url = url
+        self.retention = retention
         do {
             database = try DatabaseQueue(path: path, configuration: configuration)
             try Self.migrator.migrate(database)
+            try database.writeWithoutTransaction { db in
+                // A file from before retention: one VACUUM turns incremental auto-vacuum on.
+                if try Int.fetchOne(db, sql: "PRAGMA auto_vacuum") != 2 {
+                    try db.execute(sql: "PRAGMA auto_vacuum = INCREMENTAL; VACUUM")
+                }
+            }
+            // A write at once, so a file this process cannot write is refused now, not sample by sample.
+            try database.write { db in try TallyRecord.fetch(db).update(db) }
         } catch {
             throw OutboxError(error, path: path)
         }
@@ -84,13 +109,12 @@ public final class Outbox: Sendable {
     /// When this throws, nothing was committed and the caller still holds the sample.
     @discardableResult
     public func append(_ sample: Sample) throws(OutboxError) -> StoredSample {
-        let fields = try encode(FieldValues(sample.fields))
         let seq = try write { db in
-            try db.execute(
-                sql: "INSERT INTO sample (kind, taken_at_ms, fields) VALUES (?, ?, ?)",
-                arguments: [sample.kind.rawValue, sample.takenAtMilliseconds, fields])
-            return db.lastInsertedRowID
+            var record = SampleRecord(sample)
+            try record.insert(db)
+            return record.seq
         }
+        guard let seq else { throw .database(path: url.path, reason: "SQLite gave the new sample no seq") }
         return StoredSample(seq: seq, sample: sample)
     }
 
@@ -103,11 +127,13 @@ public final class Outbox: Sendable {
         let key = id.uuidString.lowercased()
         let createdAt = Self.milliseconds(time)
         return try write { db -> Batch? in
-            let unbatched = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sample WHERE batch_id IS NULL") ?? 0
-            guard unbatched > 0 else { return nil }
-            try db.execute(sql: "INSERT INTO batch (id, created_at_ms) VALUES (?, ?)", arguments: [key, createdAt])
-            try db.execute(sql: "UPDATE sample SET batch_id = ? WHERE batch_id IS NULL", arguments: [key])
-            return Batch(id: id, createdAt: Self.date(createdAt), samples: try self.samples(inBatch: key, db))
+            let unbatched = SampleRecord.filter(SampleRecord.CodingKeys.batchId == nil)
+            let count = try unbatched.fetchCount(db)
+            guard count > 0 else { return nil }
+            try BatchRecord(id: key, createdAtMs: createdAt, sentAtMs: nil, attempts: 0, failureMessage: nil,
+                            failureAtMs: nil, failurePermanent: false, sampleCount: count).insert(db)
+            try unbatched.updateAll(db, SampleRecord.CodingKeys.batchId.set(to: key))
+            return Batch(id: id, createdAt: Self.date(createdAt), samples: try Self.samples(inBatch: key, db))
         }
     }
 
@@ -117,39 +143,40 @@ public final class Outbox: Sendable {
     /// they stay until delivered.
     public func pendingBatches() throws(OutboxError) -> [Batch] {
         try read { db in
-            let rows = try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT id, created_at_ms, attempts, failure_message, failure_at_ms, failure_permanent
-                    FROM batch WHERE sent_at_ms IS NULL ORDER BY rowid
-                    """)
-            return try rows.map { row in
-                let key: String = row["id"]
-                guard let id = UUID(uuidString: key) else {
-                    throw DatabaseError(resultCode: .SQLITE_CORRUPT, message: "batch id \"\(key)\" is not a UUID")
-                }
-                var failure: BatchFailure?
-                if let message: String = row["failure_message"], let at: Int64 = row["failure_at_ms"] {
-                    failure = BatchFailure(message: message, at: Self.date(at), isPermanent: row["failure_permanent"])
-                }
-                return Batch(
-                    id: id, createdAt: Self.date(row["created_at_ms"]), samples: try self.samples(inBatch: key, db),
-                    failedAttempts: row["attempts"], lastFailure: failure)
-            }
+            try Self.unsent.fetchAll(db).map { try Self.batch($0, db) }
         }
     }
 
-    /// Records that a sink acknowledged the batch. Call it only after the acknowledgement.
+    /// The oldest batch not yet acknowledged whose id is not in `skipped`, or nil.
+    ///
+    /// Reads only that batch's rows, however many batches are pending.
+    public func nextPendingBatch(skipping skipped: Set<UUID> = []) throws(OutboxError) -> Batch? {
+        let keys = skipped.map { $0.uuidString.lowercased() }
+        return try read { db in
+            try Self.unsent.filter(!keys.contains(BatchRecord.CodingKeys.id)).fetchOne(db).map { try Self.batch($0, db) }
+        }
+    }
+
+    /// Records that a sink acknowledged the batch, counts its samples delivered and applies the
+    /// retention, in one transaction. Call it only after the acknowledgement.
     ///
     /// Marking a batch that is already sent changes nothing (the first time is kept).
     /// - Throws: ``OutboxError/unknownBatch(_:path:)`` when the outbox has no such batch.
     public func markSent(_ batchID: UUID, at time: Date) throws(OutboxError) {
         let key = batchID.uuidString.lowercased()
         let sentAt = Self.milliseconds(time)
+        let retention = retention
         let found = try write { db in
-            try db.execute(
-                sql: "UPDATE batch SET sent_at_ms = COALESCE(sent_at_ms, ?) WHERE id = ?", arguments: [sentAt, key])
-            return db.changesCount > 0
+            guard var batch = try BatchRecord.fetchOne(db, key: key) else { return false }
+            guard batch.sentAtMs == nil else { return true }
+            batch.sentAtMs = sentAt
+            try batch.update(db)
+            var tally = try TallyRecord.fetch(db)
+            tally.deliveredSamples += batch.sampleCount
+            tally.keptSamples += batch.sampleCount
+            try tally.update(db)
+            try Self.applyRetention(retention, now: sentAt, db)
+            return true
         }
         guard found else { throw .unknownBatch(batchID, path: url.path) }
     }
@@ -163,92 +190,118 @@ public final class Outbox: Sendable {
         let key = batchID.uuidString.lowercased()
         let failedAt = Self.milliseconds(time)
         let found = try write { db in
-            try db.execute(
-                sql: """
-                    UPDATE batch SET attempts = attempts + 1, failure_message = ?, failure_at_ms = ?, failure_permanent = ?
-                    WHERE id = ?
-                    """,
-                arguments: [error.description, failedAt, !error.isRetryable, key])
-            return db.changesCount > 0
+            guard var batch = try BatchRecord.fetchOne(db, key: key) else { return false }
+            batch.attempts += 1
+            batch.failureMessage = error.description
+            batch.failureAtMs = failedAt
+            batch.failurePermanent = !error.isRetryable
+            try batch.update(db)
+            return true
         }
         guard found else { throw .unknownBatch(batchID, path: url.path) }
     }
 
     /// Current totals: pending and delivered samples, pending batches, the last sample.
+    ///
+    /// Reads the pending rows and the kept totals only (indexed), never the whole history.
     public func counters() throws(OutboxError) -> OutboxCounters {
         try read { db in
-            let sampleCounts = try Row.fetchOne(
+            let unbatched = try SampleRecord.filter(SampleRecord.CodingKeys.batchId == nil).fetchCount(db)
+            let unsent = try Row.fetchOne(
                 db,
                 sql: """
-                    SELECT
-                        COUNT(*) FILTER (WHERE sample.batch_id IS NULL),
-                        COUNT(*) FILTER (WHERE batch.sent_at_ms IS NULL),
-                        COUNT(*) FILTER (WHERE batch.sent_at_ms IS NOT NULL)
-                    FROM sample LEFT JOIN batch ON batch.id = sample.batch_id
-                    """)
-            let batchCounts = try Row.fetchOne(
-                db,
-                sql: """
-                    SELECT COUNT(*), COUNT(*) FILTER (WHERE failure_permanent)
+                    SELECT COUNT(*), COALESCE(SUM(sample_count), 0), COUNT(*) FILTER (WHERE failure_permanent)
                     FROM batch WHERE sent_at_ms IS NULL
                     """)
-            let last = try Row.fetchOne(db, sql: "SELECT seq, kind, taken_at_ms, fields FROM sample ORDER BY seq DESC LIMIT 1")
+            let tally = try TallyRecord.fetch(db)
+            let last = try SampleRecord.order(SampleRecord.CodingKeys.seq.desc).fetchOne(db)
+            let batchedPending: Int = unsent?[1] ?? 0
             return OutboxCounters(
-                pendingSamples: sampleCounts?[1] ?? 0,
-                unbatchedSamples: sampleCounts?[0] ?? 0,
-                pendingBatches: batchCounts?[0] ?? 0,
-                rejectedBatches: batchCounts?[1] ?? 0,
-                deliveredSamples: sampleCounts?[2] ?? 0,
-                lastSample: try last.map(self.storedSample))
+                pendingSamples: unbatched + batchedPending,
+                unbatchedSamples: unbatched,
+                pendingBatches: unsent?[0] ?? 0,
+                rejectedBatches: unsent?[2] ?? 0,
+                deliveredSamples: tally.deliveredSamples,
+                lastSample: try last?.stored())
+        }
+    }
+
+    /// The sizes of the outbox file and of its write-ahead log, in bytes (0 for a missing file).
+    public func fileSizes() -> (database: Int64, log: Int64) {
+        func size(_ path: String) -> Int64 {
+            var info = stat()
+            return stat(path, &info) == 0 ? Int64(info.st_size) : 0
+        }
+        return (size(url.path), size(url.path + "-wal"))
+    }
+
+    /// The size of the database as SQLite sees it (pages in use, including those still in the
+    /// write-ahead log), in bytes: what retention keeps bounded, whatever the checkpoints did.
+    public func databaseSize() throws(OutboxError) -> Int64 {
+        try read { db in
+            let pages = try Int64.fetchOne(db, sql: "PRAGMA page_count") ?? 0
+            let pageSize = try Int64.fetchOne(db, sql: "PRAGMA page_size") ?? 0
+            return pages * pageSize
         }
     }
 
     // MARK: - Rows
 
-    private func samples(inBatch key: String, _ db: Database) throws -> [StoredSample] {
-        try Row.fetchAll(
-            db, sql: "SELECT seq, kind, taken_at_ms, fields FROM sample WHERE batch_id = ? ORDER BY seq",
-            arguments: [key]
-        ).map(storedSample)
+    /// Unsent batches, oldest first.
+    private static let unsent = BatchRecord.filter(BatchRecord.CodingKeys.sentAtMs == nil).order(Column.rowID)
+
+    private static func batch(_ record: BatchRecord, _ db: Database) throws -> Batch {
+        guard let id = UUID(uuidString: record.id) else {
+            throw DatabaseError(resultCode: .SQLITE_CORRUPT, message: "batch id \"\(record.id)\" is not a UUID")
+        }
+        var failure: BatchFailure?
+        if let message = record.failureMessage, let at = record.failureAtMs {
+            failure = BatchFailure(message: message, at: date(at), isPermanent: record.failurePermanent)
+        }
+        return Batch(id: id, createdAt: date(record.createdAtMs), samples: try samples(inBatch: record.id, db),
+                     failedAttempts: record.attempts, lastFailure: failure)
     }
 
-    /// Decodes a sample row; a row that does not decode is reported, never skipped.
-    private func storedSample(_ row: Row) throws -> StoredSample {
-        let seq: Int64 = row["seq"]
-        let kindName: String = row["kind"]
-        let json: String = row["fields"]
-        guard let kind = SampleKind(rawValue: kindName),
-            let values = try? JSONDecoder().decode(FieldValues.self, from: Data(json.utf8)),
-            let fields = values.fields(of: kind)
-        else {
-            throw DatabaseError(resultCode: .SQLITE_CORRUPT, message: "sample \(seq) of kind \"\(kindName)\" has unreadable fields \(json)")
-        }
-        return StoredSample(seq: seq, sample: Sample(takenAtMilliseconds: row["taken_at_ms"], fields: fields))
+    private static func samples(inBatch key: String, _ db: Database) throws -> [StoredSample] {
+        try SampleRecord.filter(SampleRecord.CodingKeys.batchId == key).order(SampleRecord.CodingKeys.seq)
+            .fetchAll(db).map { try $0.stored() }
     }
 
-    private func encode(_ values: FieldValues) throws(OutboxError) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        do {
-            return String(decoding: try encoder.encode(values), as: UTF8.self)
-        } catch {
-            throw .database(path: url.path, reason: "cannot encode the sample's fields: \(error)")
+    /// Deletes the acknowledged batches `retention` no longer keeps, oldest first and whole,
+    /// and hands their pages back to the file system. Pending batches are never touched.
+    private static func applyRetention(_ retention: OutboxRetention, now: Int64, _ db: Database) throws {
+        let sentAt = BatchRecord.CodingKeys.sentAtMs
+        var doomed: [BatchRecord] = []
+        let cutoff = retention.cutoff(acknowledgedAt: now)
+        if let cutoff {
+            doomed = try BatchRecord.filter(sentAt < cutoff).fetchAll(db)
         }
+        var tally = try TallyRecord.fetch(db)
+        var kept = tally.keptSamples - doomed.reduce(0) { $0 + $1.sampleCount }
+        if let count = retention.count, kept > count {
+            let younger = cutoff.map { sentAt >= $0 } ?? (sentAt != nil)
+            let oldestFirst = try BatchRecord.filter(younger).order(sentAt, Column.rowID).fetchCursor(db)
+            while kept > count, let batch = try oldestFirst.next() {
+                doomed.append(batch)
+                kept -= batch.sampleCount
+            }
+        }
+        guard !doomed.isEmpty else { return }
+        let keys = doomed.map(\.id)
+        try SampleRecord.filter(keys.contains(SampleRecord.CodingKeys.batchId)).deleteAll(db)
+        try BatchRecord.deleteAll(db, keys: keys)
+        tally.keptSamples = kept
+        try tally.update(db)
+        try db.execute(sql: "PRAGMA incremental_vacuum")
     }
 
     // MARK: - Transactions
 
-    /// Runs `body` in an immediate transaction, so a second process never deadlocks upgrading a lock.
+    /// Runs `body` in a transaction (GRDB's writes are `IMMEDIATE`, so a second connection never
+    /// deadlocks upgrading a lock).
     private func write<T>(_ body: (Database) throws -> T) throws(OutboxError) -> T {
         do {
-            return try database.writeWithoutTransaction { db in
-                var result: T?
-                try db.inTransaction(.immediate) {
-                    result = try body(db)
-                    return .commit
-                }
-                return result!
-            }
+            return try database.write(body)
         } catch {
             throw OutboxError(error, path: url.path)
         }

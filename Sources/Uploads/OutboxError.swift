@@ -16,6 +16,9 @@ public enum OutboxError: Error, Sendable, Equatable, CustomStringConvertible {
     case diskFull(path: String)
     /// No batch with this id exists in the outbox.
     case unknownBatch(UUID, path: String)
+    /// Another open outbox, in this process or another, holds the file; `holder` is its PID
+    /// when known.
+    case inUse(path: String, holder: Int32?)
     /// Any other SQLite failure, with SQLite's own message.
     case database(path: String, reason: String)
 
@@ -23,7 +26,7 @@ public enum OutboxError: Error, Sendable, Equatable, CustomStringConvertible {
     public var path: String {
         switch self {
         case .directoryUnavailable(let path, _), .cannotWrite(let path, _), .corrupt(let path, _),
-            .diskFull(let path), .unknownBatch(_, let path), .database(let path, _):
+            .diskFull(let path), .unknownBatch(_, let path), .inUse(let path, _), .database(let path, _):
             path
         }
     }
@@ -43,6 +46,9 @@ public enum OutboxError: Error, Sendable, Equatable, CustomStringConvertible {
                 + "Free some space; samples already saved are kept."
         case .unknownBatch(let id, let path):
             "The outbox \(path) has no batch \(id.uuidString.lowercased())."
+        case .inUse(let path, let holder):
+            "The outbox \(path) is in use by \(holder.map { "process \($0)" } ?? "another process"); "
+                + "only one process may write an outbox. Quit that one first, or use another outbox file."
         case .database(let path, let reason):
             "The outbox \(path) failed: \(reason)."
         }

@@ -21,16 +21,26 @@ public enum RetryAfter: Sendable, Hashable {
         self = .date(Date(timeIntervalSince1970: Double(seconds)))
     }
 
-    /// How long to wait from `now`; never negative (a date in the past means "now").
+    /// How long to wait from `now`; never negative (a date in the past means "now") and never
+    /// longer than ``longestDelay``, so a server cannot hold the uploads off indefinitely.
     public func delay(from now: Date) -> Duration {
         switch self {
         case .delay(let duration):
-            return max(duration, .zero)
+            return min(max(duration, .zero), Self.longestDelay)
         case .date(let date):
-            let milliseconds = Int64(((date.timeIntervalSince1970 - now.timeIntervalSince1970) * 1000).rounded(.up))
-            return .milliseconds(max(milliseconds, 0))
+            let milliseconds = ((date.timeIntervalSince1970 - now.timeIntervalSince1970) * 1000).rounded(.up)
+            let longest = Double(Self.longestDelay.components.seconds) * 1000
+            // Clamped in floating point first: converting an out-of-range Double to Int64 would trap.
+            guard milliseconds < longest else { return Self.longestDelay }
+            return milliseconds > 0 ? .milliseconds(Int64(milliseconds)) : .zero
         }
     }
+
+    /// The longest wait a `Retry-After` can impose: one day.
+    public static let longestDelay = Duration.seconds(86_400)
+
+    /// The years an HTTP date may name (RFC 9110's `year = 4DIGIT`); anything else is not a date.
+    private static let years = 1...9999
 
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
@@ -54,7 +64,7 @@ public enum RetryAfter: Sendable, Hashable {
             return nil
         }
         let time = clock.split(separator: ":").compactMap { Int($0) }
-        guard let monthIndex = months.firstIndex(of: month), time.count == 3,
+        guard years.contains(year), let monthIndex = months.firstIndex(of: month), time.count == 3,
             (1...31).contains(day), (0...23).contains(time[0]), (0...59).contains(time[1]), (0...60).contains(time[2])
         else { return nil }
         let days = daysSinceEpoch(year: year, month: monthIndex + 1, day: day)
@@ -62,6 +72,8 @@ public enum RetryAfter: Sendable, Hashable {
     }
 
     /// Days from 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's days_from_civil).
+    ///
+    /// `year` is within ``years``, so no step can overflow.
     private static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int64 {
         let y = Int64(month <= 2 ? year - 1 : year)
         let era = (y >= 0 ? y : y - 399) / 400

@@ -12,6 +12,9 @@ import RunLoopKit
 /// runs on other threads and posts its result back to the loop. On a ``VirtualClock`` that I/O is
 /// declared as external work, so virtual time waits for it and a 10-minute scene is deterministic.
 ///
+/// The delivery side is one ``UploadMachine`` value: every answer, outbox result and timer is an
+/// event, and the pipeline only performs the effects the machine returns.
+///
 /// A batch is marked sent only after the sink acknowledged it. Retryable failures back off
 /// (``RetryPolicy``, honouring `Retry-After`); a batch the server rejects stays in the outbox with
 /// its error and is skipped until the next start. ``flush()`` gives pending batches a bounded last
@@ -59,8 +62,14 @@ public final class UploadPipeline {
     public let sampling: TimerSlot
     /// The upload job's timer.
     public let uploading: TimerSlot
-    /// What the pipeline is doing now.
-    public private(set) var status = UploadStatus()
+    /// What the pipeline is doing now: the delivery state and its counts, assembled for a panel.
+    public var status: UploadStatus {
+        var status = record
+        status.upload = machine.state
+        status.consecutiveFailures = machine.consecutiveFailures
+        status.retryAt = retryTimer?.fireDate
+        return status
+    }
     /// Runs on the loop's thread whenever ``status`` changed.
     public var onChange: () -> Void = {}
     /// Runs on the loop's thread at every fire of a job's timer, before the job runs.
@@ -71,11 +80,13 @@ public final class UploadPipeline {
     private var random: any RandomNumberGenerator
     private let io = DispatchQueue(label: "timerdeck.uploads.outbox")
     private lazy var reference = PipelineReference(self)
+    /// The delivery side's state: the one home of what is under way, the failures and the rejections.
+    private var machine = UploadMachine()
+    /// What the pipeline itself observed: samples, counters, the last attempt, problems.
+    private var record = UploadStatus()
     private var retryTimer: Timer?
-    /// Batches the sink rejected permanently; skipped until the next start.
-    private var rejected: Set<UUID> = []
-    private var flushing = false
-    private var flushDone = false
+    /// Whether ``flush()`` is running the loop (until the machine ends the flush).
+    private var flushRunning = false
     /// Outbox operations and deliveries whose results have not yet reached the loop.
     private var operationsInFlight = 0
     private var settledWaiters: [() -> Void] = []
@@ -114,7 +125,7 @@ public final class UploadPipeline {
     public func start() {
         sampling.start()
         uploading.start()
-        deliverNext()
+        apply(.uploadDue)
     }
 
     /// Runs `body` on the loop's thread once no outbox operation or delivery is under way (at once
@@ -141,8 +152,10 @@ public final class UploadPipeline {
             report(problem: "sampler: \(error)")
             return
         }
-        status.lastSampleTime = loop.now
-        onIO({ (outbox) throws(OutboxError) in try outbox.append(sample) }, then: { _ in })
+        let taken = loop.now
+        onIO({ (outbox) throws(OutboxError) in try outbox.append(sample) },
+             then: { [unowned self] _ in record.lastSampleTime = taken },
+             else: { [unowned self] error in record.unsaved = UploadStatus.Unsaved(count: (record.unsaved?.count ?? 0) + 1, error: error) })
     }
 
     /// Cuts the unbatched samples into a batch and delivers what is pending.
@@ -154,59 +167,90 @@ public final class UploadPipeline {
         loop.perform(inModes: [loop.currentMode ?? .default, .common, Self.flushMode]) { [weak self] in
             guard let self else { return }
             let now = wallNow
-            onIO({ (outbox) throws(OutboxError) in try outbox.cutBatch(at: now) }, then: { [unowned self] _ in deliverNext() })
+            onIO({ (outbox) throws(OutboxError) in try outbox.cutBatch(at: now) },
+                 then: { [unowned self] _ in apply(.uploadDue) },
+                 else: { [unowned self] _ in apply(.outboxFailed) })
         }
     }
 
     /// Stops sampling, cuts a last batch and delivers every pending batch once, for at most
     /// ``Settings/flushTimeout``, running the loop in ``flushMode``; returns the samples left in the outbox.
+    ///
+    /// When the outbox cannot be read at the end, ``UploadStatus/problem`` says why and the count is
+    /// the last one read.
     @discardableResult
     public func flush() -> Int {
         sampling.stop()
         uploading.stop()
-        retryTimer?.invalidate()
-        retryTimer = nil
-        flushing = true
-        flushDone = false
         let deadline = loop.now + settings.flushTimeout
-        let timeout = Timer(fireAt: deadline, interval: .zero, repeats: false) { [unowned self] _ in finishFlush() }
+        let timeout = Timer(fireAt: deadline, interval: .zero, repeats: false) { [unowned self] _ in apply(.flushEnded) }
         loop.add(timeout, forMode: Self.flushMode)
+        flushRunning = true
+        apply(.flushStarted)
         upload()
-        while !flushDone, loop.now < deadline {
+        while flushRunning, loop.now < deadline {
             loop.run(mode: Self.flushMode, until: deadline)
         }
+        flushRunning = false
         timeout.invalidate()
-        flushing = false
-        let counters = try? outbox.counters()
-        status.counters = counters
-        return counters?.pendingSamples ?? 0
-    }
-
-    /// Ends the flush run: nothing left to send, a failure, or the deadline.
-    private func finishFlush() {
-        guard flushing, !flushDone else { return }
-        flushDone = true
-        loop.stop()
+        do {
+            record.counters = try outbox.counters()
+        } catch {
+            report(problem: error.description)
+        }
+        return record.counters?.pendingSamples ?? 0
     }
 
     // MARK: Delivery
 
-    /// Hands the oldest pending batch to the sink, unless one is already there or a retry is waiting.
-    private func deliverNext() {
-        guard !status.isDelivering, retryTimer == nil else { return }
-        let skip = rejected
-        onIO({ (outbox) throws(OutboxError) in try outbox.pendingBatches().first { !skip.contains($0.id) } }, then: { [unowned self] batch in
-            guard let batch else {
-                finishFlush()
-                return
-            }
-            guard !status.isDelivering else { return }
+    /// Applies `event` to the delivery state and performs the effects it returns.
+    private func apply(_ event: UploadMachine.Event) {
+        for effect in machine.apply(event) {
+            perform(effect)
+        }
+        changed()
+    }
+
+    private func perform(_ effect: UploadMachine.Effect) {
+        switch effect {
+        case .findNext(let skipped):
+            onIO({ (outbox) throws(OutboxError) in try outbox.nextPendingBatch(skipping: skipped) },
+                 then: { [unowned self] batch in apply(.found(batch)) },
+                 else: { [unowned self] _ in apply(.outboxFailed) })
+        case .deliver(let batch):
             deliver(batch)
-        })
+        case .markSent(let batch):
+            let now = wallNow
+            onIO({ (outbox) throws(OutboxError) in try outbox.markSent(batch.id, at: now) },
+                 then: { [unowned self] _ in
+                     record.deliveredThisRun += batch.samples.count
+                     apply(.recorded(batch))
+                 },
+                 else: { [unowned self] _ in apply(.outboxFailed) })
+        case .recordFailure(let batch, let error):
+            let now = wallNow
+            onIO({ (outbox) throws(OutboxError) in try outbox.recordFailure(batch.id, error: error, at: now) },
+                 then: { [unowned self] _ in apply(.recorded(batch)) },
+                 else: { [unowned self] _ in apply(.outboxFailed) })
+        case .scheduleRetry(let attempt, let reason):
+            let delay = settings.retry.delay(afterAttempt: attempt, retryAfter: reason.retryAfter, now: wallNow, using: &random)
+            let retry = Timer(fireAt: loop.now + delay, interval: .zero, repeats: false) { [unowned self] _ in
+                retryTimer = nil
+                apply(.retryDue)
+            }
+            loop.add(retry, forMode: uploading.mode)
+            retryTimer = retry
+        case .cancelRetry:
+            retryTimer?.invalidate()
+            retryTimer = nil
+        case .endFlush:
+            guard flushRunning else { return }
+            flushRunning = false
+            loop.stop()
+        }
     }
 
     private func deliver(_ batch: Batch) {
-        status.isDelivering = true
         let started = loop.now
         let work = loop.handle.beginExternalWork()
         let reference = reference
@@ -215,70 +259,41 @@ public final class UploadPipeline {
         sink.deliver(batch) { result in
             handle.perform(inModes: [.common, Self.flushMode]) {
                 guard let pipeline = reference.pipeline else { return }
-                pipeline.delivered(batch, result: result, after: started)
+                pipeline.answered(batch, result: result, after: started)
                 pipeline.operationEnded()
             }
             work.finish()
         }
-        changed()
     }
 
-    private func delivered(_ batch: Batch, result: Result<Ack, UploadError>, after started: Instant) {
-        status.isDelivering = false
-        let now = wallNow
+    /// Keeps the attempt for the panel, then hands the answer to the delivery state.
+    private func answered(_ batch: Batch, result: Result<Ack, UploadError>, after started: Instant) {
         var attempt = UploadStatus.Attempt(time: loop.now, sampleCount: batch.samples.count, error: nil,
                                            statusCode: nil, roundTrip: started.duration(to: loop.now))
         switch result {
         case .success(let ack):
             attempt.statusCode = ack.statusCode
-            status.lastAttempt = attempt
-            status.consecutiveFailures = 0
-            onIO({ (outbox) throws(OutboxError) in try outbox.markSent(batch.id, at: now) }, then: { [unowned self] _ in deliverNext() })
         case .failure(let error):
             attempt.error = error
             if case .rejected(let code, _) = error { attempt.statusCode = code }
             if case .serverUnavailable(let code, _) = error { attempt.statusCode = code }
-            status.lastAttempt = attempt
-            onIO({ (outbox) throws(OutboxError) in try outbox.recordFailure(batch.id, error: error, at: now) }, then: { [unowned self] _ in
-                failed(batch, error: error, at: now)
-            })
         }
-    }
-
-    private func failed(_ batch: Batch, error: UploadError, at now: Date) {
-        guard error.isRetryable else {
-            rejected.insert(batch.id)
-            deliverNext()
-            return
-        }
-        status.consecutiveFailures += 1
-        guard !flushing else {
-            finishFlush()
-            return
-        }
-        let delay = settings.retry.delay(afterAttempt: status.consecutiveFailures, retryAfter: error.retryAfter,
-                                         now: now, using: &random)
-        let retry = Timer(fireAt: loop.now + delay, interval: .zero, repeats: false) { [unowned self] _ in
-            retryTimer = nil
-            status.retryAt = nil
-            deliverNext()
-        }
-        loop.add(retry, forMode: uploading.mode)
-        retryTimer = retry
-        status.retryAt = retry.fireDate
-        changed()
+        record.lastAttempt = attempt
+        apply(.answered(batch, result))
     }
 
     // MARK: Outbox I/O
 
     /// Runs `work` on the outbox's thread, then `then` with its result back on the loop's thread
-    /// (with fresh counters in ``status``); a failure is reported in ``status`` instead.
+    /// (with fresh counters in ``status``); a failure is reported in ``status`` and passed to `else`.
     private func onIO<Value: Sendable>(_ work: @escaping @Sendable (Outbox) throws(OutboxError) -> Value,
-                                       then: @escaping (Value) -> Void) {
+                                       then: @escaping (Value) -> Void,
+                                       else failed: @escaping (OutboxError) -> Void = { _ in }) {
         let outbox = outbox
         let handle = loop.handle
         let external = handle.beginExternalWork()
         let continuation = PipelineContinuation(then)
+        let failure = PipelineContinuation(failed)
         let reference = reference
         operationsInFlight += 1
         io.async {
@@ -290,12 +305,12 @@ public final class UploadPipeline {
                 guard let pipeline = reference.pipeline else { return }
                 switch result {
                 case .success(let (value, counters)):
-                    pipeline.status.counters = counters
-                    pipeline.status.problem = nil
+                    pipeline.record.counters = counters
+                    pipeline.record.problem = nil
                     continuation.resume(value)
                 case .failure(let error):
                     pipeline.report(problem: error.description)
-                    pipeline.finishFlush()
+                    failure.resume(error)
                 }
                 pipeline.changed()
                 pipeline.operationEnded()
@@ -314,7 +329,7 @@ public final class UploadPipeline {
     }
 
     private func report(problem: String) {
-        status.problem = problem
+        record.problem = problem
         changed()
     }
 

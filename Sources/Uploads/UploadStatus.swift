@@ -16,18 +16,34 @@ public struct UploadStatus: Sendable {
         public var roundTrip: Duration
     }
 
+    /// Samples taken that the outbox could not commit, and the last reason.
+    public struct Unsaved: Sendable {
+        /// How many samples were lost since the start.
+        public var count: Int
+        /// Why the last one could not be committed.
+        public var error: OutboxError
+    }
+
     /// The outbox totals as of the last write.
     public var counters: OutboxCounters?
-    /// When the last sample was taken, on the loop's uptime clock.
+    /// When the last committed sample was taken, on the loop's uptime clock.
     public var lastSampleTime: Instant?
     /// The last delivery attempt.
     public var lastAttempt: Attempt?
+    /// What the delivery side is doing.
+    public var upload = UploadMachine.State.idle
     /// Failed attempts since the last success.
     public var consecutiveFailures = 0
     /// When the next retry is due while backing off.
     public var retryAt: Instant?
     /// Whether a batch is with the sink right now.
-    public var isDelivering = false
+    public var isDelivering: Bool {
+        if case .delivering = upload { true } else { false }
+    }
     /// The last problem with the sampler or the outbox; cleared by the next success.
     public var problem: String?
+    /// Samples this run could not commit; never cleared, so a lost sample never goes unnoticed.
+    public var unsaved: Unsaved?
+    /// Samples this process delivered (acknowledged by the sink and recorded in the outbox).
+    public var deliveredThisRun = 0
 }

@@ -35,6 +35,9 @@ struct TimerDeckCommand: ParsableCommand {
     @Option(help: "The outbox database (default: ~/.local/state/timerdeck/outbox.sqlite; headless: a temporary one).")
     var outbox: String?
 
+    /// The signals that end a headless run.
+    static let headlessSignals = [SIGINT, SIGTERM, SIGHUP]
+
     /// Parses the command line; usage errors exit with status 2 (not ArgumentParser's 64).
     static func main() {
         do {
@@ -77,6 +80,10 @@ struct TimerDeckCommand: ParsableCommand {
             printError("timerdeck: \(error.message)")
             throw ExitCode(2)
         }
+        if headless {
+            // Before anything can start a thread: a terminating signal first removes the temporary outbox.
+            SignalSource.block(Self.headlessSignals)
+        }
         let uploads: UploadsSetup
         do {
             uploads = try UploadsSetup(config: settings.uploads, outboxPath: outbox, uploadURL: uploadURL, headless: headless)
@@ -85,6 +92,7 @@ struct TimerDeckCommand: ParsableCommand {
             throw ExitCode(2)
         }
         if headless {
+            uploads.removeTemporaryDirectory(on: Self.headlessSignals)
             try runHeadless(settings, uploads: uploads)
             return
         }
@@ -101,12 +109,14 @@ struct TimerDeckCommand: ParsableCommand {
             printError("timerdeck: \(error)")
             throw ExitCode(2)
         }
-        reportLeftInOutbox(left, uploads: uploads)
+        try reportUploads(left: left, uploads: uploads)
     }
 
-    private func reportLeftInOutbox(_ left: Int, uploads: UploadsSetup) {
-        guard left > 0 else { return }
-        printError("timerdeck: \(left) sample\(left == 1 ? "" : "s") not yet delivered to \(uploads.sinkLabel) stay in \(uploads.outbox.url.path); they go out on the next start")
+    /// Says what the uploads left behind; a lost sample or a failed outbox exits 1.
+    private func reportUploads(left: Int, uploads: UploadsSetup) throws {
+        let report = uploads.exitReport(left: left)
+        for line in report.lines { printError("timerdeck: \(line)") }
+        if report.failed { throw ExitCode(1) }
     }
 
     private func runHeadless(_ settings: Config, uploads: UploadsSetup) throws {
@@ -125,7 +135,7 @@ struct TimerDeckCommand: ParsableCommand {
             throw ExitCode(2)
         }
         let session = HeadlessSession(config: settings, uploads: uploads, script: steps) { print($0) }
-        reportLeftInOutbox(session.run(), uploads: uploads)
+        try reportUploads(left: session.run(), uploads: uploads)
     }
 }
 

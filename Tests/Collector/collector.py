@@ -10,7 +10,10 @@ POST (any path)   a batch: {"batch": ID, "samples": [{"seq": N, "taken_at": ...,
                   gets 200 again and is counted as a duplicate, not stored twice.
 GET /received     JSON: {"requests": POSTs seen, "batches": keys delivered in order,
                   "seqs": delivered seqs sorted, "duplicates": repeated deliveries,
-                  "rejected": POSTs answered with a non-2xx status}
+                  "rejected": POSTs answered with a non-2xx status,
+                  "dropped": POSTs whose connection was closed without an answer,
+                  "truncated": POSTs whose body was shorter than their Content-Length,
+                  "keys": the Idempotency-Key of every batch POST, in arrival order}
 GET /received?requests=N&within=S
                   the same, once N batch POSTs have arrived or after S seconds,
                   whichever comes first
@@ -25,6 +28,8 @@ Behaviour (flags at start, or keys of POST /control):
   --delay SECONDS   (delay)        wait this long before answering a batch POST
   --location URL    (location)     send "Location: URL" with every non-2xx answer
                                    (with --status 302: a redirect)
+  --drop-first N    (drop_first)   close the connection of the next N batch POSTs after
+                                   reading them, without answering (a dropped connection)
 
 The server stops by itself when its standard input closes (the test that started it is
 gone) or after --lifetime seconds (default 300), whichever comes first.
@@ -49,6 +54,9 @@ class Collector:
         self.requests = 0
         self.rejected = 0
         self.duplicates = 0
+        self.dropped = 0
+        self.truncated = 0
+        self.keys = []
         self.batches = []
         self.seqs = []
         self.delivered = set()
@@ -61,6 +69,9 @@ class Collector:
                 "seqs": sorted(self.seqs),
                 "duplicates": self.duplicates,
                 "rejected": self.rejected,
+                "dropped": self.dropped,
+                "truncated": self.truncated,
+                "keys": list(self.keys),
             }
 
     def snapshot_after(self, requests, within):
@@ -76,12 +87,19 @@ class Collector:
                     raise ValueError("unknown behaviour key %r" % key)
                 self.behaviour[key] = value
 
-    def next_answer(self):
-        """Counts a batch POST and decides its status, Retry-After and delay."""
+    def next_answer(self, key, complete):
+        """Counts a batch POST and decides its status, Retry-After and delay, or None to drop it."""
         with self.lock:
             self.requests += 1
+            self.keys.append(key)
+            if not complete:
+                self.truncated += 1
             self.lock.notify_all()
             behaviour = self.behaviour
+            if behaviour["drop_first"] > 0:
+                behaviour["drop_first"] -= 1
+                self.dropped += 1
+                return None
             if behaviour["fail_first"] > 0:
                 behaviour["fail_first"] -= 1
                 status = behaviour["fail_status"]
@@ -155,8 +173,10 @@ def make_handler(collector):
                 pass  # the client gave up (a timeout test): nothing to answer
 
         def read_body(self):
+            """The body and whether it had all the bytes Content-Length announced."""
             length = int(self.headers.get("Content-Length") or 0)
-            return self.rfile.read(length)
+            body = self.rfile.read(length)
+            return body, len(body) == length
 
         def do_GET(self):
             url = urllib.parse.urlsplit(self.path)
@@ -174,7 +194,7 @@ def make_handler(collector):
                 self.answer(404, {"error": "unknown path %s" % self.path})
 
         def do_POST(self):
-            body = self.read_body()
+            body, complete = self.read_body()
             if self.path == "/control":
                 try:
                     collector.update(json.loads(body))
@@ -183,7 +203,11 @@ def make_handler(collector):
                     return
                 self.answer(200, {"ok": True})
                 return
-            status, retry_after, location, delay = collector.next_answer()
+            answer = collector.next_answer(self.headers.get("Idempotency-Key"), complete)
+            if answer is None:
+                self.close_connection = True
+                return
+            status, retry_after, location, delay = answer
             if delay:
                 time.sleep(delay)
             try:
@@ -219,6 +243,7 @@ def main():
     parser.add_argument("--retry-after", default=None)
     parser.add_argument("--delay", type=float, default=0.0)
     parser.add_argument("--location", default=None)
+    parser.add_argument("--drop-first", type=int, default=0)
     parser.add_argument("--lifetime", type=float, default=300.0)
     options = parser.parse_args()
 
@@ -229,6 +254,7 @@ def main():
         "retry_after": options.retry_after,
         "delay": options.delay,
         "location": options.location,
+        "drop_first": options.drop_first,
     })
     server = ThreadingHTTPServer(("127.0.0.1", options.port), make_handler(collector))
     server.daemon_threads = True

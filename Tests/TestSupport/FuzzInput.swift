@@ -3,8 +3,10 @@ import Glibc
 /// Seeded generator of hostile input for parser fuzz tests: grammar-shaped text with mutations,
 /// huge and boundary numbers, empty input and raw bytes (NUL, CR, invalid UTF-8).
 ///
-/// The seed comes from `TIMERDECK_FUZZ_SEED` when set, otherwise it is drawn at random; either
-/// way ``init(_:)`` prints it, so a failing run is repeated with `TIMERDECK_FUZZ_SEED=<seed> swift test`.
+/// The seed comes from `TIMERDECK_FUZZ_SEED` when set (`random` draws a new one), otherwise it is
+/// fixed per test name, so `swift test` feeds the same inputs every run and CI cannot fail by chance.
+/// Either way ``init(_:)`` prints it: a failing run is repeated with `TIMERDECK_FUZZ_SEED=<seed> swift test`,
+/// and `TIMERDECK_FUZZ_SEED=random swift test --filter Fuzz` explores new inputs.
 public struct FuzzInput {
     /// The seed this generator started from.
     public let seed: UInt64
@@ -12,10 +14,14 @@ public struct FuzzInput {
 
     /// A generator for the fuzz test `name`, seeded as described above.
     public init(_ name: String) {
-        if let text = getenv("TIMERDECK_FUZZ_SEED").map({ String(cString: $0) }), let given = UInt64(text) {
+        let requested = getenv("TIMERDECK_FUZZ_SEED").map { String(cString: $0) }
+        if let requested, let given = UInt64(requested) {
             seed = given
-        } else {
+        } else if requested == "random" {
             seed = UInt64.random(in: 0...UInt64.max)
+        } else {
+            // FNV-1a of the name: a fixed seed per test.
+            seed = name.utf8.reduce(0xCBF2_9CE4_8422_2325) { ($0 ^ UInt64($1)) &* 0x0100_0000_01B3 }
         }
         state = seed
         print("fuzz \(name): seed \(seed) (repeat with TIMERDECK_FUZZ_SEED=\(seed))")

@@ -27,12 +27,15 @@ struct ConfigInputTests {
 
     @Test("Inputs the fuzzer found that make toml++ assert are refused first, with their line",
           arguments: [
-              ("[uploads]\n[=ploads]\n", "c.toml:2: a section name cannot start with \"=\""),
-              ("[uploads]\n[\u{0C}ploads]\n", "c.toml:2: a section name cannot start with \"\\u{C}\""),
-              ("[ticker]\n[", "c.toml:2: a section header needs a name, e.g. [ticker]"),
-              ("[[ ", "c.toml:1: a section header needs a name"),
-              ("[\u{BF}uploads]\n", "c.toml:1: a section name cannot start with \"\u{BF}\""),
-              ("[ticker]\n\u{BF}fps = 60\n", "c.toml:2: \"\u{BF}\" outside a quoted string; section and field names are plain ASCII"),
+              ("[uploads]\n[=ploads]\n", "c.toml:2: a section header needs a plain name"),
+              ("[uploads]\n[\u{0C}ploads]\n", "c.toml:2: a section header needs a plain name"),
+              ("[ticker]\n[", "c.toml:2: a section header needs a plain name, e.g. [ticker]"),
+              ("[[ ", "c.toml:1: a section header needs a plain name"),
+              ("[\u{BF}uploads]\n", "c.toml:1: a section header needs a plain name"),
+              ("[ticker]\n\u{BF}fps = 60\n", "c.toml:2: expected a field as name = value"),
+              ("[ticker]\nfps = ,\n", "c.toml:2: a value is a quoted string"),
+              ("[ticker]\nfps = [1,,2]\n", "c.toml:2: a value is a quoted string"),
+              ("[ticker]\nmode = \"\"\"\n", "c.toml:2: a value is a quoted string"),
           ])
     func inputsThatMakeTheTOMLParserAssert(text: String, expected: String) {
         #expect(parseError(text).hasPrefix(expected), "\(parseError(text))")
@@ -56,8 +59,8 @@ struct ConfigInputTests {
     func valuesOutsideSections() {
         #expect(parseError("fps = 60").hasPrefix("c.toml: \"fps\" is not a section; every field belongs in one (known: [countdown], [ticker],"))
         #expect(parseError("[tickr]\nfps = 60").hasPrefix("c.toml: unknown field \"tickr.fps\" (known: countdown.seconds, ticker.fps,"))
-        #expect(parseError("[ticker.sub]\nx = 1").hasPrefix("c.toml: unknown field \"ticker.sub\""))
-        #expect(parseError("[ticker]\nfps = [60]") == "c.toml: field 'ticker.fps' = a table, array or date is invalid (accepted: an integer 1…240)")
+        #expect(parseError("[ticker.sub]\nx = 1") == "c.toml:1: a section header is [name] with a plain name, e.g. [ticker]")
+        #expect(parseError("[ticker]\nfps = [60]") == "c.toml:2: a value is a quoted string (\"…\"), a whole number, true or false")
     }
 
     @Test("Wrong types are named: a float, a string for a number, a number for a flag")

@@ -15,28 +15,29 @@ struct PanelTests {
                           readings: [])
     }
 
-    func makeState(label: String = "dir (test)") -> DashboardState {
-        DashboardState(scene: .standard(Config(), uploadsLabel: label), size: Self.size)
+    func makeState(label: String = "dir (test)", size: Size = Self.size) -> DashboardState {
+        DashboardState(scene: .standard(Config(), uploadsLabel: label), size: size)
     }
 
     func drawUploads(_ state: DashboardState) -> String {
-        let screen = GridScreen(size: Self.size)
+        let screen = GridScreen(size: state.layout.size)
         UploadPanel.draw(snapshot(of: state), on: screen.canvas.region(state.layout.uploads!), focused: false)
         return screen.snapshot()
     }
 
     @Test("Two rejected batches read \"2 batches rejected\", one \"1 batch rejected\"")
     func rejectedBatchesPlural() {
-        var state = makeState()
+        var state = makeState(size: Size(width: 120, height: 40))
         var status = UploadStatus()
+        status.deliveredThisRun = 60
         status.counters = OutboxCounters(pendingSamples: 0, unbatchedSamples: 0, pendingBatches: 2, rejectedBatches: 2,
                                          deliveredSamples: 60, lastSample: nil)
         _ = state.apply(.pipelineStatus(status))
-        #expect(drawUploads(state).contains("delivered 60 · 2 batches rejected"))
+        #expect(drawUploads(state).contains("delivered 60 this run · 2 batches rejected"))
         status.counters = OutboxCounters(pendingSamples: 0, unbatchedSamples: 0, pendingBatches: 1, rejectedBatches: 1,
                                          deliveredSamples: 60, lastSample: nil)
         _ = state.apply(.pipelineStatus(status))
-        #expect(drawUploads(state).contains("delivered 60 · 1 batch rejected"))
+        #expect(drawUploads(state).contains("delivered 60 this run · 1 batch rejected"))
     }
 
     @Test("A long problem and a long sink are cut at a word with an ellipsis, never mid-word")

@@ -18,6 +18,9 @@ final class CollectorProcess {
         let seqs: [Int64]
         let duplicates: Int
         let rejected: Int
+        let dropped: Int
+        let truncated: Int
+        let keys: [String]
     }
 
     let port: Int

@@ -160,3 +160,30 @@ import Uploads
         #expect(try outbox.counters().deliveredSamples == 5)
     }
 }
+
+/// Item: a connection the server drops costs at most a retry, never a truncated request or a stall.
+@Suite struct DroppedConnectionTests {
+    @Test("A dropped connection fails at once and the batch is re-sent whole with its Idempotency-Key (was: a retry with an empty body, stalled until the timeout)")
+    func droppedConnectionIsRetriedWithTheWholeBody() throws {
+        let collector = try CollectorProcess()
+        let sink = try HTTPSink(endpoint: collector.endpoint, timeout: .seconds(30))
+        let first = Batch(id: UUID(), createdAt: SampleFixtures.time(300),
+                          samples: [StoredSample(seq: 1, sample: SampleFixtures.position(0))])
+        #expect(try #require(deliver(first, to: sink)).ack?.statusCode == 200)
+
+        // The server closes the next POST's connection without answering: a retryable failure at
+        // once (not a stall until the timeout), and the next attempt carries the whole body.
+        try collector.control(["drop_first": 1])
+        let second = Batch(id: UUID(), createdAt: SampleFixtures.time(600),
+                           samples: [StoredSample(seq: 2, sample: SampleFixtures.position(1))])
+        let error = try #require(deliver(second, to: sink)?.error)
+        #expect(error == .connectionFailed(destination: collector.endpoint, reason: "the server closed the connection without an answer"))
+        #expect(error.isRetryable)
+        #expect(try #require(deliver(second, to: sink)).ack?.statusCode == 200)
+        let received = try collector.received()
+        #expect(received.truncated == 0, "a request arrived with less body than its Content-Length")
+        #expect(received.dropped == 1)
+        #expect(received.seqs == [1, 2])
+        #expect(received.keys == [first.key, second.key, second.key])
+    }
+}

@@ -140,18 +140,22 @@ import Uploads
         let port = try CollectorProcess.unusedPort()
         var settings = UploadPipeline.Settings()
         settings.uploadInterval = .seconds(60)
-        let first = try Scene(sink: { _ in try HTTPSink(endpoint: "http://127.0.0.1:\(port)/batches", timeout: .seconds(5)) },
-                              settings: settings)
-        first.pipeline.start()
-        first.run(untilSecond: 600)
-        guard case .connectionFailed = first.pipeline.status.lastAttempt?.error else {
-            Issue.record("expected a refused connection, got \(String(describing: first.pipeline.status.lastAttempt?.error))")
-            return
+        // The outbox outlives the first scene (and its scratch directory), as a file outlives a process.
+        let state = try ScratchDirectory()
+        let outboxURL = state.path("outbox.sqlite")
+        do {
+            let first = try Scene(sink: { _ in try HTTPSink(endpoint: "http://127.0.0.1:\(port)/batches", timeout: .seconds(5)) },
+                                  settings: settings, outboxURL: outboxURL)
+            first.pipeline.start()
+            first.run(untilSecond: 600)
+            guard case .connectionFailed = first.pipeline.status.lastAttempt?.error else {
+                Issue.record("expected a refused connection, got \(String(describing: first.pipeline.status.lastAttempt?.error))")
+                return
+            }
+            #expect(first.pipeline.status.consecutiveFailures > 1)
+            #expect(first.pipeline.flush() == 120)
         }
-        #expect(first.pipeline.status.consecutiveFailures > 1)
-        let left = first.pipeline.flush()
-        #expect(left == 120)
-        let outboxURL = first.outbox.url
+        try waitUntilReleased(outboxURL)
 
         let collector = try CollectorProcess()
         let second = try Scene(sink: { _ in try HTTPSink(endpoint: collector.endpoint, timeout: .seconds(30)) },

@@ -32,3 +32,24 @@ struct Delivery: Sendable {
         if case .failure(let error) = result { error } else { nil }
     }
 }
+
+/// Waits (bounded) until no open ``Outbox`` holds the file at `url` any more: a pipeline that was
+/// just released may still have its last outbox call finishing on its I/O thread.
+///
+/// Takes the outbox's lock with a blocking `flock` on another thread (woken by the release itself)
+/// and lets it go at once.
+func waitUntilReleased(_ url: URL) throws {
+    let path = url.path + ".lock"
+    let released = DispatchSemaphore(value: 0)
+    Thread.detachNewThread {
+        let descriptor = open(path, O_RDWR)
+        if descriptor >= 0 {
+            flock(descriptor, LOCK_EX)
+            close(descriptor)
+        }
+        released.signal()
+    }
+    guard released.wait(timeout: .now() + callbackTimeout) == .success else {
+        throw OutboxError.inUse(path: url.path, holder: getpid())
+    }
+}

@@ -1,0 +1,44 @@
+import TestSupport
+import Foundation
+import Glibc
+
+/// The built `timerdeck` binary run as a child process, headless, for start-up and exit tests.
+struct TimerDeckProcess {
+    static let binary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        .deletingLastPathComponent().appendingPathComponent("timerdeck").path
+    static var isBuilt: Bool { FileManager.default.isExecutableFile(atPath: binary) }
+
+    /// How a finished run ended.
+    struct Outcome {
+        let status: Int32
+        let reason: Process.TerminationReason
+        let standardError: String
+    }
+
+    let process = Process()
+    private let errors = Pipe()
+
+    /// Starts `timerdeck --headless --script script` with `arguments` after it, as user `nobody`
+    /// (through `setpriv`) when `unprivileged`, with `environment` added to this process's.
+    init(script: String, _ arguments: [String], unprivileged: Bool = false, environment: [String: String] = [:]) throws {
+        let command = [Self.binary, "--headless", "--script", script] + arguments
+        if unprivileged && getuid() == 0 {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+            process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups"] + command
+        } else {
+            process.executableURL = URL(fileURLWithPath: command[0])
+            process.arguments = Array(command.dropFirst())
+        }
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = errors
+        try process.run()
+    }
+
+    /// Waits for the end (the child's own exit, a real event) and collects its standard error.
+    func finish() -> Outcome {
+        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return Outcome(status: process.terminationStatus, reason: process.terminationReason, standardError: text)
+    }
+}
