@@ -24,8 +24,9 @@ public struct Canvas {
     /// This canvas with the cells of `rect` (relative to it) left alone: drawing beneath an overlay
     /// changes no cell of the overlay, so the overlay need not be redrawn after it.
     public func masking(_ rect: Rect) -> Canvas {
-        let absolute = Rect(row: bounds.row + rect.row, column: bounds.column + rect.column,
-                            width: rect.width, height: rect.height)
+        let absolute = Rect(
+            row: bounds.row + rect.row, column: bounds.column + rect.column,
+            width: rect.width, height: rect.height)
         return Canvas(grid: grid, bounds: bounds, mask: absolute)
     }
 
@@ -36,8 +37,9 @@ public struct Canvas {
 
     /// A canvas over `rect`, given relative to this one and clipped to it.
     public func region(_ rect: Rect) -> Canvas {
-        let absolute = Rect(row: bounds.row + rect.row, column: bounds.column + rect.column,
-                            width: rect.width, height: rect.height)
+        let absolute = Rect(
+            row: bounds.row + rect.row, column: bounds.column + rect.column,
+            width: rect.width, height: rect.height)
         return Canvas(grid: grid, bounds: absolute.intersection(bounds), mask: mask)
     }
 
@@ -94,7 +96,9 @@ public struct Canvas {
         set(Cell("└", style: style), row: height - 1, column: 0)
         set(Cell("┘", style: style), row: height - 1, column: width - 1)
         if let title, width > 4 {
-            put(" \(TextFit.truncate(title, to: width - 6)) ", row: 0, column: 2, style: titleStyle, maxWidth: width - 4)
+            put(
+                " \(TextFit.truncate(title, to: width - 6)) ", row: 0, column: 2, style: titleStyle, maxWidth: width - 4
+            )
         }
     }
 

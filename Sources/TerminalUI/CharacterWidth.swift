@@ -30,9 +30,12 @@ public enum CharacterWidth {
 
     private static func isWide(_ value: UInt32) -> Bool {
         (0x1100...0x115F).contains(value) || (0x2E80...0x303E).contains(value) || (0x3041...0x33FF).contains(value)
-            || (0x3400...0x4DBF).contains(value) || (0x4E00...0x9FFF).contains(value) || (0xA000...0xA4CF).contains(value)
-            || (0xAC00...0xD7A3).contains(value) || (0xF900...0xFAFF).contains(value) || (0xFE30...0xFE4F).contains(value)
-            || (0xFF00...0xFF60).contains(value) || (0xFFE0...0xFFE6).contains(value) || (0x1F300...0x1F64F).contains(value)
+            || (0x3400...0x4DBF).contains(value) || (0x4E00...0x9FFF).contains(value)
+            || (0xA000...0xA4CF).contains(value)
+            || (0xAC00...0xD7A3).contains(value) || (0xF900...0xFAFF).contains(value)
+            || (0xFE30...0xFE4F).contains(value)
+            || (0xFF00...0xFF60).contains(value) || (0xFFE0...0xFFE6).contains(value)
+            || (0x1F300...0x1F64F).contains(value)
             || (0x1F900...0x1F9FF).contains(value) || (0x20000...0x3FFFD).contains(value)
     }
 }

@@ -86,8 +86,9 @@ public final class CursesScreen: Screen {
         var rows: Int32 = 0
         var columns: Int32 = 0
         cn_getmaxyx(cn_stdscr(), &rows, &columns)
-        return CursesScreen(terminal: terminal, colorSupport: support,
-                            size: Size(width: Int(columns), height: Int(rows)))
+        return CursesScreen(
+            terminal: terminal, colorSupport: support,
+            size: Size(width: Int(columns), height: Int(rows)))
     }
 
     /// Whether the current terminal's terminfo entry can move the cursor (`cup`).
@@ -147,8 +148,11 @@ public final class CursesScreen: Screen {
             if result == KEY_CODE_YES && Int32(value) == KEY_MOUSE {
                 var event = MEVENT()
                 if getmouse(&event) == OK {
-                    keys.append(.mouse(MouseEvent(kind: KeyDecoder.mouseKind(UInt(event.bstate)),
-                                                  row: Int(event.y), column: Int(event.x))))
+                    keys.append(
+                        .mouse(
+                            MouseEvent(
+                                kind: KeyDecoder.mouseKind(UInt(event.bstate)),
+                                row: Int(event.y), column: Int(event.x))))
                 }
                 continue
             }

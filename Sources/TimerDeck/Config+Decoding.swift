@@ -23,7 +23,10 @@ extension Config {
         } catch let error as TOMLParseError {
             throw ConfigError(message: "\(source):\(error.source.begin.line): \(error.description)")
         } catch let error as DecodingError {
-            throw ConfigError(message: "\(source): \(misplacedValue(error)) is not a section; every field belongs in one (known: \(knownSections))")
+            throw ConfigError(
+                message:
+                    "\(source): \(misplacedValue(error)) is not a section; every field belongs in one (known: \(knownSections))"
+            )
         } catch {
             throw ConfigError(message: "\(source): \(error)")
         }
@@ -32,16 +35,20 @@ extension Config {
             for (name, value) in values.sorted(by: { $0.key < $1.key }) {
                 let key = "\(section).\(name)"
                 guard let field = fieldsByKey[key] else {
-                    throw ConfigError(message: "\(source): unknown field \(UserText.quote(key)) (known: \(fields.map(\.key).joined(separator: ", ")))")
+                    throw ConfigError(
+                        message:
+                            "\(source): unknown field \(UserText.quote(key)) (known: \(fields.map(\.key).joined(separator: ", ")))"
+                    )
                 }
                 try field.apply(value, to: &config, source: source)
             }
         }
         let retry = config.uploads.pipeline.retry
         guard retry.base <= retry.cap else {
-            throw ConfigError(message: "\(source): uploads.retry_base (\(DurationText.setting(retry.base))) is longer than "
-                + "uploads.retry_cap (\(DurationText.setting(retry.cap))); the first retry cannot wait longer than the longest, "
-                + "so lower retry_base or raise retry_cap")
+            throw ConfigError(
+                message: "\(source): uploads.retry_base (\(DurationText.setting(retry.base))) is longer than "
+                    + "uploads.retry_cap (\(DurationText.setting(retry.cap))); the first retry cannot wait longer than the longest, "
+                    + "so lower retry_base or raise retry_cap")
         }
         return config
     }
@@ -49,7 +56,10 @@ extension Config {
     /// Checks a command-line frames-per-second value (decisions.md 13).
     public static func validateFPS(_ text: String) throws(ConfigError) -> Int {
         guard let fps = Int(text), fpsRange.contains(fps) else {
-            throw ConfigError(message: "option --fps: \(UserText.quote(text)) is invalid (accepted: an integer \(fpsRange.lowerBound)…\(fpsRange.upperBound))")
+            throw ConfigError(
+                message:
+                    "option --fps: \(UserText.quote(text)) is invalid (accepted: an integer \(fpsRange.lowerBound)…\(fpsRange.upperBound))"
+            )
         }
         return fps
     }
@@ -62,11 +72,13 @@ extension Config {
 
     /// The top-level key a decoding error is about: a value written outside any `[section]`.
     private static func misplacedValue(_ error: DecodingError) -> String {
-        let path: [any CodingKey] = switch error {
-        case .typeMismatch(_, let context), .valueNotFound(_, let context), .keyNotFound(_, let context),
-             .dataCorrupted(let context): context.codingPath
-        @unknown default: []
-        }
+        let path: [any CodingKey] =
+            switch error {
+            case .typeMismatch(_, let context), .valueNotFound(_, let context), .keyNotFound(_, let context),
+                .dataCorrupted(let context):
+                context.codingPath
+            @unknown default: []
+            }
         return path.first.map { UserText.quote($0.stringValue) } ?? "a value"
     }
 }

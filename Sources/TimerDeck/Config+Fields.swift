@@ -14,7 +14,8 @@ extension Config {
         .text("uploads.route", \.uploads.routePath, accepted: "a path to a GPX file", emptyIsNone: false),
         .text("uploads.url", \.uploads.url, accepted: "\"\" or an http(s) URL", emptyIsNone: true),
         .duration("uploads.timeout", \.uploads.httpTimeout, in: .milliseconds(100) ... .seconds(300)),
-        .duration("uploads.sample_interval", \.uploads.pipeline.sampleInterval, in: .milliseconds(100) ... .seconds(3_600)),
+        .duration(
+            "uploads.sample_interval", \.uploads.pipeline.sampleInterval, in: .milliseconds(100) ... .seconds(3_600)),
         .duration("uploads.upload_interval", \.uploads.pipeline.uploadInterval, in: .seconds(1) ... .seconds(86_400)),
         .mode("uploads.mode", \.uploads.pipeline.mode),
         .duration("uploads.flush_timeout", \.uploads.pipeline.flushTimeout, in: .zero ... .seconds(60)),

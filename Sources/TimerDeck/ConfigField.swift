@@ -27,49 +27,65 @@ struct ConfigField: Sendable {
     }
 
     /// A whole number in `range`.
-    static func integer(_ key: String, _ path: WritableKeyPath<Config, Int> & Sendable, in range: ClosedRange<Int>) -> ConfigField {
+    static func integer(_ key: String, _ path: WritableKeyPath<Config, Int> & Sendable, in range: ClosedRange<Int>)
+        -> ConfigField
+    {
         let bounds = "\(range.lowerBound)…\(range.upperBound)"
-        return ConfigField(key: key, accepted: "an integer \(bounds)", range: bounds, store: { config, value in
-            guard case .integer(let number) = value, range.contains(number) else { return false }
-            config[keyPath: path] = number
-            return true
-        }, written: { String($0[keyPath: path]) })
+        return ConfigField(
+            key: key, accepted: "an integer \(bounds)", range: bounds,
+            store: { config, value in
+                guard case .integer(let number) = value, range.contains(number) else { return false }
+                config[keyPath: path] = number
+                return true
+            }, written: { String($0[keyPath: path]) })
     }
 
     /// A duration string (`"250ms"`, `"3s"`, `"5m"`, `"2h"`) in `range`.
-    static func duration(_ key: String, _ path: WritableKeyPath<Config, Duration> & Sendable,
-                         in range: ClosedRange<Duration>) -> ConfigField {
+    static func duration(
+        _ key: String, _ path: WritableKeyPath<Config, Duration> & Sendable,
+        in range: ClosedRange<Duration>
+    ) -> ConfigField {
         let bounds = DurationText.range(range)
-        return ConfigField(key: key, accepted: "a duration \(bounds), e.g. \"250ms\", \"3s\", \"5m\"", range: bounds,
-                           store: { config, value in
-            guard case .text(let text) = value, let duration = DurationText.parse(text), range.contains(duration) else {
-                return false
-            }
-            config[keyPath: path] = duration
-            return true
-        }, written: { "\"\(DurationText.setting($0[keyPath: path]))\"" })
+        return ConfigField(
+            key: key, accepted: "a duration \(bounds), e.g. \"250ms\", \"3s\", \"5m\"", range: bounds,
+            store: { config, value in
+                guard case .text(let text) = value, let duration = DurationText.parse(text), range.contains(duration)
+                else {
+                    return false
+                }
+                config[keyPath: path] = duration
+                return true
+            }, written: { "\"\(DurationText.setting($0[keyPath: path]))\"" })
     }
 
     /// `true` or `false`.
     static func flag(_ key: String, _ path: WritableKeyPath<Config, Bool> & Sendable) -> ConfigField {
-        ConfigField(key: key, accepted: "true or false", range: nil, store: { config, value in
-            guard case .flag(let flag) = value else { return false }
-            config[keyPath: path] = flag
-            return true
-        }, written: { String($0[keyPath: path]) })
+        ConfigField(
+            key: key, accepted: "true or false", range: nil,
+            store: { config, value in
+                guard case .flag(let flag) = value else { return false }
+                config[keyPath: path] = flag
+                return true
+            }, written: { String($0[keyPath: path]) })
     }
 
     /// One of a fixed set of names.
-    static func choice<Value: Sendable>(_ key: String, _ path: WritableKeyPath<Config, Value> & Sendable,
-                                        _ choices: KeyValuePairs<String, Value>) -> ConfigField where Value: Equatable {
+    static func choice<Value: Sendable>(
+        _ key: String, _ path: WritableKeyPath<Config, Value> & Sendable,
+        _ choices: KeyValuePairs<String, Value>
+    ) -> ConfigField where Value: Equatable {
         let names = choices.map(\.key)
         let pairs = Array(choices)
         let accepted = names.dropLast().map { "\"\($0)\"" }.joined(separator: ", ") + " or \"\(names.last ?? "")\""
-        return ConfigField(key: key, accepted: accepted, range: nil, store: { config, value in
-            guard case .text(let name) = value, let choice = pairs.first(where: { $0.key == name }) else { return false }
-            config[keyPath: path] = choice.value
-            return true
-        }, written: { config in "\"\(pairs.first { $0.value == config[keyPath: path] }?.key ?? "")\"" })
+        return ConfigField(
+            key: key, accepted: accepted, range: nil,
+            store: { config, value in
+                guard case .text(let name) = value, let choice = pairs.first(where: { $0.key == name }) else {
+                    return false
+                }
+                config[keyPath: path] = choice.value
+                return true
+            }, written: { config in "\"\(pairs.first { $0.value == config[keyPath: path] }?.key ?? "")\"" })
     }
 
     /// A run loop mode by name (M4).
@@ -78,12 +94,16 @@ struct ConfigField: Sendable {
     }
 
     /// A string; an empty one stores `nil` when `emptyIsNone`, and is refused otherwise.
-    static func text(_ key: String, _ path: WritableKeyPath<Config, String?> & Sendable, accepted: String,
-                     emptyIsNone: Bool) -> ConfigField {
-        ConfigField(key: key, accepted: accepted, range: nil, store: { config, value in
-            guard case .text(let text) = value, emptyIsNone || !text.isEmpty else { return false }
-            config[keyPath: path] = text.isEmpty ? nil : text
-            return true
-        }, written: { "\"\($0[keyPath: path] ?? "")\"" })
+    static func text(
+        _ key: String, _ path: WritableKeyPath<Config, String?> & Sendable, accepted: String,
+        emptyIsNone: Bool
+    ) -> ConfigField {
+        ConfigField(
+            key: key, accepted: accepted, range: nil,
+            store: { config, value in
+                guard case .text(let text) = value, emptyIsNone || !text.isEmpty else { return false }
+                config[keyPath: path] = text.isEmpty ? nil : text
+                return true
+            }, written: { "\"\($0[keyPath: path] ?? "")\"" })
     }
 }

@@ -1,7 +1,10 @@
 extension DurationText {
     /// The units a duration may be written in, with their length.
     enum Unit: String, CaseIterable {
-        case milliseconds = "ms", seconds = "s", minutes = "m", hours = "h"
+        case milliseconds = "ms"
+        case seconds = "s"
+        case minutes = "m"
+        case hours = "h"
 
         var nanoseconds: Int64 {
             switch self {
@@ -22,7 +25,7 @@ extension DurationText {
         let trimmed = text.utf8.drop { $0 == space }.reversed().drop { $0 == space }.reversed()
         let digits = trimmed.prefix { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
         guard !digits.isEmpty,
-              let unit = Unit(rawValue: String(decoding: trimmed.dropFirst(digits.count), as: UTF8.self))
+            let unit = Unit(rawValue: String(decoding: trimmed.dropFirst(digits.count), as: UTF8.self))
         else { return nil }
         var value: Int64 = 0
         for digit in digits {

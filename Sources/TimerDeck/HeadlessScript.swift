@@ -65,21 +65,30 @@ public struct HeadlessScript: Equatable, Sendable {
             }
             guard let key = Key.scriptNamed(argument) else {
                 let names = Key.scriptNames.map(\.key).joined(separator: ", ")
-                throw ParseError(message: "\(place): unknown key \(UserText.quote(argument)) (use a single character or one of: \(names))")
+                throw ParseError(
+                    message:
+                        "\(place): unknown key \(UserText.quote(argument)) (use a single character or one of: \(names))"
+                )
             }
             return .key(key)
         case "wait":
             guard let duration = DurationText.parse(argument), waitRange.contains(duration) else {
-                throw ParseError(message: "\(place): wait \(UserText.quote(argument)) — expected a duration \(DurationText.range(waitRange)) such as 250ms, 3s or 5m; a single wait is at most \(DurationText.setting(waitRange.upperBound)), write several for longer")
+                throw ParseError(
+                    message:
+                        "\(place): wait \(UserText.quote(argument)) — expected a duration \(DurationText.range(waitRange)) such as 250ms, 3s or 5m; a single wait is at most \(DurationText.setting(waitRange.upperBound)), write several for longer"
+                )
             }
             return .wait(duration)
         case "snapshot", "quit":
             guard argument.isEmpty else {
-                throw ParseError(message: "\(place): '\(command)' takes no argument (found \(UserText.quote(argument)))")
+                throw ParseError(
+                    message: "\(place): '\(command)' takes no argument (found \(UserText.quote(argument)))")
             }
             return command == "quit" ? .quit : .snapshot
         default:
-            throw ParseError(message: "\(place): unknown command \(UserText.quote(command)) (known: size, key, wait, snapshot, quit)")
+            throw ParseError(
+                message: "\(place): unknown command \(UserText.quote(command)) (known: size, key, wait, snapshot, quit)"
+            )
         }
     }
 
@@ -91,12 +100,16 @@ public struct HeadlessScript: Equatable, Sendable {
         }
         // Digits only, so `Int` fails only on a number too large for it: above the maximum either way.
         guard let width = Int(parts[0]), let height = Int(parts[1]),
-              width <= sideRange.upperBound, height <= sideRange.upperBound
+            width <= sideRange.upperBound, height <= sideRange.upperBound
         else {
-            throw ParseError(message: "\(place): size \(UserText.quote(argument)) is larger than the maximum, \(sideRange.upperBound)x\(sideRange.upperBound)")
+            throw ParseError(
+                message:
+                    "\(place): size \(UserText.quote(argument)) is larger than the maximum, \(sideRange.upperBound)x\(sideRange.upperBound)"
+            )
         }
         guard width >= sideRange.lowerBound, height >= sideRange.lowerBound else {
-            throw ParseError(message: "\(place): size \(UserText.quote(argument)) has a side of 0 (accepted: \(accepted))")
+            throw ParseError(
+                message: "\(place): size \(UserText.quote(argument)) has a side of 0 (accepted: \(accepted))")
         }
         return .size(width: width, height: height)
     }

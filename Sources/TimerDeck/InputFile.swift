@@ -33,7 +33,8 @@ public enum InputFile {
             if count == 0 { break }
             bytes.append(contentsOf: buffer[0..<count])
             guard bytes.count <= maximumBytes else {
-                throw InputFileError(message: "\(role) \(shown) is larger than \(maximumBytes / 1_024) KiB, the most accepted")
+                throw InputFileError(
+                    message: "\(role) \(shown) is larger than \(maximumBytes / 1_024) KiB, the most accepted")
             }
         }
         guard let text = String(validating: bytes, as: UTF8.self) else {

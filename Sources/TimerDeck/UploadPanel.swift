@@ -17,9 +17,11 @@ enum UploadPanel {
         for (index, job) in state.jobRows.enumerated() {
             let selected = focused && state.selected(.uploads) == index
             let display = snapshot.displayState(of: job)
-            let next = display == .running || display == .waitingForMode
+            let next =
+                display == .running || display == .waitingForMode
                 ? PanelText.relative(snapshot.reading(of: job).nextFire, now: now) : display.description
-            let text = "\(selected ? "▶" : " ") \(PanelText.fit(job.name, 8)) \(PanelText.fit(PanelText.mode(job.mode), 8)) \(next)"
+            let text =
+                "\(selected ? "▶" : " ") \(PanelText.fit(job.name, 8)) \(PanelText.fit(PanelText.mode(job.mode), 8)) \(next)"
             lines.append((text, selected ? Style(.normal, bold: true) : PanelText.style(for: display)))
         }
         let counters = status.counters
@@ -29,7 +31,8 @@ enum UploadPanel {
         lines.append((samples, .normal))
         lines.append(lastUpload(status, now: now))
         if let unsaved = status.unsaved {
-            lines.append(("\(unsaved.count) sample\(unsaved.count == 1 ? "" : "s") NOT saved: \(unsaved.error)", Style(.bad)))
+            lines.append(
+                ("\(unsaved.count) sample\(unsaved.count == 1 ? "" : "s") NOT saved: \(unsaved.error)", Style(.bad)))
         }
         if let problem = status.problem {
             if problem != status.unsaved?.error.description { lines.append((problem, Style(.bad))) }
@@ -51,7 +54,10 @@ enum UploadPanel {
         guard let attempt = status.lastAttempt else { return ("no upload yet", Style(.dim)) }
         guard let error = attempt.error else {
             let code = attempt.statusCode.map { " · \($0)" } ?? ""
-            return ("sent \(attempt.sampleCount)\(code) · \(DurationText.format(attempt.roundTrip)) \(ago(attempt.time, now: now))", Style(.good))
+            return (
+                "sent \(attempt.sampleCount)\(code) · \(DurationText.format(attempt.roundTrip)) \(ago(attempt.time, now: now))",
+                Style(.good)
+            )
         }
         var text = short(error)
         if let retry = status.retryAt {

@@ -1,12 +1,13 @@
-import class Foundation.Bundle
-import struct Foundation.URL
-import class Foundation.FileManager
-import class Foundation.Thread
-import class Foundation.NSString
-import func Foundation.NSTemporaryDirectory
 import Glibc
 import RunLoopKit
 import Uploads
+
+import class Foundation.Bundle
+import class Foundation.FileManager
+import class Foundation.NSString
+import func Foundation.NSTemporaryDirectory
+import class Foundation.Thread
+import struct Foundation.URL
 
 /// The upload pipeline's parts, opened and checked before the dashboard starts: the outbox, the
 /// sampler and the sink chosen by the config and the command line.
@@ -35,7 +36,9 @@ public final class UploadsSetup {
     /// - Throws: ``UploadsSetupError`` naming the file and the reason: an outbox that cannot be
     ///   opened or is corrupt, a route file that cannot be read, an upload URL that is not an
     ///   absolute http(s) URL.
-    public init(config: UploadsConfig, outboxPath: String?, uploadURL: String?, headless: Bool) throws(UploadsSetupError) {
+    public init(config: UploadsConfig, outboxPath: String?, uploadURL: String?, headless: Bool)
+        throws(UploadsSetupError)
+    {
         var temporaryDirectory: URL?
         let outboxURL: URL
         if let outboxPath {
@@ -62,7 +65,8 @@ public final class UploadsSetup {
             do {
                 sampler = try RouteReplay(contentsOf: URL(fileURLWithPath: path))
             } catch {
-                throw UploadsSetupError(message: "uploads.route: \(error) (set uploads.route to a GPX file, or uploads.sampler = \"host\")")
+                throw UploadsSetupError(
+                    message: "uploads.route: \(error) (set uploads.route to a GPX file, or uploads.sampler = \"host\")")
             }
         }
 
@@ -81,8 +85,10 @@ public final class UploadsSetup {
         } else {
             let directory = DirectorySink.defaultDirectory()
             sink = DirectorySink(directory: directory)
-            sinkLabel = "dir " + directory.path.replacingOccurrences(
-                of: FileManager.default.homeDirectoryForCurrentUser.path, with: "~", options: .anchored)
+            sinkLabel =
+                "dir "
+                + directory.path.replacingOccurrences(
+                    of: FileManager.default.homeDirectoryForCurrentUser.path, with: "~", options: .anchored)
         }
         settings = config.pipeline
     }
@@ -129,7 +135,9 @@ public final class UploadsSetup {
         var lines: [String] = []
         let status = pipeline?.status
         if let unsaved = status?.unsaved {
-            lines.append("\(unsaved.count) sample\(unsaved.count == 1 ? "" : "s") could not be saved and \(unsaved.count == 1 ? "is" : "are") lost: \(unsaved.error)")
+            lines.append(
+                "\(unsaved.count) sample\(unsaved.count == 1 ? "" : "s") could not be saved and \(unsaved.count == 1 ? "is" : "are") lost: \(unsaved.error)"
+            )
         }
         if let problem = status?.problem, problem != status?.unsaved?.error.description {
             lines.append("the outbox failed: \(problem)")
@@ -137,7 +145,9 @@ public final class UploadsSetup {
         if left > 0 {
             let samples = "\(left) sample\(left == 1 ? "" : "s") not yet delivered to \(sinkLabel)"
             if temporaryDirectory != nil {
-                lines.append("\(samples) are discarded with the temporary outbox; give --outbox FILE to keep them for the next start")
+                lines.append(
+                    "\(samples) are discarded with the temporary outbox; give --outbox FILE to keep them for the next start"
+                )
             } else {
                 lines.append("\(samples) stay in \(outbox.url.path); they go out on the next start")
             }
@@ -146,9 +156,13 @@ public final class UploadsSetup {
     }
 
     private static func makeTemporaryDirectory() throws(UploadsSetupError) -> URL {
-        var template = Array((NSTemporaryDirectory() as NSString).appendingPathComponent("timerdeck.XXXXXX").utf8CString)
+        var template = Array(
+            (NSTemporaryDirectory() as NSString).appendingPathComponent("timerdeck.XXXXXX").utf8CString)
         guard let created = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
-            throw UploadsSetupError(message: "cannot create a temporary directory in \(NSTemporaryDirectory()): \(String(cString: strerror(errno)))")
+            throw UploadsSetupError(
+                message:
+                    "cannot create a temporary directory in \(NSTemporaryDirectory()): \(String(cString: strerror(errno)))"
+            )
         }
         return URL(fileURLWithPath: String(cString: created), isDirectory: true)
     }

@@ -20,7 +20,9 @@ public struct Batch: Sendable, Hashable, Identifiable {
     public var key: String { id.uuidString.lowercased() }
 
     /// Creates a batch value; batches normally come from an ``Outbox``.
-    public init(id: UUID, createdAt: Date, samples: [StoredSample], failedAttempts: Int = 0, lastFailure: BatchFailure? = nil) {
+    public init(
+        id: UUID, createdAt: Date, samples: [StoredSample], failedAttempts: Int = 0, lastFailure: BatchFailure? = nil
+    ) {
         self.id = id
         self.createdAt = createdAt
         self.samples = samples

@@ -43,9 +43,10 @@ public final class DirectorySink: BatchSink {
         let directoryPath = directory.path
         let filePath = fileURL(for: batch.id).path
         queue.async {
-            completion(Result { () throws(UploadError) -> Ack in
-                try Self.write(batch, directoryPath: directoryPath, filePath: filePath)
-            })
+            completion(
+                Result { () throws(UploadError) -> Ack in
+                    try Self.write(batch, directoryPath: directoryPath, filePath: filePath)
+                })
         }
     }
 

@@ -34,7 +34,8 @@ enum DurableFile {
     static func replace(atPath path: String, with bytes: [UInt8]) throws(FileOperationError) {
         let directory = parentDirectory(of: path)
         // Unique per call, so two writers of the same file never share a temporary.
-        let temporary = directory + "/." + lastComponent(of: path) + ".\(getpid()).\(UInt32.random(in: .min ... .max)).tmp"
+        let temporary =
+            directory + "/." + lastComponent(of: path) + ".\(getpid()).\(UInt32.random(in: .min ... .max)).tmp"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw .lastError(path: temporary, operation: "create") }
         do throws(FileOperationError) {

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
@@ -19,7 +20,8 @@ final class GPXReader: NSObject, XMLParserDelegate {
     ) {
         switch elementName {
         case "trkpt", "rtept":
-            guard let latitude = attributes["lat"].flatMap(Double.init), latitude.isFinite, (-90...90).contains(latitude),
+            guard let latitude = attributes["lat"].flatMap(Double.init), latitude.isFinite,
+                (-90...90).contains(latitude),
                 let longitude = attributes["lon"].flatMap(Double.init), longitude.isFinite,
                 (-180...180).contains(longitude)
             else {
@@ -60,7 +62,8 @@ final class GPXReader: NSObject, XMLParserDelegate {
 
     func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) {
         if problem == nil {
-            problem = "invalid XML at line \(parser.lineNumber), column \(parser.columnNumber): \(Self.explain(parseError))"
+            problem =
+                "invalid XML at line \(parser.lineNumber), column \(parser.columnNumber): \(Self.explain(parseError))"
         }
     }
 

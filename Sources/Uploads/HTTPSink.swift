@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -119,7 +120,9 @@ public final class HTTPSink: BatchSink {
 
     /// 2xx acknowledges; 408, 429 and 5xx are retryable; anything else rejects the batch
     /// (redirects are not followed: see ``RedirectRefusal``).
-    static func classify(_ response: HTTPURLResponse, body: Data, batchID: UUID, destination: String) -> Result<Ack, UploadError> {
+    static func classify(_ response: HTTPURLResponse, body: Data, batchID: UUID, destination: String) -> Result<
+        Ack, UploadError
+    > {
         let status = response.statusCode
         switch status {
         case 200...299:
@@ -129,7 +132,9 @@ public final class HTTPSink: BatchSink {
             return .failure(.serverUnavailable(status: status, retryAfter: retryAfter))
         case 300...399:
             let location = response.value(forHTTPHeaderField: "Location") ?? "an unnamed location"
-            return .failure(.rejected(status: status, message: "redirected to \(location); set the upload URL to the final address"))
+            return .failure(
+                .rejected(status: status, message: "redirected to \(location); set the upload URL to the final address")
+            )
         default:
             let text = String(decoding: body.prefix(200), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
             return .failure(.rejected(status: status, message: text))
@@ -152,7 +157,8 @@ public final class HTTPSink: BatchSink {
         case .networkConnectionLost:
             return .connectionFailed(destination: destination, reason: "the connection was lost")
         case .badServerResponse:
-            return .connectionFailed(destination: destination, reason: "the server closed the connection without an answer")
+            return .connectionFailed(
+                destination: destination, reason: "the server closed the connection without an answer")
         case .notConnectedToInternet:
             return .connectionFailed(destination: destination, reason: "no network")
         default:

@@ -35,7 +35,9 @@ public struct HostMetricsSampler: Sampler, Sendable {
     }
 
     /// The three load averages of `/proc/loadavg` text (`0.52 0.58 0.59 1/467 12345`).
-    public static func parseLoadAverage(_ text: String, source: String = "/proc/loadavg") throws(SamplerError) -> (load1: Double, load5: Double, load15: Double) {
+    public static func parseLoadAverage(_ text: String, source: String = "/proc/loadavg") throws(SamplerError) -> (
+        load1: Double, load5: Double, load15: Double
+    ) {
         let words = text.split(whereSeparator: \.isWhitespace)
         let values = words.prefix(3).compactMap { Double($0) }.filter { $0.isFinite && $0 >= 0 }
         guard values.count == 3 else {
@@ -45,7 +47,9 @@ public struct HostMetricsSampler: Sampler, Sendable {
     }
 
     /// `MemTotal` and `MemAvailable` of `/proc/meminfo` text, in bytes.
-    public static func parseMemInfo(_ text: String, source: String = "/proc/meminfo") throws(SamplerError) -> (total: Int, available: Int) {
+    public static func parseMemInfo(_ text: String, source: String = "/proc/meminfo") throws(SamplerError) -> (
+        total: Int, available: Int
+    ) {
         var total: Int?
         var available: Int?
         for line in text.split(separator: "\n") {
@@ -66,7 +70,9 @@ public struct HostMetricsSampler: Sampler, Sendable {
             if key == "MemTotal" { total = number * multiplier } else { available = number * multiplier }
         }
         guard let total else { throw .malformed(source: source, reason: "no MemTotal line") }
-        guard let available else { throw .malformed(source: source, reason: "no MemAvailable line (Linux 3.14 or later has it)") }
+        guard let available else {
+            throw .malformed(source: source, reason: "no MemAvailable line (Linux 3.14 or later has it)")
+        }
         return (total, available)
     }
 

@@ -51,7 +51,8 @@ public final class Outbox: Sendable {
     ///   open, ``OutboxError/corrupt(path:reason:)`` when the file is not an SQLite database (it
     ///   is left untouched), ``OutboxError/cannotWrite(path:reason:)`` (a read-only file, too)
     ///   or ``OutboxError/diskFull(path:)`` when the file cannot be written.
-    public convenience init(url: URL = Outbox.defaultURL(), retention: OutboxRetention = .sevenDays) throws(OutboxError) {
+    public convenience init(url: URL = Outbox.defaultURL(), retention: OutboxRetention = .sevenDays) throws(OutboxError)
+    {
         try self.init(url: url, retention: retention, pageLimit: nil)
     }
 
@@ -130,8 +131,10 @@ public final class Outbox: Sendable {
             let unbatched = SampleRecord.filter(SampleRecord.CodingKeys.batchId == nil)
             let count = try unbatched.fetchCount(db)
             guard count > 0 else { return nil }
-            try BatchRecord(id: key, createdAtMs: createdAt, sentAtMs: nil, attempts: 0, failureMessage: nil,
-                            failureAtMs: nil, failurePermanent: false, sampleCount: count).insert(db)
+            try BatchRecord(
+                id: key, createdAtMs: createdAt, sentAtMs: nil, attempts: 0, failureMessage: nil,
+                failureAtMs: nil, failurePermanent: false, sampleCount: count
+            ).insert(db)
             try unbatched.updateAll(db, SampleRecord.CodingKeys.batchId.set(to: key))
             return Batch(id: id, createdAt: Self.date(createdAt), samples: try Self.samples(inBatch: key, db))
         }
@@ -153,7 +156,9 @@ public final class Outbox: Sendable {
     public func nextPendingBatch(skipping skipped: Set<UUID> = []) throws(OutboxError) -> Batch? {
         let keys = skipped.map { $0.uuidString.lowercased() }
         return try read { db in
-            try Self.unsent.filter(!keys.contains(BatchRecord.CodingKeys.id)).fetchOne(db).map { try Self.batch($0, db) }
+            try Self.unsent.filter(!keys.contains(BatchRecord.CodingKeys.id)).fetchOne(db).map {
+                try Self.batch($0, db)
+            }
         }
     }
 
@@ -258,8 +263,9 @@ public final class Outbox: Sendable {
         if let message = record.failureMessage, let at = record.failureAtMs {
             failure = BatchFailure(message: message, at: date(at), isPermanent: record.failurePermanent)
         }
-        return Batch(id: id, createdAt: date(record.createdAtMs), samples: try samples(inBatch: record.id, db),
-                     failedAttempts: record.attempts, lastFailure: failure)
+        return Batch(
+            id: id, createdAt: date(record.createdAtMs), samples: try samples(inBatch: record.id, db),
+            failedAttempts: record.attempts, lastFailure: failure)
     }
 
     private static func samples(inBatch key: String, _ db: Database) throws -> [StoredSample] {

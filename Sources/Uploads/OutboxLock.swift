@@ -30,7 +30,8 @@ final class OutboxLock: Sendable {
             let holder = Self.readHolder(descriptor)
             close(descriptor)
             guard failure == EWOULDBLOCK else {
-                throw .cannotWrite(path: path, reason: "cannot lock the lock file: \(String(cString: strerror(failure)))")
+                throw .cannotWrite(
+                    path: path, reason: "cannot lock the lock file: \(String(cString: strerror(failure)))")
             }
             throw .inUse(path: outboxPath, holder: holder)
         }

@@ -47,14 +47,19 @@ public enum RetryAfter: Sendable, Hashable {
     /// Seconds since the Unix epoch of an HTTP date, or nil if `text` is not one.
     private static func httpDateSeconds(_ text: String) -> Int64? {
         let words = text.replacingOccurrences(of: ",", with: " ").split(separator: " ").map(String.init)
-        let day: Int, month: String, year: Int, clock: String
+        let day: Int
+        let month: String
+        let year: Int
+        let clock: String
         switch words.count {
         case 6 where words[5] == "GMT":  // IMF-fixdate: Sun 06 Nov 1994 08:49:37 GMT
             guard let d = Int(words[1]), let y = Int(words[3]) else { return nil }
             (day, month, year, clock) = (d, words[2], y, words[4])
         case 4 where words[3] == "GMT":  // RFC 850: Sunday 06-Nov-94 08:49:37 GMT
             let parts = words[1].split(separator: "-").map(String.init)
-            guard parts.count == 3, let d = Int(parts[0]), let yy = Int(parts[2]), parts[2].count == 2 else { return nil }
+            guard parts.count == 3, let d = Int(parts[0]), let yy = Int(parts[2]), parts[2].count == 2 else {
+                return nil
+            }
             // RFC 9110: a two-digit year is the most recent past year with those digits; 70 splits it.
             (day, month, year, clock) = (d, parts[1], yy < 70 ? 2000 + yy : 1900 + yy, words[2])
         case 5:  // asctime: Sun Nov 6 08:49:37 1994

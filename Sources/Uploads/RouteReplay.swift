@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
@@ -68,6 +69,8 @@ public struct RouteReplay: Sampler, Sendable {
             nextIndex = 0
             laps += 1
         }
-        return Sample(takenAt: time, fields: .position(latitude: point.latitude, longitude: point.longitude, elevation: point.elevation))
+        return Sample(
+            takenAt: time,
+            fields: .position(latitude: point.latitude, longitude: point.longitude, elevation: point.elevation))
     }
 }

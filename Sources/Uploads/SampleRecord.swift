@@ -30,8 +30,9 @@ struct SampleRecord: Codable, FetchableRecord, MutablePersistableRecord {
     /// The sample as appended; a row that does not decode is reported, never skipped.
     func stored() throws -> StoredSample {
         guard let seq, let sampleKind = SampleKind(rawValue: kind), let values = fields.fields(of: sampleKind) else {
-            throw DatabaseError(resultCode: .SQLITE_CORRUPT,
-                                message: "sample \(seq.map(String.init) ?? "?") of kind \"\(kind)\" has unreadable fields")
+            throw DatabaseError(
+                resultCode: .SQLITE_CORRUPT,
+                message: "sample \(seq.map(String.init) ?? "?") of kind \"\(kind)\" has unreadable fields")
         }
         return StoredSample(seq: seq, sample: Sample(takenAtMilliseconds: takenAtMs, fields: values))
     }

@@ -143,7 +143,7 @@ public struct UploadMachine: Sendable, Equatable {
                 return []
             }
         case (.idle, .flushEnded), (.finding, .flushEnded), (.delivering, .flushEnded), (.recording, .flushEnded),
-             (.backingOff, .flushEnded):
+            (.backingOff, .flushEnded):
             guard isFlushing else { return [] }
             state = .finished
             return [.endFlush]

@@ -1,7 +1,8 @@
 import Dispatch
+import RunLoopKit
+
 import struct Foundation.Date
 import struct Foundation.UUID
-import RunLoopKit
 
 /// Seed scene S2 on a run loop: a sample every few seconds into the durable ``Outbox``, and every
 /// few minutes the unbatched samples cut into a batch and handed to a ``BatchSink``.
@@ -94,8 +95,10 @@ public final class UploadPipeline {
     /// A stopped pipeline on `loop`; ``start()`` schedules its jobs.
     ///
     /// `random` draws the retry jitter; tests pass a seeded generator.
-    public init(loop: RunLoop, outbox: Outbox, sampler: any Sampler, sink: any BatchSink,
-                settings: Settings = Settings(), random: any RandomNumberGenerator = SystemRandomNumberGenerator()) {
+    public init(
+        loop: RunLoop, outbox: Outbox, sampler: any Sampler, sink: any BatchSink,
+        settings: Settings = Settings(), random: any RandomNumberGenerator = SystemRandomNumberGenerator()
+    ) {
         self.loop = loop
         self.outbox = outbox
         self.sampler = sampler
@@ -153,9 +156,12 @@ public final class UploadPipeline {
             return
         }
         let taken = loop.now
-        onIO({ (outbox) throws(OutboxError) in try outbox.append(sample) },
-             then: { [unowned self] _ in record.lastSampleTime = taken },
-             else: { [unowned self] error in record.unsaved = UploadStatus.Unsaved(count: (record.unsaved?.count ?? 0) + 1, error: error) })
+        onIO(
+            { (outbox) throws(OutboxError) in try outbox.append(sample) },
+            then: { [unowned self] _ in record.lastSampleTime = taken },
+            else: { [unowned self] error in
+                record.unsaved = UploadStatus.Unsaved(count: (record.unsaved?.count ?? 0) + 1, error: error)
+            })
     }
 
     /// Cuts the unbatched samples into a batch and delivers what is pending.
@@ -167,9 +173,10 @@ public final class UploadPipeline {
         loop.perform(inModes: [loop.currentMode ?? .default, .common, Self.flushMode]) { [weak self] in
             guard let self else { return }
             let now = wallNow
-            onIO({ (outbox) throws(OutboxError) in try outbox.cutBatch(at: now) },
-                 then: { [unowned self] _ in apply(.uploadDue) },
-                 else: { [unowned self] _ in apply(.outboxFailed) })
+            onIO(
+                { (outbox) throws(OutboxError) in try outbox.cutBatch(at: now) },
+                then: { [unowned self] _ in apply(.uploadDue) },
+                else: { [unowned self] _ in apply(.outboxFailed) })
         }
     }
 
@@ -183,7 +190,8 @@ public final class UploadPipeline {
         sampling.stop()
         uploading.stop()
         let deadline = loop.now + settings.flushTimeout
-        let timeout = Timer(fireAt: deadline, interval: .zero, repeats: false) { [unowned self] _ in apply(.flushEnded) }
+        let timeout = Timer(fireAt: deadline, interval: .zero, repeats: false) { [unowned self] _ in apply(.flushEnded)
+        }
         loop.add(timeout, forMode: Self.flushMode)
         flushRunning = true
         apply(.flushStarted)
@@ -214,26 +222,30 @@ public final class UploadPipeline {
     private func perform(_ effect: UploadMachine.Effect) {
         switch effect {
         case .findNext(let skipped):
-            onIO({ (outbox) throws(OutboxError) in try outbox.nextPendingBatch(skipping: skipped) },
-                 then: { [unowned self] batch in apply(.found(batch)) },
-                 else: { [unowned self] _ in apply(.outboxFailed) })
+            onIO(
+                { (outbox) throws(OutboxError) in try outbox.nextPendingBatch(skipping: skipped) },
+                then: { [unowned self] batch in apply(.found(batch)) },
+                else: { [unowned self] _ in apply(.outboxFailed) })
         case .deliver(let batch):
             deliver(batch)
         case .markSent(let batch):
             let now = wallNow
-            onIO({ (outbox) throws(OutboxError) in try outbox.markSent(batch.id, at: now) },
-                 then: { [unowned self] _ in
-                     record.deliveredThisRun += batch.samples.count
-                     apply(.recorded(batch))
-                 },
-                 else: { [unowned self] _ in apply(.outboxFailed) })
+            onIO(
+                { (outbox) throws(OutboxError) in try outbox.markSent(batch.id, at: now) },
+                then: { [unowned self] _ in
+                    record.deliveredThisRun += batch.samples.count
+                    apply(.recorded(batch))
+                },
+                else: { [unowned self] _ in apply(.outboxFailed) })
         case .recordFailure(let batch, let error):
             let now = wallNow
-            onIO({ (outbox) throws(OutboxError) in try outbox.recordFailure(batch.id, error: error, at: now) },
-                 then: { [unowned self] _ in apply(.recorded(batch)) },
-                 else: { [unowned self] _ in apply(.outboxFailed) })
+            onIO(
+                { (outbox) throws(OutboxError) in try outbox.recordFailure(batch.id, error: error, at: now) },
+                then: { [unowned self] _ in apply(.recorded(batch)) },
+                else: { [unowned self] _ in apply(.outboxFailed) })
         case .scheduleRetry(let attempt, let reason):
-            let delay = settings.retry.delay(afterAttempt: attempt, retryAfter: reason.retryAfter, now: wallNow, using: &random)
+            let delay = settings.retry.delay(
+                afterAttempt: attempt, retryAfter: reason.retryAfter, now: wallNow, using: &random)
             let retry = Timer(fireAt: loop.now + delay, interval: .zero, repeats: false) { [unowned self] _ in
                 retryTimer = nil
                 apply(.retryDue)
@@ -268,8 +280,9 @@ public final class UploadPipeline {
 
     /// Keeps the attempt for the panel, then hands the answer to the delivery state.
     private func answered(_ batch: Batch, result: Result<Ack, UploadError>, after started: Instant) {
-        var attempt = UploadStatus.Attempt(time: loop.now, sampleCount: batch.samples.count, error: nil,
-                                           statusCode: nil, roundTrip: started.duration(to: loop.now))
+        var attempt = UploadStatus.Attempt(
+            time: loop.now, sampleCount: batch.samples.count, error: nil,
+            statusCode: nil, roundTrip: started.duration(to: loop.now))
         switch result {
         case .success(let ack):
             attempt.statusCode = ack.statusCode
@@ -286,9 +299,11 @@ public final class UploadPipeline {
 
     /// Runs `work` on the outbox's thread, then `then` with its result back on the loop's thread
     /// (with fresh counters in ``status``); a failure is reported in ``status`` and passed to `else`.
-    private func onIO<Value: Sendable>(_ work: @escaping @Sendable (Outbox) throws(OutboxError) -> Value,
-                                       then: @escaping (Value) -> Void,
-                                       else failed: @escaping (OutboxError) -> Void = { _ in }) {
+    private func onIO<Value: Sendable>(
+        _ work: @escaping @Sendable (Outbox) throws(OutboxError) -> Value,
+        then: @escaping (Value) -> Void,
+        else failed: @escaping (OutboxError) -> Void = { _ in }
+    ) {
         let outbox = outbox
         let handle = loop.handle
         let external = handle.beginExternalWork()

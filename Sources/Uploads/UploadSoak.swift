@@ -43,8 +43,10 @@ public struct UploadSoak {
 
     /// A soak of `outbox`, `sampler` and `sink` with the S2 intervals unless `settings` says
     /// otherwise; `simulatedDay` shortens the "day" a figure is taken at (tests).
-    public init(outbox: Outbox, sampler: any Sampler, sink: any BatchSink,
-                settings: UploadPipeline.Settings = .init(), simulatedDay: Duration = .seconds(86_400)) {
+    public init(
+        outbox: Outbox, sampler: any Sampler, sink: any BatchSink,
+        settings: UploadPipeline.Settings = .init(), simulatedDay: Duration = .seconds(86_400)
+    ) {
         self.outbox = outbox
         self.sampler = sampler
         self.sink = sink
@@ -71,9 +73,11 @@ public struct UploadSoak {
             let spent = started.duration(to: wall.now)
             let statusQuery = try medianStatusQuery()
             let sizes = outbox.fileSizes()
-            report(Day(day: day, sampleCost: spent / samplesPerDay, statusQuery: statusQuery,
-                       databaseSize: try outbox.databaseSize(), fileSize: sizes.database,
-                       logSize: sizes.log, counters: try outbox.counters(), unsaved: pipeline.status.unsaved?.count ?? 0))
+            report(
+                Day(
+                    day: day, sampleCost: spent / samplesPerDay, statusQuery: statusQuery,
+                    databaseSize: try outbox.databaseSize(), fileSize: sizes.database,
+                    logSize: sizes.log, counters: try outbox.counters(), unsaved: pipeline.status.unsaved?.count ?? 0))
         }
         return pipeline.flush()
     }

@@ -39,7 +39,8 @@ struct BenchCommand: ParsableCommand {
         report.machine()
         let sizes = quick ? [1_000] : [1_000, 100_000, 1_000_000]
         for size in sizes {
-            let rows: [ThroughputResult] = try [RunLoopKitPeer.name, FoundationPeer.name, DispatchPeer.name].map { peer in
+            let rows: [ThroughputResult] = try [RunLoopKitPeer.name, FoundationPeer.name, DispatchPeer.name].map {
+                peer in
                 var fired: ThroughputResult = try spawn("fire", peer, size)
                 let cancelled: ThroughputResult = try spawn("cancel", peer, size)
                 fired.cancelNanoseconds = cancelled.cancelNanoseconds
@@ -50,8 +51,10 @@ struct BenchCommand: ParsableCommand {
         }
         let seconds: Int64 = quick ? 500_000_000 : 5_000_000_000
         for interval: Int64 in [1_000_000, 16_666_667] {
-            var rows: [LatenessResult] = try [KernelFloor.name, RunLoopKitPeer.name, FoundationPeer.name, DispatchPeer.name]
-                .map { try spawn("lateness", $0, Int(interval), Int(seconds)) }
+            var rows: [LatenessResult] = try [
+                KernelFloor.name, RunLoopKitPeer.name, FoundationPeer.name, DispatchPeer.name,
+            ]
+            .map { try spawn("lateness", $0, Int(interval), Int(seconds)) }
             if interval == 16_666_667 {
                 // The display link at 60 Hz, next to the timerfd floor at the same period.
                 rows.insert(try spawn("displaylink", RunLoopKitPeer.name, 60, Int(seconds)), at: 2)
@@ -63,7 +66,9 @@ struct BenchCommand: ParsableCommand {
             .map { try spawn("idle", $0, Int(idleSeconds * 1_000_000_000)) }
         report.idle(idle)
         guard DashboardSession.binary() != nil else {
-            report.skipped("dashboard in a pseudo-terminal: not run, no timerdeck next to this executable (build it first: swift build -c release)")
+            report.skipped(
+                "dashboard in a pseudo-terminal: not run, no timerdeck next to this executable (build it first: swift build -c release)"
+            )
             return
         }
         let plan: DashboardPeer.Plan = quick ? .quick : .full
@@ -106,7 +111,8 @@ struct BenchCommand: ParsableCommand {
         switch (measurement, Self.peer(named: parts[1])) {
         case (.fire, let peer?): data = try encoder.encode(peer.fire(count: Int(numbers[0]), spread: 1_000_000_000))
         case (.cancel, let peer?): data = try encoder.encode(peer.cancel(count: Int(numbers[0])))
-        case (.lateness, let peer?): data = try encoder.encode(peer.lateness(interval: numbers[0], duration: numbers[1]))
+        case (.lateness, let peer?):
+            data = try encoder.encode(peer.lateness(interval: numbers[0], duration: numbers[1]))
         case (.idle, let peer?): data = try encoder.encode(peer.idle(duration: numbers[0]))
         case (.displayLink, _):
             data = try encoder.encode(RunLoopKitPeer.displayLink(refreshRate: Int(numbers[0]), duration: numbers[1]))

@@ -21,10 +21,12 @@ enum DashboardPeer {
         /// threads go (they wait 5 s for work), so the paused scene shows the steady state.
         var pausedSettle: Duration
 
-        static let full = Plan(render: .seconds(5), idle: .seconds(10), keys: 200, settle: .seconds(1),
-                               pausedSettle: .seconds(6))
-        static let quick = Plan(render: .seconds(1), idle: .milliseconds(1_500), keys: 40, settle: .milliseconds(500),
-                                pausedSettle: .milliseconds(500))
+        static let full = Plan(
+            render: .seconds(5), idle: .seconds(10), keys: 200, settle: .seconds(1),
+            pausedSettle: .seconds(6))
+        static let quick = Plan(
+            render: .seconds(1), idle: .milliseconds(1_500), keys: 40, settle: .milliseconds(500),
+            pausedSettle: .milliseconds(500))
 
         /// As a child process's arguments (durations in ms).
         var arguments: [Int] {
@@ -43,8 +45,9 @@ enum DashboardPeer {
         /// From a child process's arguments.
         init?(arguments: [Int64]) {
             guard arguments.count == 5 else { return nil }
-            self.init(render: .milliseconds(arguments[0]), idle: .milliseconds(arguments[1]), keys: Int(arguments[2]),
-                      settle: .milliseconds(arguments[3]), pausedSettle: .milliseconds(arguments[4]))
+            self.init(
+                render: .milliseconds(arguments[0]), idle: .milliseconds(arguments[1]), keys: Int(arguments[2]),
+                settle: .milliseconds(arguments[3]), pausedSettle: .milliseconds(arguments[4]))
         }
     }
 
@@ -61,7 +64,9 @@ enum DashboardPeer {
         session.terminal.drain(for: plan.settle.nanoseconds)
         let running = idle(session, scene: "sms-running", duration: plan.idle)
         guard session.terminal.isOpen else {
-            throw BenchError("timerdeck ended before the last scene was over (wait status \(session.terminal.waitForExit(timeout: 0)))")
+            throw BenchError(
+                "timerdeck ended before the last scene was over (wait status \(session.terminal.waitForExit(timeout: 0)))"
+            )
         }
         let status = session.quit(timeout: .seconds(10))
         return DashboardResult(render: render, paused: paused, input: input, running: running, exitStatus: status)

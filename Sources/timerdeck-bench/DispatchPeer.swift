@@ -57,10 +57,11 @@ enum DispatchPeer: Peer {
         let scheduled = monotonicNanoseconds()
         for source in sources { source.cancel() }
         let cancelled = monotonicNanoseconds()
-        return ThroughputResult(peer: name, timers: count,
-                                scheduleNanoseconds: Double(scheduled - start) / Double(count),
-                                cancelNanoseconds: Double(cancelled - scheduled) / Double(count),
-                                note: "cancel is asynchronous: this is the caller's cost only")
+        return ThroughputResult(
+            peer: name, timers: count,
+            scheduleNanoseconds: Double(scheduled - start) / Double(count),
+            cancelNanoseconds: Double(cancelled - scheduled) / Double(count),
+            note: "cancel is asynchronous: this is the caller's cost only")
     }
 
     static func lateness(interval: Int64, duration: Int64) -> LatenessResult {
@@ -70,7 +71,9 @@ enum DispatchPeer: Peer {
         let start = monotonicNanoseconds()
         let source = DispatchSource.makeTimerSource(queue: queue)
         let origin = DispatchTime(uptimeNanoseconds: UInt64(start))
-        source.schedule(deadline: origin + .nanoseconds(Int(interval)), repeating: .nanoseconds(Int(interval)), leeway: .nanoseconds(0))
+        source.schedule(
+            deadline: origin + .nanoseconds(Int(interval)), repeating: .nanoseconds(Int(interval)),
+            leeway: .nanoseconds(0))
         source.setEventHandler {
             let now = monotonicNanoseconds()
             times.withLock { $0.append(now) }
@@ -91,7 +94,12 @@ enum DispatchPeer: Peer {
         let source = DispatchSource.makeTimerSource(queue: queue)
         source.schedule(deadline: .now() + .seconds(1), repeating: .seconds(1))
         source.setEventHandler {
-            if remaining.withLock({ $0 -= 1; return $0 }) == 0 { done.signal() }
+            if remaining.withLock({
+                $0 -= 1
+                return $0
+            }) == 0 {
+                done.signal()
+            }
         }
         source.activate()
         done.wait()

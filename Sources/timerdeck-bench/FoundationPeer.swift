@@ -21,9 +21,10 @@ enum FoundationPeer: Peer {
         let origin = Date()
         for _ in 0..<count {
             let offset = Double(spreadSource.next(below: spread)) / 1e9
-            loop.add(Timer(fire: origin.addingTimeInterval(offset), interval: 0, repeats: false) { _ in
-                progress.withLock { $0 = ($0.fired + 1, monotonicNanoseconds()) }
-            }, forMode: .default)
+            loop.add(
+                Timer(fire: origin.addingTimeInterval(offset), interval: 0, repeats: false) { _ in
+                    progress.withLock { $0 = ($0.fired + 1, monotonicNanoseconds()) }
+                }, forMode: .default)
         }
         let scheduled = monotonicNanoseconds()
         let memory = ResourceUsage.now().residentBytes - before.residentBytes
@@ -43,8 +44,9 @@ enum FoundationPeer: Peer {
 
     static func cancel(count: Int) -> ThroughputResult {
         guard count <= 100_000 else {
-            return ThroughputResult(peer: name, timers: count,
-                                    note: "not run: CFRunLoop cancels by a linear scan of the mode's timers (O(n) each)")
+            return ThroughputResult(
+                peer: name, timers: count,
+                note: "not run: CFRunLoop cancels by a linear scan of the mode's timers (O(n) each)")
         }
         let loop = RunLoop.current
         var spreadSource = DeadlineSpread()
@@ -53,17 +55,20 @@ enum FoundationPeer: Peer {
         timers.reserveCapacity(count)
         let start = monotonicNanoseconds()
         for _ in 0..<count {
-            let timer = Timer(fire: far.addingTimeInterval(Double(spreadSource.next(below: 1_000_000_000)) / 1e9),
-                              interval: 0, repeats: false) { _ in }
+            let timer = Timer(
+                fire: far.addingTimeInterval(Double(spreadSource.next(below: 1_000_000_000)) / 1e9),
+                interval: 0, repeats: false
+            ) { _ in }
             loop.add(timer, forMode: .default)
             timers.append(timer)
         }
         let scheduled = monotonicNanoseconds()
         for timer in timers { timer.invalidate() }
         let cancelled = monotonicNanoseconds()
-        return ThroughputResult(peer: name, timers: count,
-                                scheduleNanoseconds: Double(scheduled - start) / Double(count),
-                                cancelNanoseconds: Double(cancelled - scheduled) / Double(count))
+        return ThroughputResult(
+            peer: name, timers: count,
+            scheduleNanoseconds: Double(scheduled - start) / Double(count),
+            cancelNanoseconds: Double(cancelled - scheduled) / Double(count))
     }
 
     static func lateness(interval: Int64, duration: Int64) -> LatenessResult {
@@ -79,7 +84,8 @@ enum FoundationPeer: Peer {
             _ = loop.run(mode: .default, before: date(start + duration + interval))
         }
         timer.invalidate()
-        return latenessResult(interval: interval, duration: duration, start: start, fireTimes: fireTimes.withLock { $0 })
+        return latenessResult(
+            interval: interval, duration: duration, start: start, fireTimes: fireTimes.withLock { $0 })
     }
 
     static func idle(duration: Int64) -> IdleResult {
@@ -88,7 +94,12 @@ enum FoundationPeer: Peer {
         let before = ResourceUsage.now()
         let start = monotonicNanoseconds()
         let timer = Timer(fire: Date(timeIntervalSinceNow: 1), interval: 1, repeats: true) { timer in
-            if remaining.withLock({ $0 -= 1; return $0 }) == 0 { timer.invalidate() }
+            if remaining.withLock({
+                $0 -= 1
+                return $0
+            }) == 0 {
+                timer.invalidate()
+            }
         }
         loop.add(timer, forMode: .default)
         let end = Date(timeIntervalSinceNow: Double(duration) / 1e9 + 0.5)

@@ -12,9 +12,11 @@ struct ResourceUsage {
     static func now() -> ResourceUsage {
         var usage = rusage()
         getrusage(RUSAGE_SELF.rawValue, &usage)
-        let cpu = (Int64(usage.ru_utime.tv_sec) + Int64(usage.ru_stime.tv_sec)) * 1_000_000_000
+        let cpu =
+            (Int64(usage.ru_utime.tv_sec) + Int64(usage.ru_stime.tv_sec)) * 1_000_000_000
             + (Int64(usage.ru_utime.tv_usec) + Int64(usage.ru_stime.tv_usec)) * 1_000
-        return ResourceUsage(cpuNanoseconds: cpu, voluntarySwitches: usage.ru_nvcsw, residentBytes: currentResidentBytes())
+        return ResourceUsage(
+            cpuNanoseconds: cpu, voluntarySwitches: usage.ru_nvcsw, residentBytes: currentResidentBytes())
     }
 
     /// Current (not peak) RSS from /proc/self/statm.

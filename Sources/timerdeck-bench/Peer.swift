@@ -31,10 +31,13 @@ extension Peer {
             delivered: fireTimes.count, gridSlots: Int((duration + interval - 1) / interval))
     }
 
-    static func idleResult(seconds: Double, before: ResourceUsage, after: ResourceUsage, threads: Int? = nil) -> IdleResult {
-        IdleResult(peer: name, seconds: seconds,
-                   wakeUpsPerSecond: Double(after.voluntarySwitches - before.voluntarySwitches) / seconds,
-                   cpuMilliseconds: Double(after.cpuNanoseconds - before.cpuNanoseconds) / 1_000_000,
-                   threads: threads)
+    static func idleResult(seconds: Double, before: ResourceUsage, after: ResourceUsage, threads: Int? = nil)
+        -> IdleResult
+    {
+        IdleResult(
+            peer: name, seconds: seconds,
+            wakeUpsPerSecond: Double(after.voluntarySwitches - before.voluntarySwitches) / seconds,
+            cpuMilliseconds: Double(after.cpuNanoseconds - before.cpuNanoseconds) / 1_000_000,
+            threads: threads)
     }
 }

@@ -5,9 +5,11 @@ struct Report {
     let json: Bool
 
     func machine() {
-        let cpu = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))?
+        let cpu =
+            (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))?
             .split(separator: "\n").first { $0.hasPrefix("model name") }
-            .map { $0.split(separator: ":", maxSplits: 1).last.map { $0.trimmingCharacters(in: .whitespaces) } ?? "" } ?? "unknown"
+            .map { $0.split(separator: ":", maxSplits: 1).last.map { $0.trimmingCharacters(in: .whitespaces) } ?? "" }
+            ?? "unknown"
         let line = "machine: \(cpu), \(ProcessInfo.processInfo.activeProcessorCount) cores"
         if json {
             emit(["machine": cpu, "cores": String(ProcessInfo.processInfo.activeProcessorCount)])
@@ -17,29 +19,52 @@ struct Report {
     }
 
     func throughput(_ rows: [ThroughputResult]) {
-        if json { return rows.forEach { emit($0) } }
+        if json {
+            for row in rows { emit(row) }
+            return
+        }
         print("\n## Throughput: \(rows.first?.timers ?? 0) one-shot timers, deadlines spread over 1 s")
-        table(["peer", "schedule ns", "cancel ns", "CPU/timer ns", "last cb s", "B/timer", "fired", "note"],
-              rows.map { row in
-                  [row.peer, format(row.scheduleNanoseconds), format(row.cancelNanoseconds),
-                   format(row.cpuPerTimerNanoseconds), format(row.lastCallbackSeconds, digits: 3),
-                   format(row.bytesPerTimer), row.fired.map(String.init) ?? "—", row.note ?? ""]
-              })
+        table(
+            ["peer", "schedule ns", "cancel ns", "CPU/timer ns", "last cb s", "B/timer", "fired", "note"],
+            rows.map { row in
+                [
+                    row.peer, format(row.scheduleNanoseconds), format(row.cancelNanoseconds),
+                    format(row.cpuPerTimerNanoseconds), format(row.lastCallbackSeconds, digits: 3),
+                    format(row.bytesPerTimer), row.fired.map(String.init) ?? "—", row.note ?? "",
+                ]
+            })
     }
 
     func lateness(_ rows: [LatenessResult]) {
-        if json { return rows.forEach { emit($0) } }
+        if json {
+            for row in rows { emit(row) }
+            return
+        }
         print("\n## Lateness: repeating every \(format(rows.first?.intervalMicroseconds)) µs")
-        table(["peer", "p50 µs", "p99 µs", "max µs", "delivered", "grid slots"],
-              rows.map { [$0.peer, format($0.p50Microseconds), format($0.p99Microseconds), format($0.maxMicroseconds),
-                          String($0.delivered), String($0.gridSlots)] })
+        table(
+            ["peer", "p50 µs", "p99 µs", "max µs", "delivered", "grid slots"],
+            rows.map {
+                [
+                    $0.peer, format($0.p50Microseconds), format($0.p99Microseconds), format($0.maxMicroseconds),
+                    String($0.delivered), String($0.gridSlots),
+                ]
+            })
     }
 
     func idle(_ rows: [IdleResult]) {
-        if json { return rows.forEach { emit($0) } }
+        if json {
+            for row in rows { emit(row) }
+            return
+        }
         print("\n## Idle: a 1 Hz countdown")
-        table(["peer", "seconds", "wake-ups/s", "CPU ms"],
-              rows.map { [$0.peer, format($0.seconds, digits: 1), format($0.wakeUpsPerSecond, digits: 2), format($0.cpuMilliseconds, digits: 2)] })
+        table(
+            ["peer", "seconds", "wake-ups/s", "CPU ms"],
+            rows.map {
+                [
+                    $0.peer, format($0.seconds, digits: 1), format($0.wakeUpsPerSecond, digits: 2),
+                    format($0.cpuMilliseconds, digits: 2),
+                ]
+            })
     }
 
     /// The dashboard in a pseudo-terminal: idle, rendering, input latency.
@@ -52,27 +77,47 @@ struct Report {
             return
         }
         let size = "\(DashboardSession.columns)×\(DashboardSession.rows)"
-        print("\n## Dashboard in a pseudo-terminal (\(DashboardPeer.name), \(size), TERM=\(DashboardSession.terminalType))")
-        print("\n#### Idle: wake-ups = voluntary context switches of all threads (+1 per thread ended); switches = voluntary + involuntary")
+        print(
+            "\n## Dashboard in a pseudo-terminal (\(DashboardPeer.name), \(size), TERM=\(DashboardSession.terminalType))"
+        )
+        print(
+            "\n#### Idle: wake-ups = voluntary context switches of all threads (+1 per thread ended); switches = voluntary + involuntary"
+        )
         let scenes = ["paused": "every timer paused", "sms-running": "3 SMS countdowns running, the rest paused"]
-        table(["scene", "seconds", "wake-ups/s", "main thread /s", "switches/s", "CPU ms", "threads", "bytes out"],
-              [result.paused, result.running].map { row in
-                  [scenes[row.scene] ?? row.scene, format(row.seconds, digits: 1), format(row.wakeUpsPerSecond, digits: 2),
-                   format(row.mainThreadWakeUpsPerSecond, digits: 2), format(row.switchesPerSecond, digits: 2),
-                   format(row.cpuMilliseconds, digits: 2),
-                   String(row.threads) + (row.threadsEnded > 0 ? " (\(row.threadsEnded) ended)" : ""), String(row.bytesWritten)]
-              })
+        table(
+            ["scene", "seconds", "wake-ups/s", "main thread /s", "switches/s", "CPU ms", "threads", "bytes out"],
+            [result.paused, result.running].map { row in
+                [
+                    scenes[row.scene] ?? row.scene, format(row.seconds, digits: 1),
+                    format(row.wakeUpsPerSecond, digits: 2),
+                    format(row.mainThreadWakeUpsPerSecond, digits: 2), format(row.switchesPerSecond, digits: 2),
+                    format(row.cpuMilliseconds, digits: 2),
+                    String(row.threads) + (row.threadsEnded > 0 ? " (\(row.threadsEnded) ended)" : ""),
+                    String(row.bytesWritten),
+                ]
+            })
         let render = result.render
         print("\n#### Rendering: the ticker's display link at \(render.framesPerSecond) fps")
-        table(["seconds", "frames", "bytes", "B/frame", "writes/frame", "CPU %", "wake-ups/s"],
-              [[format(render.seconds, digits: 1), String(render.frames), String(render.bytes),
-                format(render.bytesPerFrame), format(render.writesPerFrame, digits: 2), format(render.cpuPercent, digits: 2),
-                format(render.wakeUpsPerSecond, digits: 1)]])
+        table(
+            ["seconds", "frames", "bytes", "B/frame", "writes/frame", "CPU %", "wake-ups/s"],
+            [
+                [
+                    format(render.seconds, digits: 1), String(render.frames), String(render.bytes),
+                    format(render.bytesPerFrame), format(render.writesPerFrame, digits: 2),
+                    format(render.cpuPercent, digits: 2),
+                    format(render.wakeUpsPerSecond, digits: 1),
+                ]
+            ])
         let input = result.input
         print("\n#### Input latency: ↓/↑ written to the terminal → first byte of the screen update")
-        table(["keys", "answered", "p50 µs", "p99 µs", "max µs"],
-              [[String(input.keys), String(input.answered), format(input.p50Microseconds),
-                format(input.p99Microseconds), format(input.maxMicroseconds)]])
+        table(
+            ["keys", "answered", "p50 µs", "p99 µs", "max µs"],
+            [
+                [
+                    String(input.keys), String(input.answered), format(input.p50Microseconds),
+                    format(input.p99Microseconds), format(input.maxMicroseconds),
+                ]
+            ])
         if result.exitStatus != 0 { print("\n(timerdeck exited with wait status \(result.exitStatus) after q)") }
     }
 
@@ -97,9 +142,15 @@ struct Report {
         let all = [header] + rows
         let widths = header.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
         for (index, row) in all.enumerated() {
-            print("| " + row.enumerated().map { $0.element.padding(toLength: widths[$0.offset], withPad: " ", startingAt: 0) }
-                .joined(separator: " | ") + " |")
-            if index == 0 { print("|" + widths.map { String(repeating: "-", count: $0 + 2) }.joined(separator: "|") + "|") }
+            print(
+                "| "
+                    + row.enumerated().map {
+                        $0.element.padding(toLength: widths[$0.offset], withPad: " ", startingAt: 0)
+                    }
+                    .joined(separator: " | ") + " |")
+            if index == 0 {
+                print("|" + widths.map { String(repeating: "-", count: $0 + 2) }.joined(separator: "|") + "|")
+            }
         }
     }
 }

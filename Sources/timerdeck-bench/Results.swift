@@ -100,5 +100,7 @@ struct DashboardResult: Codable {
 
 /// Which measurement a child process runs.
 enum Measurement: String, Codable, CaseIterable {
-    case fire, cancel, lateness, idle, displayLink = "displaylink", dashboard
+    case fire, cancel, lateness, idle
+    case displayLink = "displaylink"
+    case dashboard
 }

@@ -13,10 +13,11 @@ enum RunLoopKitPeer: Peer {
         let start = monotonicNanoseconds()
         for _ in 0..<count {
             let deadline = Instant(nanoseconds: start + spreadSource.next(below: spread))
-            loop.add(Timer(fireAt: deadline, interval: .zero, repeats: false) { _ in
-                fired += 1
-                lastCallback = monotonicNanoseconds()
-            }, forMode: .default)
+            loop.add(
+                Timer(fireAt: deadline, interval: .zero, repeats: false) { _ in
+                    fired += 1
+                    lastCallback = monotonicNanoseconds()
+                }, forMode: .default)
         }
         let scheduled = monotonicNanoseconds()
         let memory = ResourceUsage.now().residentBytes - before.residentBytes
@@ -37,17 +38,20 @@ enum RunLoopKitPeer: Peer {
         timers.reserveCapacity(count)
         let start = monotonicNanoseconds()
         for _ in 0..<count {
-            let timer = Timer(fireAt: Instant(nanoseconds: far + spreadSource.next(below: 1_000_000_000)),
-                              interval: .zero, repeats: false) { _ in }
+            let timer = Timer(
+                fireAt: Instant(nanoseconds: far + spreadSource.next(below: 1_000_000_000)),
+                interval: .zero, repeats: false
+            ) { _ in }
             loop.add(timer, forMode: .default)
             timers.append(timer)
         }
         let scheduled = monotonicNanoseconds()
         for timer in timers { timer.invalidate() }
         let cancelled = monotonicNanoseconds()
-        return ThroughputResult(peer: name, timers: count,
-                                scheduleNanoseconds: Double(scheduled - start) / Double(count),
-                                cancelNanoseconds: Double(cancelled - scheduled) / Double(count))
+        return ThroughputResult(
+            peer: name, timers: count,
+            scheduleNanoseconds: Double(scheduled - start) / Double(count),
+            cancelNanoseconds: Double(cancelled - scheduled) / Double(count))
     }
 
     static func lateness(interval: Int64, duration: Int64) -> LatenessResult {
@@ -55,8 +59,10 @@ enum RunLoopKitPeer: Peer {
         var fireTimes: [Int64] = []
         fireTimes.reserveCapacity(Int(duration / interval) + 16)
         let start = monotonicNanoseconds()
-        let timer = Timer(fireAt: Instant(nanoseconds: start + interval), interval: .nanoseconds(interval),
-                          repeats: true) { _ in
+        let timer = Timer(
+            fireAt: Instant(nanoseconds: start + interval), interval: .nanoseconds(interval),
+            repeats: true
+        ) { _ in
             let now = monotonicNanoseconds()
             fireTimes.append(now)
             if now >= start + duration { loop.stop() }
@@ -72,7 +78,8 @@ enum RunLoopKitPeer: Peer {
         var remaining = Int(duration / 1_000_000_000)
         let before = ResourceUsage.now()
         let start = monotonicNanoseconds()
-        let timer = Timer(fireAt: Instant(nanoseconds: start + 1_000_000_000), interval: .seconds(1), repeats: true) { timer in
+        let timer = Timer(fireAt: Instant(nanoseconds: start + 1_000_000_000), interval: .seconds(1), repeats: true) {
+            timer in
             remaining -= 1
             if remaining == 0 { timer.invalidate() }
         }

@@ -53,12 +53,15 @@ struct TaskCounters {
             }
             // schedstat: "<ns on the CPU> <ns waiting for it> <time slices>".
             if let schedstat = Self.contents("\(directory)/\(name)/schedstat"),
-               let running = schedstat.split(separator: " ").first.flatMap({ Int64($0) }) {
+                let running = schedstat.split(separator: " ").first.flatMap({ Int64($0) })
+            {
                 thread.cpuNanoseconds = running
             }
             threads[tid] = thread
         }
-        if let io = Self.contents("/proc/\(pid)/io"), let line = io.split(separator: "\n").first(where: { $0.hasPrefix("syscw:") }) {
+        if let io = Self.contents("/proc/\(pid)/io"),
+            let line = io.split(separator: "\n").first(where: { $0.hasPrefix("syscw:") })
+        {
             writeCalls = Self.lastNumber(line)
         }
     }

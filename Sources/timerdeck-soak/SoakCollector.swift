@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -13,7 +14,8 @@ final class SoakCollector {
         let truncated: Int
     }
 
-    static let scriptPath = String(#filePath.dropLast("Sources/timerdeck-soak/SoakCollector.swift".count)) + "Tests/Collector/collector.py"
+    static let scriptPath =
+        String(#filePath.dropLast("Sources/timerdeck-soak/SoakCollector.swift".count)) + "Tests/Collector/collector.py"
 
     let endpoint: String
     private let process = Process()
@@ -34,7 +36,8 @@ final class SoakCollector {
             if chunk.isEmpty { break }
             bytes += chunk
         }
-        guard let port = Int(String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) else {
+        guard let port = Int(String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+        else {
             throw SoakFailure("the collector at \(Self.scriptPath) printed no port")
         }
         endpoint = "http://127.0.0.1:\(port)/batches"

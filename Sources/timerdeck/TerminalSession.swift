@@ -18,8 +18,9 @@ enum TerminalSession {
         defer { screen.stop() }
         let loop = RunLoop.current
         let pipeline = uploads.makePipeline(on: loop)
-        let driver = StandardDashboard.make(config: config, loop: loop, screen: screen, pipeline: pipeline,
-                                            sinkLabel: uploads.sinkLabel, rendersOnChange: true)
+        let driver = StandardDashboard.make(
+            config: config, loop: loop, screen: screen, pipeline: pipeline,
+            sinkLabel: uploads.sinkLabel, rendersOnChange: true)
 
         let input = RunLoop.FileDescriptorSource(fileDescriptor: screen.inputDescriptor) {
             let keys = screen.readKeys()
@@ -57,7 +58,10 @@ enum TerminalSession {
             loop.run(mode: .default, until: .distantFuture)
         }
         input.invalidate()
-        driver.show(hint: "quitting: sending pending uploads (at most \(DurationText.setting(config.uploads.pipeline.flushTimeout)))…")
+        driver.show(
+            hint:
+                "quitting: sending pending uploads (at most \(DurationText.setting(config.uploads.pipeline.flushTimeout)))…"
+        )
         return pipeline.flush()
     }
 }

@@ -9,7 +9,8 @@ struct TimerDeckCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "timerdeck",
         abstract: "A terminal dashboard of live run loop, display link and dispatch timers.",
-        discussion: "Scroll the fire log to put the run loop into the tracking mode and watch default-mode timers pause. Press ? in the dashboard for the keys.",
+        discussion:
+            "Scroll the fire log to put the run loop into the tracking mode and watch default-mode timers pause. Press ? in the dashboard for the keys.",
         version: "timerdeck 0.1.0")
 
     @Option(help: "A config file (TOML); Resources/timerdeck.toml documents every field.")
@@ -29,7 +30,9 @@ struct TimerDeckCommand: ParsableCommand {
     @Option(help: "The headless script: size WxH, key NAME, wait DURATION, snapshot, quit (one per line).")
     var script: String?
 
-    @Option(name: .customLong("upload-url"), help: "POST sample batches to this http(s) URL instead of writing them to ~/.local/state/timerdeck/uploads.")
+    @Option(
+        name: .customLong("upload-url"),
+        help: "POST sample batches to this http(s) URL instead of writing them to ~/.local/state/timerdeck/uploads.")
     var uploadURL: String?
 
     @Option(help: "The outbox database (default: ~/.local/state/timerdeck/outbox.sqlite; headless: a temporary one).")
@@ -80,13 +83,15 @@ struct TimerDeckCommand: ParsableCommand {
             printError("timerdeck: \(error.message)")
             throw ExitCode(2)
         }
-        if headless {
-            // Before anything can start a thread: a terminating signal first removes the temporary outbox.
-            SignalSource.block(Self.headlessSignals)
-        }
+        // Before anything can start a thread (opening the outbox does): every thread inherits the
+        // mask, so the signals reach only the run loop's signalfd. Headless, a terminating signal
+        // first removes the temporary outbox; in a terminal, Ctrl-Z and resizes must not land on
+        // another thread (where ncurses' own handler would take them).
+        SignalSource.block(headless ? Self.headlessSignals : TerminalSession.signals)
         let uploads: UploadsSetup
         do {
-            uploads = try UploadsSetup(config: settings.uploads, outboxPath: outbox, uploadURL: uploadURL, headless: headless)
+            uploads = try UploadsSetup(
+                config: settings.uploads, outboxPath: outbox, uploadURL: uploadURL, headless: headless)
         } catch {
             printError("timerdeck: \(error.message)")
             throw ExitCode(2)
@@ -100,8 +105,6 @@ struct TimerDeckCommand: ParsableCommand {
             printError("timerdeck: --script is only used with --headless (e.g. timerdeck --headless --script FILE)")
             throw ExitCode(2)
         }
-        // Before anything can start a thread: the signals go to the run loop through a signalfd.
-        SignalSource.block(TerminalSession.signals)
         let left: Int
         do {
             left = try TerminalSession.run(config: settings, uploads: uploads)
@@ -121,7 +124,9 @@ struct TimerDeckCommand: ParsableCommand {
 
     private func runHeadless(_ settings: Config, uploads: UploadsSetup) throws {
         guard let script else {
-            printError("timerdeck: --headless needs --script FILE (commands: size WxH, key NAME, wait DURATION, snapshot, quit)")
+            printError(
+                "timerdeck: --headless needs --script FILE (commands: size WxH, key NAME, wait DURATION, snapshot, quit)"
+            )
             throw ExitCode(2)
         }
         let steps: HeadlessScript

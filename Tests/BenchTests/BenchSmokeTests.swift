@@ -12,7 +12,9 @@ struct BenchSmokeTests {
 
     @Test("--quick --json: throughput, lateness, display link, idle and every dashboard scene report results")
     func quickRunReportsEveryPeerAndScene() throws {
-        try #require(BuiltProduct.isBuilt("timerdeck-bench"), "build timerdeck-bench first: \(BuiltProduct.path("timerdeck-bench"))")
+        try #require(
+            BuiltProduct.isBuilt("timerdeck-bench"),
+            "build timerdeck-bench first: \(BuiltProduct.path("timerdeck-bench"))")
         try #require(BuiltProduct.isBuilt("timerdeck"), "build timerdeck first: \(BuiltProduct.path("timerdeck"))")
 
         let rows = try run(BuiltProduct.path("timerdeck-bench"), ["--quick", "--json"])
@@ -42,7 +44,9 @@ struct BenchSmokeTests {
             #expect(double(row["seconds"]) > 0 && double(row["wakeUpsPerSecond"]) > 0, "the countdown ran: \(row)")
         }
 
-        let scenes = Dictionary(rows.compactMap { row in (row["scene"] as? String).map { ($0, row) } }) { first, _ in first }
+        let scenes = Dictionary(rows.compactMap { row in (row["scene"] as? String).map { ($0, row) } }) { first, _ in
+            first
+        }
         #expect(Set(scenes.keys) == ["ticker-60fps", "paused", "input", "sms-running"])
         if let render = scenes["ticker-60fps"] {
             #expect(int(render["frames"]) > 0 && int(render["bytes"]) > 0, "the ticker drew frames: \(render)")
@@ -53,11 +57,14 @@ struct BenchSmokeTests {
             #expect(double(paused["seconds"]) > 0, "\(paused)")
         }
         if let input = scenes["input"] {
-            #expect(int(input["keys"]) > 0 && int(input["answered"]) == int(input["keys"]), "every key redrew the screen: \(input)")
+            #expect(
+                int(input["keys"]) > 0 && int(input["answered"]) == int(input["keys"]),
+                "every key redrew the screen: \(input)")
         }
         if let running = scenes["sms-running"] {
-            #expect(int(running["bytesWritten"]) > 0 && double(running["wakeUpsPerSecond"]) > 0,
-                    "the SMS countdowns ran and redrew: \(running)")
+            #expect(
+                int(running["bytesWritten"]) > 0 && double(running["wakeUpsPerSecond"]) > 0,
+                "the SMS countdowns ran and redrew: \(running)")
         }
     }
 

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import TerminalUI
 
 @Suite("CellGrid changes")
@@ -6,7 +7,8 @@ struct CellGridTests {
     @Test("A new grid is changed everywhere; taking the changes clears them")
     func newGridIsChangedEverywhere() {
         let grid = CellGrid(size: Size(width: 4, height: 2))
-        #expect(grid.takeChanges() == [CellGrid.Change(row: 0, columns: 0..<4), CellGrid.Change(row: 1, columns: 0..<4)])
+        #expect(
+            grid.takeChanges() == [CellGrid.Change(row: 0, columns: 0..<4), CellGrid.Change(row: 1, columns: 0..<4)])
         #expect(!grid.hasChanges)
         #expect(grid.takeChanges().isEmpty)
     }
@@ -19,7 +21,8 @@ struct CellGridTests {
         grid.set(Cell("a"), row: 0, column: 5)
         grid.set(Cell("c"), row: 2, column: 3)
         grid.set(Cell("d"), row: 2, column: 4)
-        #expect(grid.takeChanges() == [CellGrid.Change(row: 0, columns: 5..<6), CellGrid.Change(row: 2, columns: 3..<8)])
+        #expect(
+            grid.takeChanges() == [CellGrid.Change(row: 0, columns: 5..<6), CellGrid.Change(row: 2, columns: 3..<8)])
     }
 
     @Test("Writing the cell that is already there is not a change")
@@ -40,6 +43,7 @@ struct CellGridTests {
         grid.markAllChanged()
         #expect(grid.takeChanges() == [CellGrid.Change(row: 0, columns: 0..<3)])
         grid.resize(to: Size(width: 2, height: 2))
-        #expect(grid.takeChanges() == [CellGrid.Change(row: 0, columns: 0..<2), CellGrid.Change(row: 1, columns: 0..<2)])
+        #expect(
+            grid.takeChanges() == [CellGrid.Change(row: 0, columns: 0..<2), CellGrid.Change(row: 1, columns: 0..<2)])
     }
 }

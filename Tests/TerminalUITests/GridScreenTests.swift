@@ -1,4 +1,5 @@
 import Testing
+
 @testable import TerminalUI
 
 @Suite("GridScreen and Canvas")
@@ -70,7 +71,9 @@ struct StyleTests {
         #expect(ColorSupport.detect(colors: 2, hasColors: true, noColor: nil) == .monochrome)
         #expect(ColorSupport.detect(colors: 256, hasColors: false, noColor: nil) == .monochrome)
         #expect(ColorSupport.detect(colors: 256, hasColors: true, noColor: "1") == .monochrome)
-        #expect(ColorSupport.detect(colors: 256, hasColors: true, noColor: "") == .palette256, "an empty NO_COLOR does not count")
+        #expect(
+            ColorSupport.detect(colors: 256, hasColors: true, noColor: "") == .palette256,
+            "an empty NO_COLOR does not count")
     }
 
     @Test("Monochrome shows roles with attributes only")
@@ -85,10 +88,12 @@ struct StyleTests {
 
 @Suite("Keys")
 struct KeyTests {
-    @Test("Characters decode to keys", arguments: [
-        (UInt32(10), Key.enter), (13, .enter), (9, .tab), (27, .escape), (127, .backspace),
-        (UInt32(Character("q").asciiValue!), .character("q")), (0x5B9A, .character("定")),
-    ])
+    @Test(
+        "Characters decode to keys",
+        arguments: [
+            (UInt32(10), Key.enter), (13, .enter), (9, .tab), (27, .escape), (127, .backspace),
+            (UInt32(Character("q").asciiValue!), .character("q")), (0x5B9A, .character("定")),
+        ])
     func characters(value: UInt32, key: Key) {
         #expect(KeyDecoder.decode(value, isKeyCode: false) == key)
     }

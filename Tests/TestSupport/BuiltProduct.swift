@@ -3,7 +3,8 @@ import Foundation
 /// The executables SwiftPM built next to the running test bundle (`.build/<configuration>/`).
 public enum BuiltProduct {
     /// The build directory of the running tests.
-    public static let directory = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+    public static let directory = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        .deletingLastPathComponent()
 
     /// The path of the built executable `name` (it may not exist).
     public static func path(_ name: String) -> String {

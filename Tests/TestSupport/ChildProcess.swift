@@ -36,8 +36,10 @@ public enum ChildProcess {
 
     /// Runs `executable` with `arguments` (standard input from `/dev/null`) and waits for it,
     /// killing it after `timeout`. `environment` replaces the test's environment when given.
-    public static func run(_ executable: String, _ arguments: [String], timeout: Duration = .seconds(120),
-                           environment: [String: String]? = nil) throws -> Outcome {
+    public static func run(
+        _ executable: String, _ arguments: [String], timeout: Duration = .seconds(120),
+        environment: [String: String]? = nil
+    ) throws -> Outcome {
         let scratch = try ScratchDirectory(prefix: "child-process")
         let outputPath = scratch.path("stdout").path
         let errorPath = scratch.path("stderr").path
@@ -50,26 +52,30 @@ public enum ChildProcess {
         posix_spawn_file_actions_addopen(&actions, 2, errorPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
 
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
+        defer { for argument in argv { free(argument) } }
         let envp = environment.map { $0.map { strdup("\($0.key)=\($0.value)") } + [nil] }
-        defer { envp?.forEach { free($0) } }
+        defer { for variable in envp ?? [] { free(variable) } }
 
         var pid: pid_t = 0
-        let spawned = envp.map { posix_spawn(&pid, executable, &actions, nil, argv, $0) }
+        let spawned =
+            envp.map { posix_spawn(&pid, executable, &actions, nil, argv, $0) }
             ?? posix_spawn(&pid, executable, &actions, nil, argv, environ)
         guard spawned == 0 else { throw SpawnError(executable: executable, code: spawned) }
 
         let childPid = pid
         let watchdog = DispatchWorkItem { kill(childPid, SIGKILL) }
-        DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(Int(timeout.components.seconds)), execute: watchdog)
+        DispatchQueue.global().asyncAfter(
+            deadline: .now() + .seconds(Int(timeout.components.seconds)), execute: watchdog)
         var status: Int32 = 0
         while waitpid(childPid, &status, 0) < 0 && errno == EINTR {}
         watchdog.cancel()
 
         let signalled = (status & 0x7F) != 0
-        return Outcome(status: signalled ? nil : (status >> 8) & 0xFF,
-                       signal: signalled ? status & 0x7F : nil,
-                       output: String(decoding: (try? Data(contentsOf: URL(fileURLWithPath: outputPath))) ?? Data(), as: UTF8.self),
-                       error: String(decoding: (try? Data(contentsOf: URL(fileURLWithPath: errorPath))) ?? Data(), as: UTF8.self))
+        return Outcome(
+            status: signalled ? nil : (status >> 8) & 0xFF,
+            signal: signalled ? status & 0x7F : nil,
+            output: String(
+                decoding: (try? Data(contentsOf: URL(fileURLWithPath: outputPath))) ?? Data(), as: UTF8.self),
+            error: String(decoding: (try? Data(contentsOf: URL(fileURLWithPath: errorPath))) ?? Data(), as: UTF8.self))
     }
 }

@@ -51,8 +51,11 @@ public struct FuzzInput {
         switch below(8) {
         case 0: return String(below(1_000))
         case 1: return String(Int64(bitPattern: next()))
-        case 2: return pick(["0", "-0", "9223372036854775807", "9223372036854775808", "-9223372036854775808",
-                             "18446744073709551616", "1e309", "0x7fffffffffffffff", "00000000000000000000001"])
+        case 2:
+            return pick([
+                "0", "-0", "9223372036854775807", "9223372036854775808", "-9223372036854775808",
+                "18446744073709551616", "1e309", "0x7fffffffffffffff", "00000000000000000000001",
+            ])
         case 3: return String(repeating: "9", count: 1 + below(60))
         case 4: return "-" + String(below(100_000))
         case 5: return String(below(100)) + "." + String(below(100))
@@ -65,7 +68,9 @@ public struct FuzzInput {
     public mutating func bytes(maxCount: Int = 64) -> String {
         var bytes: [UInt8] = []
         for _ in 0..<below(maxCount + 1) {
-            bytes.append(below(4) == 0 ? pick([0, 10, 13, 0x22, 0x3D, 0x5B, 0x5D, 0x23, 0xFF]) : UInt8(truncatingIfNeeded: next()))
+            bytes.append(
+                below(4) == 0
+                    ? pick([0, 10, 13, 0x22, 0x3D, 0x5B, 0x5D, 0x23, 0xFF]) : UInt8(truncatingIfNeeded: next()))
         }
         return String(decoding: bytes, as: UTF8.self)
     }

@@ -9,10 +9,12 @@ public final class ScratchDirectory {
 
     /// Creates the directory; `prefix` starts its name, to tell whose it is when one is left behind.
     public init(prefix: String = "timerdeck-tests") throws {
-        var template = Array(URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("\(prefix).XXXXXX").path.utf8CString)
+        var template = Array(
+            URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("\(prefix).XXXXXX").path.utf8CString)
         let created = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
         guard let created else {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: "mkdtemp: \(String(cString: strerror(errno)))"])
+            throw CocoaError(
+                .fileWriteUnknown, userInfo: [NSFilePathErrorKey: "mkdtemp: \(String(cString: strerror(errno)))"])
         }
         url = URL(fileURLWithPath: String(cString: created), isDirectory: true)
     }

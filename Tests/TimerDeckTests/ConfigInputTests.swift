@@ -1,13 +1,16 @@
 import Glibc
 import Testing
+
 @testable import TimerDeck
 
 @Suite("Bad config input: a clear error naming the field and the range, never a trap")
 struct ConfigInputTests {
     @Test("decision 13: a duration that overflows is out of range, with the range in the message (no trap, exit 132)")
     func overflowingDurationIsOutOfRange() {
-        #expect(parseError("[gesture]\nquiet = \"200000000000000000m\"")
-                == "c.toml: field 'gesture.quiet' = \"200000000000000000m\" is invalid (accepted: a duration 1ms…10s, e.g. \"250ms\", \"3s\", \"5m\")")
+        #expect(
+            parseError("[gesture]\nquiet = \"200000000000000000m\"")
+                == "c.toml: field 'gesture.quiet' = \"200000000000000000m\" is invalid (accepted: a duration 1ms…10s, e.g. \"250ms\", \"3s\", \"5m\")"
+        )
         #expect(parseError("[uploads]\nretry_cap = \"9999999999h\"").contains("(accepted: a duration 100ms…24h"))
     }
 
@@ -22,21 +25,24 @@ struct ConfigInputTests {
 
     @Test("A NUL byte in the config is refused with its line")
     func nulByteIsRefused() {
-        #expect(parseError("[ticker]\nfps = 60\n# \0\n") == "c.toml:3: contains a NUL byte; a config file is plain UTF-8 text")
+        #expect(
+            parseError("[ticker]\nfps = 60\n# \0\n")
+                == "c.toml:3: contains a NUL byte; a config file is plain UTF-8 text")
     }
 
-    @Test("Inputs the fuzzer found that make toml++ assert are refused first, with their line",
-          arguments: [
-              ("[uploads]\n[=ploads]\n", "c.toml:2: a section header needs a plain name"),
-              ("[uploads]\n[\u{0C}ploads]\n", "c.toml:2: a section header needs a plain name"),
-              ("[ticker]\n[", "c.toml:2: a section header needs a plain name, e.g. [ticker]"),
-              ("[[ ", "c.toml:1: a section header needs a plain name"),
-              ("[\u{BF}uploads]\n", "c.toml:1: a section header needs a plain name"),
-              ("[ticker]\n\u{BF}fps = 60\n", "c.toml:2: expected a field as name = value"),
-              ("[ticker]\nfps = ,\n", "c.toml:2: a value is a quoted string"),
-              ("[ticker]\nfps = [1,,2]\n", "c.toml:2: a value is a quoted string"),
-              ("[ticker]\nmode = \"\"\"\n", "c.toml:2: a value is a quoted string"),
-          ])
+    @Test(
+        "Inputs the fuzzer found that make toml++ assert are refused first, with their line",
+        arguments: [
+            ("[uploads]\n[=ploads]\n", "c.toml:2: a section header needs a plain name"),
+            ("[uploads]\n[\u{0C}ploads]\n", "c.toml:2: a section header needs a plain name"),
+            ("[ticker]\n[", "c.toml:2: a section header needs a plain name, e.g. [ticker]"),
+            ("[[ ", "c.toml:1: a section header needs a plain name"),
+            ("[\u{BF}uploads]\n", "c.toml:1: a section header needs a plain name"),
+            ("[ticker]\n\u{BF}fps = 60\n", "c.toml:2: expected a field as name = value"),
+            ("[ticker]\nfps = ,\n", "c.toml:2: a value is a quoted string"),
+            ("[ticker]\nfps = [1,,2]\n", "c.toml:2: a value is a quoted string"),
+            ("[ticker]\nmode = \"\"\"\n", "c.toml:2: a value is a quoted string"),
+        ])
     func inputsThatMakeTheTOMLParserAssert(text: String, expected: String) {
         #expect(parseError(text).hasPrefix(expected), "\(parseError(text))")
     }
@@ -57,18 +63,34 @@ struct ConfigInputTests {
 
     @Test("A value outside any section and an unknown section are errors that list the sections")
     func valuesOutsideSections() {
-        #expect(parseError("fps = 60").hasPrefix("c.toml: \"fps\" is not a section; every field belongs in one (known: [countdown], [ticker],"))
-        #expect(parseError("[tickr]\nfps = 60").hasPrefix("c.toml: unknown field \"tickr.fps\" (known: countdown.seconds, ticker.fps,"))
-        #expect(parseError("[ticker.sub]\nx = 1") == "c.toml:1: a section header is [name] with a plain name, e.g. [ticker]")
-        #expect(parseError("[ticker]\nfps = [60]") == "c.toml:2: a value is a quoted string (\"…\"), a whole number, true or false")
+        #expect(
+            parseError("fps = 60").hasPrefix(
+                "c.toml: \"fps\" is not a section; every field belongs in one (known: [countdown], [ticker],"))
+        #expect(
+            parseError("[tickr]\nfps = 60").hasPrefix(
+                "c.toml: unknown field \"tickr.fps\" (known: countdown.seconds, ticker.fps,"))
+        #expect(
+            parseError("[ticker.sub]\nx = 1") == "c.toml:1: a section header is [name] with a plain name, e.g. [ticker]"
+        )
+        #expect(
+            parseError("[ticker]\nfps = [60]")
+                == "c.toml:2: a value is a quoted string (\"…\"), a whole number, true or false")
     }
 
     @Test("Wrong types are named: a float, a string for a number, a number for a flag")
     func wrongTypes() {
-        #expect(parseError("[ticker]\nfps = 1.5") == "c.toml: field 'ticker.fps' = 1.5 is invalid (accepted: an integer 1…240)")
-        #expect(parseError("[terminal]\nmouse = 1") == "c.toml: field 'terminal.mouse' = 1 is invalid (accepted: true or false)")
-        #expect(parseError("[uploads]\nsampler = \"gps\"") == "c.toml: field 'uploads.sampler' = \"gps\" is invalid (accepted: \"route\" or \"host\")")
-        #expect(parseError("[uploads]\nroute = \"\"") == "c.toml: field 'uploads.route' = \"\" is invalid (accepted: a path to a GPX file)")
+        #expect(
+            parseError("[ticker]\nfps = 1.5")
+                == "c.toml: field 'ticker.fps' = 1.5 is invalid (accepted: an integer 1…240)")
+        #expect(
+            parseError("[terminal]\nmouse = 1")
+                == "c.toml: field 'terminal.mouse' = 1 is invalid (accepted: true or false)")
+        #expect(
+            parseError("[uploads]\nsampler = \"gps\"")
+                == "c.toml: field 'uploads.sampler' = \"gps\" is invalid (accepted: \"route\" or \"host\")")
+        #expect(
+            parseError("[uploads]\nroute = \"\"")
+                == "c.toml: field 'uploads.route' = \"\" is invalid (accepted: a path to a GPX file)")
     }
 
     @Test("An integer literal beyond 64 bits is a syntax error with its line")
@@ -89,7 +111,9 @@ struct ConfigInputTests {
     @Test("A directory, a missing file and a non-UTF-8 file are refused as config files")
     func unreadableFiles() throws {
         #expect(loadError("/tmp") == "config file \"/tmp\" is a directory; give the path of a file in it")
-        #expect(loadError("/nonexistent/timerdeck.toml") == "cannot read config file \"/nonexistent/timerdeck.toml\": No such file or directory")
+        #expect(
+            loadError("/nonexistent/timerdeck.toml")
+                == "cannot read config file \"/nonexistent/timerdeck.toml\": No such file or directory")
         let path = "/tmp/timerdeck-config-tests-\(getpid()).toml"
         defer { unlink(path) }
         let file = try #require(fopen(path, "w"))

@@ -1,6 +1,7 @@
 import RunLoopKit
 import TestSupport
 import Testing
+
 @testable import TimerDeck
 
 @Suite("Config and script parsing (decisions.md 13)")
@@ -18,17 +19,22 @@ struct ConfigTests {
         let lines = try InputFile.read(path, role: "config file").split(separator: "\n")
         for field in Config.fields {
             let name = field.key.dropFirst(field.section.count + 1)
-            let documented = lines.contains("\(name) = \(field.written(Config()))") || lines.contains { $0.hasPrefix("# \(name) = ") }
+            let documented =
+                lines.contains("\(name) = \(field.written(Config()))")
+                || lines.contains { $0.hasPrefix("# \(name) = ") }
             #expect(documented, "\(field.key) = \(field.written(Config())) is not in \(path)")
             if let range = field.range {
-                #expect(lines.contains { $0.hasPrefix("#") && $0.contains(range) }, "the range \(range) of \(field.key) is not documented")
+                #expect(
+                    lines.contains { $0.hasPrefix("#") && $0.contains(range) },
+                    "the range \(range) of \(field.key) is not documented")
             }
         }
     }
 
     @Test("Every field is read")
     func fieldsAreRead() throws {
-        let config = try Config.parse("""
+        let config = try Config.parse(
+            """
             [countdown]
             seconds = 30
             [ticker]
@@ -45,15 +51,19 @@ struct ConfigTests {
         #expect(config.gestureQuiet == .milliseconds(400) && config.logCapacity == 50 && !config.mouse)
     }
 
-    @Test("decision 13: out-of-range, negative, non-numeric and sub-millisecond values name field, value and range",
-          arguments: [
-              ("[ticker]\nfps = 0", "field 'ticker.fps' = 0 is invalid (accepted: an integer 1…240)"),
-              ("[countdown]\nseconds = -5", "field 'countdown.seconds' = -5 is invalid (accepted: an integer 1…3600)"),
-              ("[ticker]\nfps = \"fast\"", "field 'ticker.fps' = \"fast\" is invalid (accepted: an integer 1…240)"),
-              ("[gesture]\nquiet = \"0ms\"", "field 'gesture.quiet' = \"0ms\" is invalid (accepted: a duration 1ms…10s"),
-              ("[gesture]\nquiet = \"soon\"", "field 'gesture.quiet' = \"soon\" is invalid"),
-              ("[ticker]\nmode = \"scrolling\"", "field 'ticker.mode' = \"scrolling\" is invalid (accepted: \"default\", \"tracking\" or \"common\")"),
-          ])
+    @Test(
+        "decision 13: out-of-range, negative, non-numeric and sub-millisecond values name field, value and range",
+        arguments: [
+            ("[ticker]\nfps = 0", "field 'ticker.fps' = 0 is invalid (accepted: an integer 1…240)"),
+            ("[countdown]\nseconds = -5", "field 'countdown.seconds' = -5 is invalid (accepted: an integer 1…3600)"),
+            ("[ticker]\nfps = \"fast\"", "field 'ticker.fps' = \"fast\" is invalid (accepted: an integer 1…240)"),
+            ("[gesture]\nquiet = \"0ms\"", "field 'gesture.quiet' = \"0ms\" is invalid (accepted: a duration 1ms…10s"),
+            ("[gesture]\nquiet = \"soon\"", "field 'gesture.quiet' = \"soon\" is invalid"),
+            (
+                "[ticker]\nmode = \"scrolling\"",
+                "field 'ticker.mode' = \"scrolling\" is invalid (accepted: \"default\", \"tracking\" or \"common\")"
+            ),
+        ])
     func invalidValuesAreNamed(text: String, expected: String) {
         #expect(throws: ConfigError.self) { try Config.parse(text) }
         do {
@@ -83,7 +93,10 @@ struct ConfigTests {
     func fireLogIsBounded() {
         var log = FireLog(capacity: 3)
         for index in 0..<5 {
-            log.append(FireRecord(time: Instant(nanoseconds: Int64(index)), timer: "t\(index)", mode: .default, lateness: .zero, ticks: 1))
+            log.append(
+                FireRecord(
+                    time: Instant(nanoseconds: Int64(index)), timer: "t\(index)", mode: .default, lateness: .zero,
+                    ticks: 1))
         }
         #expect(log.count == 3 && log.totalAppended == 5)
         #expect(log[0].timer == "t2" && log[2].timer == "t4")

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import TimerDeck
 
 @Suite("SMS countdown (seed S1, decisions.md 12)")

@@ -1,6 +1,7 @@
 import RunLoopKit
 import TerminalUI
 import Testing
+
 @testable import TimerDeck
 
 /// `DashboardState.apply` on its own: no run loop, no screen, no SQLite. Fires are given as the
@@ -18,7 +19,8 @@ struct DashboardStateTests {
 
     func second(_ n: Int64) -> Instant { Instant(nanoseconds: n * 1_000_000_000) }
 
-    func timerFire(at time: Instant, mode: RunLoop.Mode = .default, lateness: Duration = .zero, ticks: Int = 1) -> Fire {
+    func timerFire(at time: Instant, mode: RunLoop.Mode = .default, lateness: Duration = .zero, ticks: Int = 1) -> Fire
+    {
         .timer(time: time, mode: mode, lateness: lateness, ticks: ticks, isManual: false)
     }
 
@@ -26,7 +28,9 @@ struct DashboardStateTests {
 
     // MARK: S1
 
-    @Test("S1: Enter starts the default-mode row's timer and reads Resend (60); each fire counts one second; Send at the 60th")
+    @Test(
+        "S1: Enter starts the default-mode row's timer and reads Resend (60); each fire counts one second; Send at the 60th"
+    )
     func smsLabelsAtExactTimes() {
         var state = makeState()
         let effects = state.apply(.key(.enter))
@@ -79,8 +83,11 @@ struct DashboardStateTests {
         _ = state.apply(.key(.down))
         #expect(state.apply(.key(.enter)).contains(.start(Self.smsGCD)))
         func event(_ seconds: Int64, ticks: Int = 1) -> Event {
-            .fired(Self.smsGCD, .dispatch(time: second(seconds), mode: .default, clockNow: second(100 + seconds),
-                                          ticks: ticks, isManual: false))
+            .fired(
+                Self.smsGCD,
+                .dispatch(
+                    time: second(seconds), mode: .default, clockNow: second(100 + seconds),
+                    ticks: ticks, isManual: false))
         }
         _ = state.apply(event(0))
         #expect(label(state, Self.smsGCD) == "Resend (60)")
@@ -106,7 +113,8 @@ struct DashboardStateTests {
         _ = state.apply(.key(.down))
         _ = state.apply(.key(.enter))
         let effects = state.apply(.key(.character("t")))
-        #expect(effects.last == .enterTracking(quiet: nil), "the nested run comes last: it returns only when tracking ends")
+        #expect(
+            effects.last == .enterTracking(quiet: nil), "the nested run comes last: it returns only when tracking ends")
         #expect(state.gesture == .held)
         let common: [RunLoop.Mode] = [.default, .tracking]
         #expect(state[Self.smsDefault].displayState(inMode: .tracking, commonModes: common) == .waitingForMode)
@@ -124,8 +132,12 @@ struct DashboardStateTests {
         for time in 1...10 { _ = state.apply(.fired(Self.smsDefault, timerFire(at: second(Int64(time))))) }
         #expect(label(state, Self.smsDefault) == "Resend (50)")
         // Scheduled for 11 s, fired at 20.5 s when tracking ended: one fire standing for 10 ticks.
-        _ = state.apply(.fired(Self.smsDefault, timerFire(at: Instant(nanoseconds: 20_500_000_000),
-                                                          lateness: .milliseconds(9_500), ticks: 10)))
+        _ = state.apply(
+            .fired(
+                Self.smsDefault,
+                timerFire(
+                    at: Instant(nanoseconds: 20_500_000_000),
+                    lateness: .milliseconds(9_500), ticks: 10)))
         #expect(label(state, Self.smsDefault) == "Resend (49)", "no catch-up burst")
         #expect(state[Self.smsDefault].lastLateness == .milliseconds(9_500))
         #expect(state[Self.smsDefault].missedTicks == 9)
@@ -236,14 +248,19 @@ struct DashboardStateTests {
         #expect(state.apply(.key(.mouse(MouseEvent(kind: .release, row: 20, column: 10)))) == [.leaveTracking])
     }
 
-    @Test("D3: a frame after skips logs one entry for them; the slow load makes each callback work 40 ms; + and - set the interval")
+    @Test(
+        "D3: a frame after skips logs one entry for them; the slow load makes each callback work 40 ms; + and - set the interval"
+    )
     func tickerFramesAndSettings() {
         var state = makeState()
         _ = state.apply(.launch)
         func frame(_ slot: Int64, skipped: Int) -> Event {
             let period = Duration.nanoseconds(16_666_667)
-            return .fired(Self.ticker, .frame(time: .zero + period * slot, mode: .default, timestamp: .zero + period * slot,
-                                              duration: period, skippedFrames: skipped))
+            return .fired(
+                Self.ticker,
+                .frame(
+                    time: .zero + period * slot, mode: .default, timestamp: .zero + period * slot,
+                    duration: period, skippedFrames: skipped))
         }
         #expect(state.apply(frame(1, skipped: 0)) == [.render(.ticker)])
         #expect(state.log.count == 0, "an ordinary frame is not logged")

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import TimerDeck
 
 @Suite("Durations as the config file and scripts write them")
@@ -14,9 +15,12 @@ struct DurationTextTests {
         }
     }
 
-    @Test("A duration too long for 64-bit nanoseconds is rejected, never an overflow trap",
-          arguments: ["200000000000000000m", "9223372036854775807ms", "9223372037s", "2562048h",
-                      "99999999999999999999999999999999s"])
+    @Test(
+        "A duration too long for 64-bit nanoseconds is rejected, never an overflow trap",
+        arguments: [
+            "200000000000000000m", "9223372036854775807ms", "9223372037s", "2562048h",
+            "99999999999999999999999999999999s",
+        ])
     func overflowingDurationIsRejected(text: String) {
         #expect(DurationText.parse(text) == nil)
     }

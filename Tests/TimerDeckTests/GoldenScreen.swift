@@ -1,5 +1,6 @@
 import Glibc
 import Testing
+
 @testable import TimerDeck
 
 /// Full-screen golden snapshots: a headless screen compared cell for cell with a committed text
@@ -29,12 +30,14 @@ enum GoldenScreen {
             return
         }
         guard let expected = try? InputFile.read(path, role: "golden snapshot") else {
-            Issue.record("no golden snapshot \(path): record it with \(recordVariable)=1 swift test --filter Snapshot",
-                         sourceLocation: sourceLocation)
+            Issue.record(
+                "no golden snapshot \(path): record it with \(recordVariable)=1 swift test --filter Snapshot",
+                sourceLocation: sourceLocation)
             return
         }
         if let difference = firstDifference(expected: expected.trimmingTrailingNewline, actual: screen) {
-            Issue.record("""
+            Issue.record(
+                """
                 \(name): \(difference)
                 --- actual screen ---
                 \(screen)

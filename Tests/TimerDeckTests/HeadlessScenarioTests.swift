@@ -1,4 +1,5 @@
 import Testing
+
 @testable import TimerDeck
 
 /// Runs a headless script and returns its snapshots by time ("t=1.000" → screen text).
@@ -34,7 +35,8 @@ func line(_ screen: String, containing marker: String) -> String {
 struct HeadlessScenarioTests {
     @Test("S1: the default-mode button reads Resend (60) at the press, (59) at 1 s, (01) at 59 s, Send at 60 s")
     func smsCountdownLabels() throws {
-        let snapshots = try runHeadless("""
+        let snapshots = try runHeadless(
+            """
             key enter
             snapshot
             wait 1s
@@ -54,7 +56,8 @@ struct HeadlessScenarioTests {
 
     @Test("S1: pressing again while counting is ignored, with a hint")
     func pressWhileCountingIsIgnored() throws {
-        let snapshots = try runHeadless("""
+        let snapshots = try runHeadless(
+            """
             key enter
             wait 2s
             key enter
@@ -65,10 +68,13 @@ struct HeadlessScenarioTests {
         #expect(screen.contains("the press is ignored (S1)"))
     }
 
-    @Test("M2: while the log is scrolled, the default-mode row pauses and the common-mode row keeps counting; one late fire on return")
+    @Test(
+        "M2: while the log is scrolled, the default-mode row pauses and the common-mode row keeps counting; one late fire on return"
+    )
     func trackingPausesDefaultRow() throws {
         // Start both rows, then hold the tracking mode from 10.5 s to 20.5 s with `t`.
-        let snapshots = try runHeadless("""
+        let snapshots = try runHeadless(
+            """
             key enter
             key down
             key enter
@@ -100,7 +106,8 @@ struct HeadlessScenarioTests {
 
     @Test("G1/S1: the dispatch-timer row counts from its deadline and keeps going while tracking")
     func dispatchRowKeepsGoing() throws {
-        let snapshots = try runHeadless("""
+        let snapshots = try runHeadless(
+            """
             key down
             key down
             key enter
@@ -118,7 +125,8 @@ struct HeadlessScenarioTests {
 
     @Test("M2/decision 7: scrolling the log enters tracking and the gesture ends after the quiet period")
     func scrollGestureEndsAfterQuietPeriod() throws {
-        let snapshots = try runHeadless("""
+        let snapshots = try runHeadless(
+            """
             key enter
             wait 2s
             key k
@@ -137,7 +145,8 @@ struct HeadlessScenarioTests {
 
     @Test("M4: the ticker's display link stays in the default mode and pauses while tracking")
     func tickerPausesWhileTracking() throws {
-        let snapshots = try runHeadless("""
+        let snapshots = try runHeadless(
+            """
             wait 1s
             key t
             wait 1s
@@ -154,7 +163,8 @@ struct HeadlessScenarioTests {
 
     @Test("S2 in the uploads panel: every committed sample counted once, the 5-minute batch carries 60")
     func uploadPanelCountsSamples() throws {
-        let snapshots = try runHeadless("""
+        let snapshots = try runHeadless(
+            """
             wait 30s
             snapshot
             wait 270s
@@ -169,7 +179,8 @@ struct HeadlessScenarioTests {
 
     @Test("Keys move a timer between modes live: m cycles default → tracking → common → default")
     func moveModeCycles() throws {
-        let snapshots = try runHeadless("""
+        let snapshots = try runHeadless(
+            """
             key m
             snapshot
             key m
@@ -187,7 +198,8 @@ struct HeadlessScenarioTests {
 
     @Test("Home in the fire log shows a full page of the oldest entries; past 1000 s the time keeps its unit")
     func homeShowsAFullOldestPage() throws {
-        let snapshots = try runHeadless("""
+        let snapshots = try runHeadless(
+            """
             key enter
             key down
             key enter
@@ -203,7 +215,9 @@ struct HeadlessScenarioTests {
             wait 100ms
             snapshot
             """)
-        let oldest = snapshots[0].screen.split(separator: "\n").filter { $0.contains("s   sms-") || $0.contains("s   sampler") }
+        let oldest = snapshots[0].screen.split(separator: "\n").filter {
+            $0.contains("s   sms-") || $0.contains("s   sampler")
+        }
         #expect(oldest.count == 4, "a full page at 80×24, not one entry")
         #expect(oldest.first?.contains("│ 1.000s   sms-default") == true)
         #expect(snapshots[1].screen.contains("│ 1005.00s sampler     "))
@@ -211,7 +225,8 @@ struct HeadlessScenarioTests {
 
     @Test("x on the SMS and GCD rows puts the button back to Send, and Enter starts a new countdown (S1)")
     func invalidateThenPress() throws {
-        let snapshots = try runHeadless("""
+        let snapshots = try runHeadless(
+            """
             key enter
             key down
             key down
@@ -229,8 +244,12 @@ struct HeadlessScenarioTests {
             wait 1s
             snapshot
             """)
-        #expect(line(snapshots[0].screen, containing: "Timer in default").contains("[ Send        ] Timer in default invalid"))
-        #expect(line(snapshots[0].screen, containing: "GCD in any mode").contains("[ Send        ] GCD in any mode invalid"))
+        #expect(
+            line(snapshots[0].screen, containing: "Timer in default").contains(
+                "[ Send        ] Timer in default invalid"))
+        #expect(
+            line(snapshots[0].screen, containing: "GCD in any mode").contains("[ Send        ] GCD in any mode invalid")
+        )
         #expect(!snapshots[0].screen.contains("counting"))
         #expect(line(snapshots[1].screen, containing: "Timer in default").contains("Resend (59)"))
         #expect(line(snapshots[1].screen, containing: "GCD in any mode").contains("Resend (59)"))
@@ -238,7 +257,8 @@ struct HeadlessScenarioTests {
 
     @Test("Keys do not reach the timers behind the help overlay; after Esc they do")
     func helpOverlayHoldsKeys() throws {
-        let snapshots = try runHeadless("""
+        let snapshots = try runHeadless(
+            """
             key ?
             key enter
             key t
@@ -250,8 +270,12 @@ struct HeadlessScenarioTests {
             snapshot
             """)
         #expect(snapshots[0].screen.contains("Keys (? or Esc to close)"))
-        #expect(line(snapshots[0].screen, containing: "TimerDeck").contains("mode: default  depth: 1"), "t did not start tracking")
-        #expect(line(snapshots[0].screen, containing: "Timer in default").contains("[ Send        ]"), "Enter did not press")
+        #expect(
+            line(snapshots[0].screen, containing: "TimerDeck").contains("mode: default  depth: 1"),
+            "t did not start tracking")
+        #expect(
+            line(snapshots[0].screen, containing: "Timer in default").contains("[ Send        ]"), "Enter did not press"
+        )
         #expect(snapshots[0].screen.contains("the help is open: ? or Esc closes it, q quits"))
         #expect(!snapshots[1].screen.contains("Keys (? or Esc to close)"))
         #expect(line(snapshots[1].screen, containing: "Timer in default").contains("Resend (59)"))

@@ -1,6 +1,7 @@
 import RunLoopKit
 import TerminalUI
 import Testing
+
 @testable import TimerDeck
 @testable import Uploads
 
@@ -10,9 +11,11 @@ struct PanelTests {
     static let size = Size(width: 80, height: 24)
 
     func snapshot(of state: DashboardState, mode: RunLoop.Mode? = .default, depth: Int = 1) -> DashboardSnapshot {
-        DashboardSnapshot(state: state,
-                          loop: LoopStatus(mode: mode, depth: depth, commonModes: [.default, .tracking], now: .zero, startTime: .zero),
-                          readings: [])
+        DashboardSnapshot(
+            state: state,
+            loop: LoopStatus(
+                mode: mode, depth: depth, commonModes: [.default, .tracking], now: .zero, startTime: .zero),
+            readings: [])
     }
 
     func makeState(label: String = "dir (test)", size: Size = Self.size) -> DashboardState {
@@ -30,12 +33,14 @@ struct PanelTests {
         var state = makeState(size: Size(width: 120, height: 40))
         var status = UploadStatus()
         status.deliveredThisRun = 60
-        status.counters = OutboxCounters(pendingSamples: 0, unbatchedSamples: 0, pendingBatches: 2, rejectedBatches: 2,
-                                         deliveredSamples: 60, lastSample: nil)
+        status.counters = OutboxCounters(
+            pendingSamples: 0, unbatchedSamples: 0, pendingBatches: 2, rejectedBatches: 2,
+            deliveredSamples: 60, lastSample: nil)
         _ = state.apply(.pipelineStatus(status))
         #expect(drawUploads(state).contains("delivered 60 this run · 2 batches rejected"))
-        status.counters = OutboxCounters(pendingSamples: 0, unbatchedSamples: 0, pendingBatches: 1, rejectedBatches: 1,
-                                         deliveredSamples: 60, lastSample: nil)
+        status.counters = OutboxCounters(
+            pendingSamples: 0, unbatchedSamples: 0, pendingBatches: 1, rejectedBatches: 1,
+            deliveredSamples: 60, lastSample: nil)
         _ = state.apply(.pipelineStatus(status))
         #expect(drawUploads(state).contains("delivered 60 this run · 1 batch rejected"))
     }
@@ -48,7 +53,9 @@ struct PanelTests {
         _ = state.apply(.pipelineStatus(status))
         let screen = drawUploads(state)
         #expect(screen.contains("outbox: the disk holding the…"))
-        #expect(screen.contains("Uploads (S2) → http://collect…"), "a long URL is cut mid-word: its first word is all there is")
+        #expect(
+            screen.contains("Uploads (S2) → http://collect…"),
+            "a long URL is cut mid-word: its first word is all there is")
     }
 
     @Test("The title shows the mode and depth of the snapshot and names a mouse drag as such (decision 7)")
@@ -57,7 +64,9 @@ struct PanelTests {
         _ = state.apply(.key(.mouse(MouseEvent(kind: .press, row: 20, column: 3))))
         let screen = GridScreen(size: Self.size)
         TitleBar.draw(snapshot(of: state, mode: .tracking, depth: 2), on: screen.canvas.region(state.layout.title))
-        #expect(screen.snapshot().hasPrefix(" TimerDeck  mode: tracking  depth: 2  common: [default, tracking]  ⇅ dragging"))
+        #expect(
+            screen.snapshot().hasPrefix(" TimerDeck  mode: tracking  depth: 2  common: [default, tracking]  ⇅ dragging")
+        )
     }
 
     @Test("With the help open, a ripple frame changes no cell of the overlay")
@@ -68,19 +77,27 @@ struct PanelTests {
         let view = DashboardView(screen: screen)
         view.render(snapshot(of: state), parts: .all)
         let withOverlay = screen.snapshot()
-        let cells = { (screen: GridScreen) in (0..<24).flatMap { row in (0..<80).map { screen.cell(row: row, column: $0) } } }
+        let cells = { (screen: GridScreen) in
+            (0..<24).flatMap { row in (0..<80).map { screen.cell(row: row, column: $0) } }
+        }
         let cellsBefore = cells(screen)
         view.render(snapshot(of: state), parts: .ticker)
         #expect(cells(screen) == cellsBefore, "the same frame drawn again under the overlay changes no cell")
-        _ = state.apply(.fired(RowID(index: 3), .frame(time: .zero + .milliseconds(500), mode: .default,
-                                                       timestamp: .zero + .milliseconds(500), duration: .nanoseconds(16_666_667),
-                                                       skippedFrames: 0)))
+        _ = state.apply(
+            .fired(
+                RowID(index: 3),
+                .frame(
+                    time: .zero + .milliseconds(500), mode: .default,
+                    timestamp: .zero + .milliseconds(500), duration: .nanoseconds(16_666_667),
+                    skippedFrames: 0)))
         view.render(snapshot(of: state), parts: .ticker)
         let lines = screen.snapshot().split(separator: "\n").map(String.init)
         let before = withOverlay.split(separator: "\n").map(String.init)
         let help = state.layout.help
         for row in help.row..<(help.row + help.height) {
-            #expect(Array(lines[row]).dropFirst(help.column).prefix(help.width) == Array(before[row]).dropFirst(help.column).prefix(help.width))
+            #expect(
+                Array(lines[row]).dropFirst(help.column).prefix(help.width)
+                    == Array(before[row]).dropFirst(help.column).prefix(help.width))
         }
     }
 
@@ -93,7 +110,9 @@ struct PanelTests {
         let view = DashboardView(screen: screen)
         view.render(snapshot(of: state), parts: .all)
         // Both rows change in the state, but only the first is asked for.
-        _ = state.apply(.fired(first, .timer(time: .zero + .seconds(1), mode: .default, lateness: .zero, ticks: 1, isManual: false)))
+        _ = state.apply(
+            .fired(first, .timer(time: .zero + .seconds(1), mode: .default, lateness: .zero, ticks: 1, isManual: false))
+        )
         _ = state.apply(.key(.down))
         _ = state.apply(.key(.enter))
         view.render(snapshot(of: state), parts: [], rows: [first])

@@ -1,6 +1,7 @@
 import Glibc
 import TestSupport
 import Testing
+
 @testable import TimerDeck
 @testable import timerdeck
 
@@ -18,12 +19,15 @@ struct ParserFuzzTests {
         let units = ["ms", "s", "m", "h", "", "us", "S", " s", "mss"]
         var parsed = 0
         for _ in 0..<Self.inputs {
-            let text = switch fuzz.below(4) {
-            case 0: fuzz.number() + fuzz.pick(units)
-            case 1: fuzz.mutate(fuzz.number() + fuzz.pick(units))
-            case 2: fuzz.bytes(maxCount: 12)
-            default: String(repeating: " ", count: fuzz.below(3)) + fuzz.number() + fuzz.pick(units) + String(repeating: " ", count: fuzz.below(3))
-            }
+            let text =
+                switch fuzz.below(4) {
+                case 0: fuzz.number() + fuzz.pick(units)
+                case 1: fuzz.mutate(fuzz.number() + fuzz.pick(units))
+                case 2: fuzz.bytes(maxCount: 12)
+                default:
+                    String(repeating: " ", count: fuzz.below(3)) + fuzz.number() + fuzz.pick(units)
+                        + String(repeating: " ", count: fuzz.below(3))
+                }
             if let duration = DurationText.parse(text) {
                 parsed += 1
                 #expect(duration >= .zero, "\(text) → \(duration)")
@@ -44,13 +48,17 @@ struct ParserFuzzTests {
                 var line = fuzz.pick(commands) + " "
                 switch fuzz.below(4) {
                 case 0: line += fuzz.pick(arguments)
-                case 1: line += fuzz.number() + fuzz.pick(["x", "ms", "s", "h", ""]) + (fuzz.below(2) == 0 ? fuzz.number() : "")
+                case 1:
+                    line +=
+                        fuzz.number() + fuzz.pick(["x", "ms", "s", "h", ""]) + (fuzz.below(2) == 0 ? fuzz.number() : "")
                 case 2: line += fuzz.bytes(maxCount: 8)
                 default: line = fuzz.mutate(line + fuzz.pick(arguments))
                 }
                 lines.append(line)
             }
-            let text = fuzz.below(20) == 0 ? fuzz.bytes(maxCount: 200) : lines.joined(separator: fuzz.pick(["\n", "\r\n", "\r"]))
+            let text =
+                fuzz.below(20) == 0
+                ? fuzz.bytes(maxCount: 200) : lines.joined(separator: fuzz.pick(["\n", "\r\n", "\r"]))
             if (try? HeadlessScript(parsing: text)) != nil { accepted += 1 }
         }
         #expect(accepted > 0, "the generator reached the accepting paths")
@@ -60,18 +68,21 @@ struct ParserFuzzTests {
     func configFiles() {
         var fuzz = FuzzInput("config files")
         let keys = Config.fields.map { ($0.section, $0.key.dropFirst($0.section.count + 1)) }
-        let values = ["60", "\"250ms\"", "\"common\"", "true", "\"\"", "1.5", "[1, 2]", "{ a = 1 }", "\"route\"", "1979-05-27"]
+        let values = [
+            "60", "\"250ms\"", "\"common\"", "true", "\"\"", "1.5", "[1, 2]", "{ a = 1 }", "\"route\"", "1979-05-27",
+        ]
         var accepted = 0
         for _ in 0..<Self.inputs {
             var text = ""
             for _ in 0..<(fuzz.below(4)) {
                 let (section, key) = fuzz.pick(keys)
-                let value = switch fuzz.below(4) {
-                case 0: fuzz.pick(values)
-                case 1: fuzz.number()
-                case 2: "\"" + fuzz.number() + fuzz.pick(["ms", "s", "m", "h"]) + "\""
-                default: "\"" + fuzz.bytes(maxCount: 10).filter { $0 != "\"" && $0 != "\\" && !$0.isNewline } + "\""
-                }
+                let value =
+                    switch fuzz.below(4) {
+                    case 0: fuzz.pick(values)
+                    case 1: fuzz.number()
+                    case 2: "\"" + fuzz.number() + fuzz.pick(["ms", "s", "m", "h"]) + "\""
+                    default: "\"" + fuzz.bytes(maxCount: 10).filter { $0 != "\"" && $0 != "\\" && !$0.isNewline } + "\""
+                    }
                 text += "[\(section)]\n\(key) = \(value)\n"
             }
             switch fuzz.below(10) {
@@ -105,9 +116,13 @@ struct ParserFuzzTests {
     @Test("Command lines: generated argument lists through the command's parse, each exit status 0 or 2")
     func commandLines() {
         var fuzz = FuzzInput("command lines")
-        let options = ["--fps", "--config", "--script", "--upload-url", "--outbox", "--headless", "--no-mouse",
-                       "--help", "--version", "-h", "--", "-", "--fps=", "--unknown"]
-        let values = ["/", "/tmp", "/nonexistent/x.toml", "", "-1", "60", "241", RepositoryFile.path("Resources/timerdeck.toml")]
+        let options = [
+            "--fps", "--config", "--script", "--upload-url", "--outbox", "--headless", "--no-mouse",
+            "--help", "--version", "-h", "--", "-", "--fps=", "--unknown",
+        ]
+        let values = [
+            "/", "/tmp", "/nonexistent/x.toml", "", "-1", "60", "241", RepositoryFile.path("Resources/timerdeck.toml"),
+        ]
         var accepted = 0
         for _ in 0..<Self.commandLineInputs {
             var arguments: [String] = []
@@ -129,7 +144,8 @@ struct ParserFuzzTests {
                 #expect(!error.message.isEmpty)
             } catch {
                 let status = TimerDeckCommand.exitStatus(for: error)
-                #expect(status == 0 || status == 2, "\(arguments) → \(status): \(TimerDeckCommand.fullMessage(for: error))")
+                #expect(
+                    status == 0 || status == 2, "\(arguments) → \(status): \(TimerDeckCommand.fullMessage(for: error))")
             }
         }
         #expect(accepted > 0, "the generator reached the accepting paths")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TimerDeck
 
 @Suite("Shipped resources come from the SwiftPM resource bundle")

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import TimerDeck
 
 /// The README's scenes as whole screens at 80×24 and 120×40, compared cell for cell with the
@@ -24,13 +25,17 @@ struct SnapshotTests {
 
     @Test("M2/M4: all three buttons pressed, the loop held in tracking since 3 s (the README's first screen)")
     func trackingHeld() throws {
-        try check("tracking-held", "key enter\nkey down\nkey enter\nkey down\nkey enter\nwait 3s\nkey t\nwait 4500ms\nsnapshot\n")
+        try check(
+            "tracking-held",
+            "key enter\nkey down\nkey enter\nkey down\nkey enter\nwait 3s\nkey t\nwait 4500ms\nsnapshot\n")
     }
 
     @Test("M2: scrolling the fire log back, inside the gesture's tracking run")
     func scrollingTheLog() throws {
-        try check("scrolling", "key enter\nkey down\nkey enter\nwait 12s\ntab\ntab\ntab\nkey pgup\nwait 100ms\nsnapshot\n"
-            .replacingOccurrences(of: "\ntab", with: "\nkey tab"))
+        try check(
+            "scrolling",
+            "key enter\nkey down\nkey enter\nwait 12s\ntab\ntab\ntab\nkey pgup\nwait 100ms\nsnapshot\n"
+                .replacingOccurrences(of: "\ntab", with: "\nkey tab"))
     }
 
     @Test("The help overlay over the running dashboard")

@@ -1,10 +1,11 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Glibc
 import Synchronization
 import TestSupport
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// The test collector (`Tests/Collector/collector.py`) running as a child process on loopback.
 ///
@@ -79,8 +80,9 @@ final class CollectorProcess {
     /// `GET /received?requests=N&within=S`: what the collector has received once `requests` batch
     /// POSTs have arrived, or after `seconds` (a bounded wait on the server's own event).
     func received(afterRequests requests: Int, within seconds: Int) throws -> Received {
-        let data = try request("GET", path: "/received?requests=\(requests)&within=\(seconds)", body: nil,
-                               timeout: seconds + 10)
+        let data = try request(
+            "GET", path: "/received?requests=\(requests)&within=\(seconds)", body: nil,
+            timeout: seconds + 10)
         return try JSONDecoder().decode(Received.self, from: data)
     }
 
@@ -99,14 +101,17 @@ final class CollectorProcess {
         URLSession.shared.dataTask(with: request) { data, response, error in
             let status = (response as? HTTPURLResponse)?.statusCode ?? 0
             answer.withLock {
-                $0 = status == 200 && error == nil
+                $0 =
+                    status == 200 && error == nil
                     ? .success(data ?? Data())
-                    : .failure(CollectorFailure("\(method) \(path) failed: status \(status), \(String(describing: error))"))
+                    : .failure(
+                        CollectorFailure("\(method) \(path) failed: status \(status), \(String(describing: error))"))
             }
             done.signal()
         }.resume()
         // URLSession answers with a timeout error after `seconds`; this bound only catches a hang.
-        guard done.wait(timeout: .now() + .seconds(seconds + 5)) == .success, let result = answer.withLock({ $0 }) else {
+        guard done.wait(timeout: .now() + .seconds(seconds + 5)) == .success, let result = answer.withLock({ $0 })
+        else {
             throw CollectorFailure("\(method) \(path) got no answer")
         }
         return try result.get()

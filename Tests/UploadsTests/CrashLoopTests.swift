@@ -1,6 +1,6 @@
-import TestSupport
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 import Uploads
 
@@ -40,11 +40,13 @@ struct CrashLoopTests {
             }
             kill(run.process.processIdentifier, SIGKILL)
             let outcome = run.finish()
-            try #require(outcome.reason == .uncaughtSignal || outcome.status == 0, "run failed: \(outcome.standardError)")
+            try #require(
+                outcome.reason == .uncaughtSignal || outcome.status == 0, "run failed: \(outcome.standardError)")
         }
         let final = scratch.path("final.txt")
         try "wait 1s\n".write(to: final, atomically: true, encoding: .utf8)
-        let last = try TimerDeckProcess(script: final.path, ["--outbox", outbox, "--upload-url", collector.endpoint]).finish()
+        let last = try TimerDeckProcess(script: final.path, ["--outbox", outbox, "--upload-url", collector.endpoint])
+            .finish()
         #expect(last.status == 0, "the final run: \(last.standardError)")
 
         let counters = try Outbox(url: URL(fileURLWithPath: outbox)).counters()
@@ -56,8 +58,9 @@ struct CrashLoopTests {
         // A resend under a new key would store its samples twice; one under its own key is a duplicate.
         let resent = Dictionary(grouping: received.keys, by: { $0 }).filter { $0.value.count > 1 }
         #expect(resent.keys.allSatisfy { received.batches.contains($0) })
-        print("crash loop: \(Self.cycles) cycles (\(midPost) mid-POST), seed \(Self.seed): \(lastSeq) samples in "
-              + "\(received.batches.count) batches, \(received.requests) POSTs, \(resent.count) batches re-sent "
-              + "(\(received.duplicates) duplicate deliveries, stored once), 0 lost")
+        print(
+            "crash loop: \(Self.cycles) cycles (\(midPost) mid-POST), seed \(Self.seed): \(lastSeq) samples in "
+                + "\(received.batches.count) batches, \(received.requests) POSTs, \(resent.count) batches re-sent "
+                + "(\(received.duplicates) duplicate deliveries, stored once), 0 lost")
     }
 }

@@ -9,8 +9,9 @@ import Uploads
 @Suite(.serialized, .tags(.crash, .process, .slow)) struct CrashSafetyTests {
     static let binary = BuiltProduct.path("timerdeck")
 
-    @Test("SIGKILL mid-cycle, then a restart: every sample taken before the kill reaches the server once",
-          .enabled(if: BuiltProduct.isBuilt("timerdeck"), "timerdeck is not built"))
+    @Test(
+        "SIGKILL mid-cycle, then a restart: every sample taken before the kill reaches the server once",
+        .enabled(if: BuiltProduct.isBuilt("timerdeck"), "timerdeck is not built"))
     func killedAndRestarted() throws {
         let scratch = try ScratchDirectory()
         let outbox = scratch.path("outbox.sqlite").path
@@ -46,9 +47,11 @@ import Uploads
         #expect(received.seqs == Array(1...lastSeq), "every committed sample delivered exactly once, by seq")
         let final = try Outbox(url: URL(fileURLWithPath: outbox)).counters()
         #expect(final.pendingSamples == 0 && final.unbatchedSamples == 0)
-        print("crash test: killed after \(lastSeq) samples, \(afterKill.pendingSamples) unacknowledged, "
-              + "\(receivedBeforeRestart.seqs.count) at the server; "
-              + "after restart \(received.seqs.count) delivered, \(received.duplicates) batch(es) re-sent and stored once")
+        print(
+            "crash test: killed after \(lastSeq) samples, \(afterKill.pendingSamples) unacknowledged, "
+                + "\(receivedBeforeRestart.seqs.count) at the server; "
+                + "after restart \(received.seqs.count) delivered, \(received.duplicates) batch(es) re-sent and stored once"
+        )
     }
 
     private func launch(script: String, outbox: String, url: String) throws -> Process {

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import TestSupport
 import Testing
+
 @testable import Uploads
 
 @Suite struct DirectorySinkTests {

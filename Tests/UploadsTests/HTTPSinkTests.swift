@@ -54,7 +54,8 @@ import Uploads
         #expect(error == .serverUnavailable(status: 429, retryAfter: .delay(.seconds(120))))
         #expect(error.isRetryable)
         var random = FixedRandom.zero
-        let wait = RetryPolicy().delay(afterAttempt: 1, retryAfter: error.retryAfter, now: SampleFixtures.time(0), using: &random)
+        let wait = RetryPolicy().delay(
+            afterAttempt: 1, retryAfter: error.retryAfter, now: SampleFixtures.time(0), using: &random)
         #expect(wait == .seconds(120))
     }
 
@@ -87,7 +88,13 @@ import Uploads
         try collector.control(["status": 302, "location": "http://127.0.0.1:\(collector.port)/received"])
         let sink = try HTTPSink(endpoint: collector.endpoint, timeout: .seconds(30))
         let error = try #require(deliver(batch, to: sink)?.error)
-        #expect(error == .rejected(status: 302, message: "redirected to http://127.0.0.1:\(collector.port)/received; set the upload URL to the final address"))
+        #expect(
+            error
+                == .rejected(
+                    status: 302,
+                    message:
+                        "redirected to http://127.0.0.1:\(collector.port)/received; set the upload URL to the final address"
+                ))
         #expect(!error.isRetryable)
         #expect(try collector.received().requests == 1)
     }
@@ -163,21 +170,28 @@ import Uploads
 
 /// Item: a connection the server drops costs at most a retry, never a truncated request or a stall.
 @Suite struct DroppedConnectionTests {
-    @Test("A dropped connection fails at once and the batch is re-sent whole with its Idempotency-Key (was: a retry with an empty body, stalled until the timeout)")
+    @Test(
+        "A dropped connection fails at once and the batch is re-sent whole with its Idempotency-Key (was: a retry with an empty body, stalled until the timeout)"
+    )
     func droppedConnectionIsRetriedWithTheWholeBody() throws {
         let collector = try CollectorProcess()
         let sink = try HTTPSink(endpoint: collector.endpoint, timeout: .seconds(30))
-        let first = Batch(id: UUID(), createdAt: SampleFixtures.time(300),
-                          samples: [StoredSample(seq: 1, sample: SampleFixtures.position(0))])
+        let first = Batch(
+            id: UUID(), createdAt: SampleFixtures.time(300),
+            samples: [StoredSample(seq: 1, sample: SampleFixtures.position(0))])
         #expect(try #require(deliver(first, to: sink)).ack?.statusCode == 200)
 
         // The server closes the next POST's connection without answering: a retryable failure at
         // once (not a stall until the timeout), and the next attempt carries the whole body.
         try collector.control(["drop_first": 1])
-        let second = Batch(id: UUID(), createdAt: SampleFixtures.time(600),
-                           samples: [StoredSample(seq: 2, sample: SampleFixtures.position(1))])
+        let second = Batch(
+            id: UUID(), createdAt: SampleFixtures.time(600),
+            samples: [StoredSample(seq: 2, sample: SampleFixtures.position(1))])
         let error = try #require(deliver(second, to: sink)?.error)
-        #expect(error == .connectionFailed(destination: collector.endpoint, reason: "the server closed the connection without an answer"))
+        #expect(
+            error
+                == .connectionFailed(
+                    destination: collector.endpoint, reason: "the server closed the connection without an answer"))
         #expect(error.isRetryable)
         #expect(try #require(deliver(second, to: sink)).ack?.statusCode == 200)
         let received = try collector.received()

@@ -34,7 +34,10 @@ import Uploads
     }
 
     @Test func meminfoWithoutMemAvailableIsReported() {
-        #expect(throws: SamplerError.malformed(source: "/proc/meminfo", reason: "no MemAvailable line (Linux 3.14 or later has it)")) {
+        #expect(
+            throws: SamplerError.malformed(
+                source: "/proc/meminfo", reason: "no MemAvailable line (Linux 3.14 or later has it)")
+        ) {
             try HostMetricsSampler.parseMemInfo("MemTotal: 1024 kB\nMemFree: 512 kB\n")
         }
     }
@@ -45,14 +48,19 @@ import Uploads
         try Data(Self.meminfo.utf8).write(to: scratch.path("meminfo"))
         let sample = try HostMetricsSampler(procDirectory: scratch.url).sample(at: SampleFixtures.time(0))
         #expect(
-            sample == Sample(
-                takenAt: SampleFixtures.time(0),
-                fields: .hostMetrics(load1: 0.52, load5: 0.58, load15: 0.59, memoryTotal: 16_315_904 * 1024, memoryAvailable: 8_913_084 * 1024)))
+            sample
+                == Sample(
+                    takenAt: SampleFixtures.time(0),
+                    fields: .hostMetrics(
+                        load1: 0.52, load5: 0.58, load15: 0.59, memoryTotal: 16_315_904 * 1024,
+                        memoryAvailable: 8_913_084 * 1024)))
     }
 
     @Test func missingProcFileNamesThePath() throws {
         let scratch = try ScratchDirectory()
-        #expect(throws: SamplerError.unreadable(path: scratch.path("loadavg").path, reason: "No such file or directory")) {
+        #expect(
+            throws: SamplerError.unreadable(path: scratch.path("loadavg").path, reason: "No such file or directory")
+        ) {
             try HostMetricsSampler(procDirectory: scratch.url).sample(at: SampleFixtures.time(0))
         }
     }

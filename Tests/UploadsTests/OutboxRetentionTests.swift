@@ -1,7 +1,8 @@
-import TestSupport
 import Foundation
-import Testing
 import GRDB
+import TestSupport
+import Testing
+
 @testable import Uploads
 
 /// The outbox keeps its totals in the transactions that change them and deletes acknowledged
@@ -33,7 +34,9 @@ import GRDB
         #expect(try outbox.pendingBatches().map(\.id) == [unsent.id])
         #expect(try outbox.pendingBatches().first?.samples.map(\.seq) == [4, 5])
         // markSent of an already deleted batch is an unknown batch: it is gone from the file.
-        #expect(throws: OutboxError.unknownBatch(old.id, path: url.path)) { try outbox.markSent(old.id, at: SampleFixtures.time(7_002)) }
+        #expect(throws: OutboxError.unknownBatch(old.id, path: url.path)) {
+            try outbox.markSent(old.id, at: SampleFixtures.time(7_002))
+        }
         let counters = try outbox.counters()
         #expect(counters.deliveredSamples == 7)
         #expect(counters.pendingSamples == 2)
@@ -52,7 +55,9 @@ import GRDB
         // 12 acknowledged, at most 5 kept in whole batches: the last one (3 samples) stays.
         #expect(try outbox.counters().deliveredSamples == 12)
         for gone in ids.prefix(3) {
-            #expect(throws: OutboxError.unknownBatch(gone, path: url.path)) { try outbox.markSent(gone, at: SampleFixtures.time(1_300)) }
+            #expect(throws: OutboxError.unknownBatch(gone, path: url.path)) {
+                try outbox.markSent(gone, at: SampleFixtures.time(1_300))
+            }
         }
         try outbox.markSent(ids[3], at: SampleFixtures.time(1_300))
     }
@@ -82,8 +87,10 @@ import GRDB
         var first: Outbox? = try Outbox(url: url)
         let error = try #require(throws: OutboxError.self) { try Outbox(url: url) }
         #expect(error == .inUse(path: url.path, holder: getpid()))
-        #expect(error.description == "The outbox \(url.path) is in use by process \(getpid()); only one process may write an outbox. "
-            + "Quit that one first, or use another outbox file.")
+        #expect(
+            error.description
+                == "The outbox \(url.path) is in use by process \(getpid()); only one process may write an outbox. "
+                + "Quit that one first, or use another outbox file.")
         #expect(first != nil)
         first = nil
         _ = try Outbox(url: url)
@@ -98,23 +105,24 @@ extension OutboxRetentionTests {
             // The v1 schema as shipped, with one sent batch of 2 samples, one pending of 1, one unbatched.
             let old = try DatabaseQueue(path: url.path)
             try old.write { db in
-                try db.execute(sql: """
-                    CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY);
-                    INSERT INTO grdb_migrations VALUES ('v1: samples and batches');
-                    CREATE TABLE batch (id TEXT PRIMARY KEY NOT NULL, created_at_ms INTEGER NOT NULL, sent_at_ms INTEGER,
-                        attempts INTEGER NOT NULL DEFAULT 0, failure_message TEXT, failure_at_ms INTEGER,
-                        failure_permanent INTEGER NOT NULL DEFAULT 0);
-                    CREATE TABLE sample (seq INTEGER PRIMARY KEY AUTOINCREMENT, kind TEXT NOT NULL, taken_at_ms INTEGER NOT NULL,
-                        fields TEXT NOT NULL, batch_id TEXT REFERENCES batch(id));
-                    CREATE INDEX sample_by_batch ON sample(batch_id);
-                    INSERT INTO batch (id, created_at_ms, sent_at_ms) VALUES ('00000000-0000-0000-0000-000000000001', 1, 2);
-                    INSERT INTO batch (id, created_at_ms) VALUES ('00000000-0000-0000-0000-000000000002', 3);
-                    INSERT INTO sample (kind, taken_at_ms, fields, batch_id) VALUES
-                        ('position', 10, '{"lat":1,"lon":2}', '00000000-0000-0000-0000-000000000001'),
-                        ('position', 11, '{"lat":1,"lon":2}', '00000000-0000-0000-0000-000000000001'),
-                        ('position', 12, '{"lat":1,"lon":2}', '00000000-0000-0000-0000-000000000002'),
-                        ('position', 13, '{"lat":1,"lon":2}', NULL);
-                    """)
+                try db.execute(
+                    sql: """
+                        CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY);
+                        INSERT INTO grdb_migrations VALUES ('v1: samples and batches');
+                        CREATE TABLE batch (id TEXT PRIMARY KEY NOT NULL, created_at_ms INTEGER NOT NULL, sent_at_ms INTEGER,
+                            attempts INTEGER NOT NULL DEFAULT 0, failure_message TEXT, failure_at_ms INTEGER,
+                            failure_permanent INTEGER NOT NULL DEFAULT 0);
+                        CREATE TABLE sample (seq INTEGER PRIMARY KEY AUTOINCREMENT, kind TEXT NOT NULL, taken_at_ms INTEGER NOT NULL,
+                            fields TEXT NOT NULL, batch_id TEXT REFERENCES batch(id));
+                        CREATE INDEX sample_by_batch ON sample(batch_id);
+                        INSERT INTO batch (id, created_at_ms, sent_at_ms) VALUES ('00000000-0000-0000-0000-000000000001', 1, 2);
+                        INSERT INTO batch (id, created_at_ms) VALUES ('00000000-0000-0000-0000-000000000002', 3);
+                        INSERT INTO sample (kind, taken_at_ms, fields, batch_id) VALUES
+                            ('position', 10, '{"lat":1,"lon":2}', '00000000-0000-0000-0000-000000000001'),
+                            ('position', 11, '{"lat":1,"lon":2}', '00000000-0000-0000-0000-000000000001'),
+                            ('position', 12, '{"lat":1,"lon":2}', '00000000-0000-0000-0000-000000000002'),
+                            ('position', 13, '{"lat":1,"lon":2}', NULL);
+                        """)
             }
         }
         let outbox = try Outbox(url: url)

@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+
 @testable import Uploads
 
 @Suite struct OutboxTests {
@@ -97,7 +98,8 @@ import Testing
         try outbox.append(SampleFixtures.position(0))
         let batch = try #require(try outbox.cutBatch(at: SampleFixtures.time(300)))
 
-        try outbox.recordFailure(batch.id, error: .serverUnavailable(status: 503, retryAfter: nil), at: SampleFixtures.time(301))
+        try outbox.recordFailure(
+            batch.id, error: .serverUnavailable(status: 503, retryAfter: nil), at: SampleFixtures.time(301))
         var pending = try #require(try outbox.pendingBatches().first)
         #expect(pending.failedAttempts == 1)
         #expect(pending.lastFailure?.isPermanent == false)
@@ -107,7 +109,9 @@ import Testing
         try outbox.recordFailure(batch.id, error: rejection, at: SampleFixtures.time(302))
         pending = try #require(try outbox.pendingBatches().first)
         #expect(pending.failedAttempts == 2)
-        #expect(pending.lastFailure == BatchFailure(message: rejection.description, at: SampleFixtures.time(302), isPermanent: true))
+        #expect(
+            pending.lastFailure
+                == BatchFailure(message: rejection.description, at: SampleFixtures.time(302), isPermanent: true))
         #expect(pending.samples == batch.samples)
         #expect(try outbox.counters().rejectedBatches == 1)
     }
@@ -119,7 +123,8 @@ import Testing
             try outbox.markSent(id, at: SampleFixtures.time(0))
         }
         #expect(throws: OutboxError.unknownBatch(id, path: url.path)) {
-            try outbox.recordFailure(id, error: .timedOut(destination: "x", after: .seconds(1)), at: SampleFixtures.time(0))
+            try outbox.recordFailure(
+                id, error: .timedOut(destination: "x", after: .seconds(1)), at: SampleFixtures.time(0))
         }
     }
 
@@ -144,8 +149,11 @@ import Testing
         let inside = blocker.appendingPathComponent("timerdeck/outbox.sqlite")
 
         let error = try #require(throws: OutboxError.self) { try Outbox(url: inside) }
-        #expect(error == .directoryUnavailable(path: blocker.path, reason: "cannot use as a directory: Not a directory"))
-        #expect(error.description == "Cannot use the outbox directory \(blocker.path): cannot use as a directory: Not a directory.")
+        #expect(
+            error == .directoryUnavailable(path: blocker.path, reason: "cannot use as a directory: Not a directory"))
+        #expect(
+            error.description
+                == "Cannot use the outbox directory \(blocker.path): cannot use as a directory: Not a directory.")
     }
 
     @Test func fullDiskFailsTheWriteAndKeepsCommittedSamples() throws {
@@ -175,11 +183,17 @@ import Testing
     }
 
     @Test func defaultLocationFollowsXDGStateHome() {
-        #expect(Outbox.defaultURL(environment: ["XDG_STATE_HOME": "/var/state", "HOME": "/home/ada"]).path
-            == "/var/state/timerdeck/outbox.sqlite")
-        #expect(Outbox.defaultURL(environment: ["HOME": "/home/ada"]).path == "/home/ada/.local/state/timerdeck/outbox.sqlite")
-        #expect(Outbox.defaultURL(environment: ["XDG_STATE_HOME": "relative/state", "HOME": "/home/ada"]).path
-            == "/home/ada/.local/state/timerdeck/outbox.sqlite")
-        #expect(DirectorySink.defaultDirectory(environment: ["XDG_STATE_HOME": "/var/state"]).path == "/var/state/timerdeck/uploads")
+        #expect(
+            Outbox.defaultURL(environment: ["XDG_STATE_HOME": "/var/state", "HOME": "/home/ada"]).path
+                == "/var/state/timerdeck/outbox.sqlite")
+        #expect(
+            Outbox.defaultURL(environment: ["HOME": "/home/ada"]).path
+                == "/home/ada/.local/state/timerdeck/outbox.sqlite")
+        #expect(
+            Outbox.defaultURL(environment: ["XDG_STATE_HOME": "relative/state", "HOME": "/home/ada"]).path
+                == "/home/ada/.local/state/timerdeck/outbox.sqlite")
+        #expect(
+            DirectorySink.defaultDirectory(environment: ["XDG_STATE_HOME": "/var/state"]).path
+                == "/var/state/timerdeck/uploads")
     }
 }

@@ -28,9 +28,13 @@ import Uploads
 
     @Test func hundredThousandSeededHeadersNeverTrap() {
         var random = SeededRandom(seed: 0x5EED_0013)
-        let seeds = ["Sun, 06 Nov 1994 08:49:37 GMT", "Sunday, 06-Nov-94 08:49:37 GMT", "Sun Nov  6 08:49:37 1994", "120"]
-        let pieces = ["9223372036854775807", "-9223372036854775808", "99999999999999999999", "0", "-1", "+7",
-                      "60", "24", "31", "Feb", "GMT", ",", "-", ":", " ", "  ", "\t", "é", "\u{0}", "9999", "10000"]
+        let seeds = [
+            "Sun, 06 Nov 1994 08:49:37 GMT", "Sunday, 06-Nov-94 08:49:37 GMT", "Sun Nov  6 08:49:37 1994", "120",
+        ]
+        let pieces = [
+            "9223372036854775807", "-9223372036854775808", "99999999999999999999", "0", "-1", "+7",
+            "60", "24", "31", "Feb", "GMT", ",", "-", ":", " ", "  ", "\t", "é", "\u{0}", "9999", "10000",
+        ]
         var parsed = 0
         for _ in 0..<100_000 {
             var header = Array(seeds[Int(random.next() % UInt64(seeds.count))])

@@ -17,11 +17,18 @@ import Uploads
     }
 
     @Test func leapDayAndEndOfYear() {
-        #expect(RetryAfter(headerValue: "Thu, 29 Feb 2024 23:59:59 GMT") == .date(Date(timeIntervalSince1970: 1_709_251_199)))
-        #expect(RetryAfter(headerValue: "Wed, 31 Dec 2025 00:00:00 GMT") == .date(Date(timeIntervalSince1970: 1_767_139_200)))
+        #expect(
+            RetryAfter(headerValue: "Thu, 29 Feb 2024 23:59:59 GMT")
+                == .date(Date(timeIntervalSince1970: 1_709_251_199)))
+        #expect(
+            RetryAfter(headerValue: "Wed, 31 Dec 2025 00:00:00 GMT")
+                == .date(Date(timeIntervalSince1970: 1_767_139_200)))
     }
 
-    @Test(arguments: ["", "soon", "-5", "1.5", "12s", "Sun, 06 Nov 1994 08:49:37 CET", "Sun, 32 Nov 1994 08:49:37 GMT", "Sun, 06 Nov 1994 25:49:37 GMT"])
+    @Test(arguments: [
+        "", "soon", "-5", "1.5", "12s", "Sun, 06 Nov 1994 08:49:37 CET", "Sun, 32 Nov 1994 08:49:37 GMT",
+        "Sun, 06 Nov 1994 25:49:37 GMT",
+    ])
     func invalidValuesAreIgnored(header: String) {
         #expect(RetryAfter(headerValue: header) == nil)
     }

@@ -7,7 +7,10 @@ import Uploads
 
     @Test func backoffDoublesUpToTheCap() {
         let policy = RetryPolicy(base: .seconds(1), factor: 2, cap: .seconds(10), jitter: 0)
-        #expect((1...6).map(policy.backoff(afterAttempt:)) == [.seconds(1), .seconds(2), .seconds(4), .seconds(8), .seconds(10), .seconds(10)])
+        #expect(
+            (1...6).map(policy.backoff(afterAttempt:)) == [
+                .seconds(1), .seconds(2), .seconds(4), .seconds(8), .seconds(10), .seconds(10),
+            ])
     }
 
     @Test func attemptBelowOneCountsAsTheFirst() {
@@ -46,8 +49,10 @@ import Uploads
     @Test func retryAfterSecondsReplacesTheBackoff() {
         var random = FixedRandom.half
         let policy = RetryPolicy(base: .seconds(5), factor: 2, cap: .seconds(300), jitter: 1)
-        #expect(policy.delay(afterAttempt: 3, retryAfter: .delay(.seconds(120)), now: now, using: &random) == .seconds(120))
-        #expect(policy.delay(afterAttempt: 3, retryAfter: .delay(.seconds(900)), now: now, using: &random) == .seconds(900))
+        #expect(
+            policy.delay(afterAttempt: 3, retryAfter: .delay(.seconds(120)), now: now, using: &random) == .seconds(120))
+        #expect(
+            policy.delay(afterAttempt: 3, retryAfter: .delay(.seconds(900)), now: now, using: &random) == .seconds(900))
     }
 
     @Test func retryAfterDateCountsFromNow() {

@@ -45,7 +45,10 @@ import Uploads
 
     @Test func routePointsAreRoutes() throws {
         let gpx = #"<gpx><rte><rtept lat="1.5" lon="2.5"/><rtept lat="-1" lon="-2"><ele>-3</ele></rtept></rte></gpx>"#
-        #expect(try RouteReplay.parseGPX(gpx) == [TrackPoint(latitude: 1.5, longitude: 2.5), TrackPoint(latitude: -1, longitude: -2, elevation: -3)])
+        #expect(
+            try RouteReplay.parseGPX(gpx) == [
+                TrackPoint(latitude: 1.5, longitude: 2.5), TrackPoint(latitude: -1, longitude: -2, elevation: -3),
+            ])
     }
 
     @Test func bundledRouteIsAWalkAroundTheReservoir() throws {
@@ -65,7 +68,10 @@ import Uploads
             return
         }
         #expect(source == "walk.gpx")
-        #expect(reason == "invalid XML at line 1, column 11: the document ends early (a truncated file?) or has content after its end")
+        #expect(
+            reason
+                == "invalid XML at line 1, column 11: the document ends early (a truncated file?) or has content after its end"
+        )
     }
 
     @Test func pointWithoutCoordinatesIsMalformed() {

@@ -1,5 +1,5 @@
-import TestSupport
 import Foundation
+import TestSupport
 import Testing
 import Uploads
 
@@ -7,14 +7,18 @@ import Uploads
 /// 5 minutes to the loopback collector. It checks correctness, not speed: `timerdeck-soak` has the
 /// 30-day figures.
 @Suite struct SoakTests {
-    @Test("Five simulated retention periods (20 min each): every seq arrives once, nothing is lost, the outbox file stops growing")
+    @Test(
+        "Five simulated retention periods (20 min each): every seq arrives once, nothing is lost, the outbox file stops growing"
+    )
     func outboxReachesASteadyStateAndEverySeqArrivesOnce() throws {
         let scratch = try ScratchDirectory()
         let collector = try CollectorProcess()
-        let outbox = try Outbox(url: scratch.path("outbox.sqlite"), retention: OutboxRetention(age: .seconds(1_200), count: nil))
+        let outbox = try Outbox(
+            url: scratch.path("outbox.sqlite"), retention: OutboxRetention(age: .seconds(1_200), count: nil))
         let route = try RouteReplay(contentsOf: URL(fileURLWithPath: RouteReplayTests.resourcePath))
-        let soak = UploadSoak(outbox: outbox, sampler: route, sink: try HTTPSink(endpoint: collector.endpoint, timeout: .seconds(30)),
-                              simulatedDay: .seconds(1_200))
+        let soak = UploadSoak(
+            outbox: outbox, sampler: route, sink: try HTTPSink(endpoint: collector.endpoint, timeout: .seconds(30)),
+            simulatedDay: .seconds(1_200))
         var days: [UploadSoak.Day] = []
         let left = try soak.run(days: 5) { days.append($0) }
 

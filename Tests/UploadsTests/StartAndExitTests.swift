@@ -1,7 +1,8 @@
-import TestSupport
 import Foundation
 import Glibc
+import TestSupport
 import Testing
+
 @testable import Uploads
 
 /// What a user of `timerdeck` sees when the outbox cannot be used or the run ends with samples
@@ -31,7 +32,9 @@ struct StartAndExitTests {
         if getuid() != 0 { chmod(scratch.url.path, 0o755) }
         let outcome = try TimerDeckProcess(script: script.path, ["--outbox", outbox.path], unprivileged: true).finish()
         #expect(outcome.status == 2)
-        #expect(outcome.standardError == "timerdeck: outbox: Cannot write the outbox \(outbox.path): attempt to write a readonly database.\n")
+        #expect(
+            outcome.standardError
+                == "timerdeck: outbox: Cannot write the outbox \(outbox.path): attempt to write a readonly database.\n")
     }
 
     @Test("A second timerdeck on the same outbox names the process holding it and exits 2")
@@ -47,10 +50,14 @@ struct StartAndExitTests {
         let arrived = try collector.received(afterRequests: 1, within: 120)
         try #require(arrived.requests == 1, "the first run never reached its upload")
 
-        let second = try TimerDeckProcess(script: script.path, ["--outbox", outbox, "--upload-url", collector.endpoint]).finish()
+        let second = try TimerDeckProcess(
+            script: script.path, ["--outbox", outbox, "--upload-url", collector.endpoint]
+        ).finish()
         #expect(second.status == 2)
-        #expect(second.standardError == "timerdeck: outbox: The outbox \(outbox) is in use by process \(first.process.processIdentifier); "
-            + "only one process may write an outbox. Quit that one first, or use another outbox file.\n")
+        #expect(
+            second.standardError
+                == "timerdeck: outbox: The outbox \(outbox) is in use by process \(first.process.processIdentifier); "
+                + "only one process may write an outbox. Quit that one first, or use another outbox file.\n")
     }
 
     @Test("Headless without --outbox: samples left at exit are said to be discarded with the temporary outbox")
@@ -58,8 +65,10 @@ struct StartAndExitTests {
         let endpoint = "http://127.0.0.1:\(try CollectorProcess.unusedPort())/batches"
         let outcome = try TimerDeckProcess(script: script.path, ["--upload-url", endpoint]).finish()
         #expect(outcome.status == 0)
-        #expect(outcome.standardError == "timerdeck: 72 samples not yet delivered to \(endpoint) are discarded with the temporary outbox; "
-            + "give --outbox FILE to keep them for the next start\n")
+        #expect(
+            outcome.standardError
+                == "timerdeck: 72 samples not yet delivered to \(endpoint) are discarded with the temporary outbox; "
+                + "give --outbox FILE to keep them for the next start\n")
     }
 
     @Test("SIGTERM on a headless run removes its temporary outbox directory, as SIGINT does")
@@ -67,8 +76,9 @@ struct StartAndExitTests {
         let collector = try CollectorProcess(["--delay", "60"])
         let temporary = scratch.path("tmp")
         try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
-        let run = try TimerDeckProcess(script: script.path, ["--upload-url", collector.endpoint],
-                                       environment: ["TMPDIR": temporary.path])
+        let run = try TimerDeckProcess(
+            script: script.path, ["--upload-url", collector.endpoint],
+            environment: ["TMPDIR": temporary.path])
         let arrived = try collector.received(afterRequests: 1, within: 120)
         try #require(arrived.requests == 1, "the run never reached its upload")
         #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path).count == 1)

@@ -1,6 +1,6 @@
-import TestSupport
 import Foundation
 import Glibc
+import TestSupport
 
 /// The built `timerdeck` binary run as a child process, headless, for start-up and exit tests.
 struct TimerDeckProcess {
@@ -20,7 +20,8 @@ struct TimerDeckProcess {
 
     /// Starts `timerdeck --headless --script script` with `arguments` after it, as user `nobody`
     /// (through `setpriv`) when `unprivileged`, with `environment` added to this process's.
-    init(script: String, _ arguments: [String], unprivileged: Bool = false, environment: [String: String] = [:]) throws {
+    init(script: String, _ arguments: [String], unprivileged: Bool = false, environment: [String: String] = [:]) throws
+    {
         let command = [Self.binary, "--headless", "--script", script] + arguments
         if unprivileged && getuid() == 0 {
             process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")

@@ -4,10 +4,12 @@ import Uploads
 
 /// The pipeline's delivery state on its own: events in, effects out; no server, no database.
 @Suite struct UploadMachineTests {
-    let batch = Batch(id: UUID(), createdAt: SampleFixtures.time(300),
-                      samples: [StoredSample(seq: 1, sample: SampleFixtures.position(0))])
-    let later = Batch(id: UUID(), createdAt: SampleFixtures.time(600),
-                      samples: [StoredSample(seq: 2, sample: SampleFixtures.position(1))])
+    let batch = Batch(
+        id: UUID(), createdAt: SampleFixtures.time(300),
+        samples: [StoredSample(seq: 1, sample: SampleFixtures.position(0))])
+    let later = Batch(
+        id: UUID(), createdAt: SampleFixtures.time(600),
+        samples: [StoredSample(seq: 2, sample: SampleFixtures.position(1))])
     var ack: Ack { Ack(batchID: batch.id, destination: "sink", statusCode: 200) }
     let unavailable = UploadError.serverUnavailable(status: 503, retryAfter: nil)
     let rejection = UploadError.rejected(status: 422, message: "bad batch")
@@ -111,7 +113,9 @@ import Uploads
     @Test("An answer for another batch than the one out is ignored")
     func strayAnswerIsIgnored() {
         var machine = delivering()
-        #expect(machine.apply(.answered(later, .success(Ack(batchID: later.id, destination: "sink", statusCode: 200)))) == [])
+        #expect(
+            machine.apply(.answered(later, .success(Ack(batchID: later.id, destination: "sink", statusCode: 200))))
+                == [])
         #expect(machine.state == .delivering(batch))
     }
 }

@@ -1,12 +1,15 @@
-import TestSupport
 import Foundation
 import RunLoopKit
+import TestSupport
 import Testing
+
 @testable import Uploads
 
 /// Faults of the outbox while the pipeline runs: none may pass unnoticed.
 @Suite struct UploadPipelineFaultTests {
-    @Test("A sample the outbox cannot commit is counted as lost with the reason, and the last sample time stays the last committed one")
+    @Test(
+        "A sample the outbox cannot commit is counted as lost with the reason, and the last sample time stays the last committed one"
+    )
     func uncommittedSamplesAreCountedAndNamed() throws {
         let scratch = try ScratchDirectory()
         let url = scratch.path("outbox.sqlite")
@@ -17,8 +20,9 @@ import Testing
         let route = try RouteReplay(contentsOf: URL(fileURLWithPath: RouteReplayTests.resourcePath))
         var settings = UploadPipeline.Settings()
         settings.uploadInterval = .seconds(86_400)
-        let pipeline = UploadPipeline(loop: loop, outbox: outbox, sampler: route,
-                                      sink: DirectorySink(directory: scratch.path("uploads")), settings: settings)
+        let pipeline = UploadPipeline(
+            loop: loop, outbox: outbox, sampler: route,
+            sink: DirectorySink(directory: scratch.path("uploads")), settings: settings)
         pipeline.start()
         loop.run(mode: .default, until: Instant(nanoseconds: 3_600_500_000_000))
 
@@ -27,8 +31,10 @@ import Testing
         #expect(committed > 0)
         #expect(Int(committed) + unsaved.count == 720)
         #expect(unsaved.error == .diskFull(path: url.path))
-        #expect(unsaved.error.description == "The disk holding the outbox \(url.path) is full; the last write was not saved. "
-            + "Free some space; samples already saved are kept.")
+        #expect(
+            unsaved.error.description
+                == "The disk holding the outbox \(url.path) is full; the last write was not saved. "
+                + "Free some space; samples already saved are kept.")
         #expect(pipeline.status.lastSampleTime == Instant(nanoseconds: committed * 5_000_000_000))
     }
 }

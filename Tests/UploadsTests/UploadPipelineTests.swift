@@ -18,14 +18,17 @@ import Uploads
         /// (job, virtual seconds, mode) of every fire.
         private(set) var fires: [(job: UploadPipeline.Job, second: Int64, mode: RunKitLoop.Mode?)] = []
 
-        init(sink: (ScratchDirectory) throws -> any BatchSink, settings: UploadPipeline.Settings = .init(),
-             outboxURL: URL? = nil) throws {
+        init(
+            sink: (ScratchDirectory) throws -> any BatchSink, settings: UploadPipeline.Settings = .init(),
+            outboxURL: URL? = nil
+        ) throws {
             loop = RunKitLoop(clock: .virtual(clock))
             loop.addCommonMode(.tracking)
             outbox = try Outbox(url: outboxURL ?? scratch.path("outbox.sqlite"))
             let route = try RouteReplay(contentsOf: URL(fileURLWithPath: RouteReplayTests.resourcePath))
-            pipeline = UploadPipeline(loop: loop, outbox: outbox, sampler: route, sink: try sink(scratch),
-                                      settings: settings, random: FixedRandom.zero)
+            pipeline = UploadPipeline(
+                loop: loop, outbox: outbox, sampler: route, sink: try sink(scratch),
+                settings: settings, random: FixedRandom.zero)
             pipeline.onFire = { [unowned self] job, fire in
                 fires.append((job, fire.time.nanoseconds / 1_000_000_000, fire.mode))
             }
@@ -81,8 +84,9 @@ import Uploads
         var settings = UploadPipeline.Settings()
         settings.uploadInterval = .seconds(60)
         settings.retry = RetryPolicy(base: .seconds(5), factor: 2, cap: .seconds(60), jitter: 0.5)
-        let scene = try Scene(sink: { _ in try HTTPSink(endpoint: collector.endpoint, timeout: .seconds(30)) },
-                              settings: settings)
+        let scene = try Scene(
+            sink: { _ in try HTTPSink(endpoint: collector.endpoint, timeout: .seconds(30)) },
+            settings: settings)
         scene.pipeline.start()
         scene.run(untilSecond: 600)
         #expect(scene.pipeline.flush() == 0)
@@ -118,8 +122,9 @@ import Uploads
         var settings = UploadPipeline.Settings()
         settings.uploadInterval = .seconds(60)
         var sawTimeout = false
-        let scene = try Scene(sink: { _ in try HTTPSink(endpoint: collector.endpoint, timeout: .milliseconds(300)) },
-                              settings: settings)
+        let scene = try Scene(
+            sink: { _ in try HTTPSink(endpoint: collector.endpoint, timeout: .milliseconds(300)) },
+            settings: settings)
         scene.pipeline.onChange = {
             if case .timedOut = scene.pipeline.status.lastAttempt?.error, !sawTimeout {
                 sawTimeout = true
@@ -144,12 +149,15 @@ import Uploads
         let state = try ScratchDirectory()
         let outboxURL = state.path("outbox.sqlite")
         do {
-            let first = try Scene(sink: { _ in try HTTPSink(endpoint: "http://127.0.0.1:\(port)/batches", timeout: .seconds(5)) },
-                                  settings: settings, outboxURL: outboxURL)
+            let first = try Scene(
+                sink: { _ in try HTTPSink(endpoint: "http://127.0.0.1:\(port)/batches", timeout: .seconds(5)) },
+                settings: settings, outboxURL: outboxURL)
             first.pipeline.start()
             first.run(untilSecond: 600)
             guard case .connectionFailed = first.pipeline.status.lastAttempt?.error else {
-                Issue.record("expected a refused connection, got \(String(describing: first.pipeline.status.lastAttempt?.error))")
+                Issue.record(
+                    "expected a refused connection, got \(String(describing: first.pipeline.status.lastAttempt?.error))"
+                )
                 return
             }
             #expect(first.pipeline.status.consecutiveFailures > 1)
@@ -158,8 +166,9 @@ import Uploads
         try waitUntilReleased(outboxURL)
 
         let collector = try CollectorProcess()
-        let second = try Scene(sink: { _ in try HTTPSink(endpoint: collector.endpoint, timeout: .seconds(30)) },
-                               outboxURL: outboxURL)
+        let second = try Scene(
+            sink: { _ in try HTTPSink(endpoint: collector.endpoint, timeout: .seconds(30)) },
+            outboxURL: outboxURL)
         second.pipeline.start()
         second.run(untilSecond: 1)
         let received = try collector.received()
@@ -172,8 +181,9 @@ import Uploads
         let collector = try CollectorProcess(["--fail-first", "1", "--fail-status", "422"])
         var settings = UploadPipeline.Settings()
         settings.uploadInterval = .seconds(60)
-        let scene = try Scene(sink: { _ in try HTTPSink(endpoint: collector.endpoint, timeout: .seconds(30)) },
-                              settings: settings)
+        let scene = try Scene(
+            sink: { _ in try HTTPSink(endpoint: collector.endpoint, timeout: .seconds(30)) },
+            settings: settings)
         scene.pipeline.start()
         scene.run(untilSecond: 121)
         let counters = try scene.outbox.counters()

@@ -95,8 +95,9 @@ package final class DashboardDriver {
     func snapshot() -> DashboardSnapshot {
         DashboardSnapshot(
             state: state,
-            loop: LoopStatus(mode: loop.currentMode, depth: loop.nestingDepth, commonModes: loop.commonModes,
-                             now: loop.now, startTime: startTime),
+            loop: LoopStatus(
+                mode: loop.currentMode, depth: loop.nestingDepth, commonModes: loop.commonModes,
+                now: loop.now, startTime: startTime),
             readings: timers.map { RowReading(nextFire: $0.nextFire, framesPerSecond: $0.framesPerSecond) })
     }
 
@@ -125,7 +126,8 @@ package final class DashboardDriver {
         let report: (Fire) -> Void = { [unowned self] fire in send(.fired(id, fire)) }
         switch row.mechanism {
         case .runLoopTimer(let interval):
-            return SlotRowTimer(slot: TimerSlot(interval: interval, mode: row.mode ?? .default, loop: loop), onFire: report)
+            return SlotRowTimer(
+                slot: TimerSlot(interval: interval, mode: row.mode ?? .default, loop: loop), onFire: report)
         case .dispatchTimer(let interval, let clock):
             return DispatchRowTimer(loop: loop, clock: clock, interval: interval, onFire: report)
         case .displayLink(let refreshRate):
@@ -143,7 +145,8 @@ package final class DashboardDriver {
     private func keepRelativeTimesFresh() {
         let anyRunning = state.anyRunning
         if anyRunning, relativeTimesRefresh == nil {
-            let refresh = Timer(fireAt: loop.now + .seconds(1), interval: .seconds(1), repeats: true) { [unowned self] _ in
+            let refresh = Timer(fireAt: loop.now + .seconds(1), interval: .seconds(1), repeats: true) {
+                [unowned self] _ in
                 send(.tick)
             }
             refresh.tolerance = .milliseconds(250)
@@ -222,8 +225,9 @@ package final class DashboardDriver {
         if let clock = loop.clock.virtualClock {
             clock.busy(duration)
         } else {
-            var request = timespec(tv_sec: Int(duration.nanoseconds / 1_000_000_000),
-                                   tv_nsec: Int(duration.nanoseconds % 1_000_000_000))
+            var request = timespec(
+                tv_sec: Int(duration.nanoseconds / 1_000_000_000),
+                tv_nsec: Int(duration.nanoseconds % 1_000_000_000))
             nanosleep(&request, nil)
         }
     }

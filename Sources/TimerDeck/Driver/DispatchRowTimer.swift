@@ -21,7 +21,9 @@ final class DispatchRowTimer: RowTimer {
     func start(for row: RowState) {
         stop()
         started = loop.clock.now(clock)
-        let timer = DispatchTimer(clock: clock, runLoop: loop) { [weak self] event in self?.deliver(ticks: event.ticks, isManual: false) }
+        let timer = DispatchTimer(clock: clock, runLoop: loop) { [weak self] event in
+            self?.deliver(ticks: event.ticks, isManual: false)
+        }
         timer.schedule(deadline: .now, repeating: interval)
         timer.resume()
         self.timer = timer
@@ -62,7 +64,9 @@ final class DispatchRowTimer: RowTimer {
     var framesPerSecond: Double? { nil }
 
     private func deliver(ticks: Int, isManual: Bool) {
-        onFire(.dispatch(time: loop.now, mode: loop.currentMode, clockNow: loop.clock.now(clock), ticks: ticks,
-                         isManual: isManual))
+        onFire(
+            .dispatch(
+                time: loop.now, mode: loop.currentMode, clockNow: loop.clock.now(clock), ticks: ticks,
+                isManual: isManual))
     }
 }

@@ -69,7 +69,9 @@ final class DisplayLinkRowTimer: RowTimer {
     }
 
     private func deliver(_ link: DisplayLink) {
-        onFire(.frame(time: loop.now, mode: loop.currentMode, timestamp: link.timestamp, duration: link.duration,
-                      skippedFrames: link.skippedFrames))
+        onFire(
+            .frame(
+                time: loop.now, mode: loop.currentMode, timestamp: link.timestamp, duration: link.duration,
+                skippedFrames: link.skippedFrames))
     }
 }

@@ -18,15 +18,20 @@ package final class HeadlessSession {
     private var nextStep = 0
 
     private enum ResolvedStep {
-        case size(Size), key(Key), wait(Duration), snapshot, quit
+        case size(Size)
+        case key(Key)
+        case wait(Duration)
+        case snapshot, quit
     }
 
     /// Prepares a session.
     ///
     /// The upload pipeline runs on the same virtual clock; its outbox and sink come from `uploads`.
     @available(*, noasync)
-    package init(config: Config, uploads setup: UploadsSetup, script: HeadlessScript,
-                output: @escaping (String) -> Void) {
+    package init(
+        config: Config, uploads setup: UploadsSetup, script: HeadlessScript,
+        output: @escaping (String) -> Void
+    ) {
         var resolved: [ResolvedStep] = []
         for step in script.steps {
             switch step {
@@ -44,8 +49,9 @@ package final class HeadlessSession {
         uploads = setup.makePipeline(on: loop)
         // Nobody watches between snapshots: changes accumulate and `snapshot` draws the whole
         // screen from the state, which gives the same screen as drawing every change, minutes faster.
-        driver = StandardDashboard.make(config: config, loop: loop, screen: screen, pipeline: uploads,
-                                        sinkLabel: setup.sinkLabel, rendersOnChange: false)
+        driver = StandardDashboard.make(
+            config: config, loop: loop, screen: screen, pipeline: uploads,
+            sinkLabel: setup.sinkLabel, rendersOnChange: false)
     }
 
     /// Runs the script to its end (or `quit`), then flushes the uploads; returns the samples left in the outbox.

@@ -42,6 +42,7 @@ final class SlotRowTimer: RowTimer {
 extension Fire {
     /// The report of a slot's fire.
     init(_ fire: TimerSlot.Fire) {
-        self = .timer(time: fire.time, mode: fire.mode, lateness: fire.lateness, ticks: fire.ticks, isManual: fire.isManual)
+        self = .timer(
+            time: fire.time, mode: fire.mode, lateness: fire.lateness, ticks: fire.ticks, isManual: fire.isManual)
     }
 }

@@ -18,9 +18,11 @@ enum CountdownPanel {
             let selected = focused && state.selected(.countdowns) == index
             inner.put(selected ? "▶" : " ", row: index, column: 0, style: Style(.accent, bold: true))
             let label = "[ \(PanelText.fit(button.label, 11)) ]"
-            let buttonStyle = button.isEnabled ? Style(.good, bold: true, reverse: selected) : Style(.disabled, reverse: selected)
+            let buttonStyle =
+                button.isEnabled ? Style(.good, bold: true, reverse: selected) : Style(.disabled, reverse: selected)
             var column = inner.put(label, row: index, column: 2, style: buttonStyle)
-            column = inner.put(" \(row.kindText) in \(PanelText.mode(row.mode))", row: index, column: column, style: Style(.dim))
+            column = inner.put(
+                " \(row.kindText) in \(PanelText.mode(row.mode))", row: index, column: column, style: Style(.dim))
             let display = snapshot.displayState(of: row)
             if let short = display.shortText {
                 inner.put(" \(short)", row: index, column: column, style: PanelText.style(for: display))

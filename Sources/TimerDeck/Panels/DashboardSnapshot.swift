@@ -17,7 +17,8 @@ struct DashboardSnapshot: Sendable {
 
     /// The live reading of `row`'s timer.
     func reading(of row: RowState) -> RowReading {
-        readings.indices.contains(row.id.index) ? readings[row.id.index] : RowReading(nextFire: nil, framesPerSecond: nil)
+        readings.indices.contains(row.id.index)
+            ? readings[row.id.index] : RowReading(nextFire: nil, framesPerSecond: nil)
     }
 }
 

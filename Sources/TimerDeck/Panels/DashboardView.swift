@@ -39,19 +39,25 @@ final class DashboardView {
         if parts.contains(.countdowns) {
             CountdownPanel.draw(snapshot, on: canvas.region(layout.countdowns), focused: focus == .countdowns)
         } else if !rows.isEmpty {
-            CountdownPanel.drawRows(rows, of: snapshot, on: canvas.region(layout.countdowns), focused: focus == .countdowns)
+            CountdownPanel.drawRows(
+                rows, of: snapshot, on: canvas.region(layout.countdowns), focused: focus == .countdowns)
         }
-        if parts.contains(.ticker) { TickerPanel.draw(snapshot, on: canvas.region(layout.ticker), focused: focus == .ticker) }
+        if parts.contains(.ticker) {
+            TickerPanel.draw(snapshot, on: canvas.region(layout.ticker), focused: focus == .ticker)
+        }
         if parts.contains(.inspector) {
             InspectorPanel.draw(snapshot, on: canvas.region(layout.inspector), focused: focus == .inspector)
         } else if !rows.isEmpty {
-            InspectorPanel.drawRows(rows, of: snapshot, on: canvas.region(layout.inspector), focused: focus == .inspector)
+            InspectorPanel.drawRows(
+                rows, of: snapshot, on: canvas.region(layout.inspector), focused: focus == .inspector)
         }
         if parts.contains(.log) { FireLogPanel.draw(snapshot, on: canvas.region(layout.log), focused: focus == .log) }
         if parts.contains(.uploads), let uploads = layout.uploads {
             UploadPanel.draw(snapshot, on: canvas.region(uploads), focused: focus == .uploads)
         }
-        if parts.contains(.status) || parts.contains(.title) { StatusBar.draw(snapshot, on: canvas.region(layout.status)) }
+        if parts.contains(.status) || parts.contains(.title) {
+            StatusBar.draw(snapshot, on: canvas.region(layout.status))
+        }
         if parts.contains(.help), state.isHelpVisible { HelpOverlay.draw(on: screen.canvas.region(layout.help)) }
         screen.flush()
     }

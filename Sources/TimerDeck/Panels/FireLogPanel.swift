@@ -10,8 +10,9 @@ enum FireLogPanel {
         let log = state.log
         let back = state.scrollback
         let fires = "\(log.totalAppended) \(log.totalAppended == 1 ? "fire" : "fires")"
-        canvas.box(title: back > 0 ? "Fire log (\(fires), \(back) back)" : "Fire log (\(fires))",
-                   style: Style(focused ? .accent : .dim))
+        canvas.box(
+            title: back > 0 ? "Fire log (\(fires), \(back) back)" : "Fire log (\(fires))",
+            style: Style(focused ? .accent : .dim))
         let inner = canvas.region(canvas.bounds.inset.relative(to: canvas.bounds))
         inner.put("    time timer       mode     late   ×", row: 0, column: 1, style: Style(.dim, underline: true))
         let visible = inner.height - 1

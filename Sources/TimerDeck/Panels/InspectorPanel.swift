@@ -33,7 +33,10 @@ enum InspectorPanel {
                 (row.mechanismText, Style(.dim)),
                 (PanelText.mode(row.mode), Style(.accent)),
                 (display.description, PanelText.style(for: display)),
-                (scheduled ? PanelText.relative(snapshot.reading(of: row).nextFire, now: snapshot.loop.now) : "—", .normal),
+                (
+                    scheduled ? PanelText.relative(snapshot.reading(of: row).nextFire, now: snapshot.loop.now) : "—",
+                    .normal
+                ),
                 (row.lastLateness.map { DurationText.format($0) } ?? "—", .normal),
                 (String(row.missedTicks), row.missedTicks > 0 ? Style(.warn) : .normal),
             ]

@@ -5,8 +5,9 @@ enum StatusBar {
     static func draw(_ snapshot: DashboardSnapshot, on canvas: Canvas) {
         canvas.fill(Style(.dim, reverse: true))
         if let hint = snapshot.state.hint {
-            canvas.put(" \(TextFit.truncate(hint, to: canvas.width - 1))", row: 0, column: 0,
-                       style: Style(.warn, bold: true, reverse: true))
+            canvas.put(
+                " \(TextFit.truncate(hint, to: canvas.width - 1))", row: 0, column: 0,
+                style: Style(.warn, bold: true, reverse: true))
         } else {
             canvas.put(" \(Keymap.hints)", row: 0, column: 0, style: Style(.dim, reverse: true))
         }

@@ -13,7 +13,8 @@ enum TickerPanel {
         let display = snapshot.displayState(of: row)
         let fps = snapshot.reading(of: row).framesPerSecond ?? 0
         let stats = "\(fps > 0 ? String(Int(fps.rounded())) : "–") fps · skipped \(row.missedTicks) · \(display)"
-        inner.put(PanelText.fit(stats, inner.width), row: inner.height - 1, column: 0,
-                  style: display == .running ? Style(.good) : PanelText.style(for: display))
+        inner.put(
+            PanelText.fit(stats, inner.width), row: inner.height - 1, column: 0,
+            style: display == .running ? Style(.good) : PanelText.style(for: display))
     }
 }

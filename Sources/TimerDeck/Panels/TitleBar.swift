@@ -7,17 +7,19 @@ enum TitleBar {
         canvas.fill(Style(.title, reverse: true))
         var column = canvas.put(" TimerDeck ", row: 0, column: 0, style: Style(.title, bold: true, reverse: true))
         column = canvas.put(" mode: ", row: 0, column: column, style: Style(.title, reverse: true))
-        let modeStyle = loop.mode == .tracking ? Style(.warn, bold: true, reverse: true) : Style(.title, bold: true, reverse: true)
+        let modeStyle =
+            loop.mode == .tracking ? Style(.warn, bold: true, reverse: true) : Style(.title, bold: true, reverse: true)
         column = canvas.put(loop.mode?.rawValue ?? "not running", row: 0, column: column, style: modeStyle)
         column = canvas.put("  depth: \(loop.depth)", row: 0, column: column, style: Style(.title, reverse: true))
         let common = loop.commonModes.map(\.rawValue).joined(separator: ", ")
         column = canvas.put("  common: [\(common)]", row: 0, column: column, style: Style(.title, reverse: true))
-        let gesture: String? = switch snapshot.state.gesture {
-        case .none: nil
-        case .scrolling: "  ⇅ scrolling"
-        case .held: "  ⇅ held (t)"
-        case .dragging: "  ⇅ dragging"
-        }
+        let gesture: String? =
+            switch snapshot.state.gesture {
+            case .none: nil
+            case .scrolling: "  ⇅ scrolling"
+            case .held: "  ⇅ held (t)"
+            case .dragging: "  ⇅ dragging"
+            }
         if let gesture { canvas.put(gesture, row: 0, column: column, style: Style(.warn, bold: true, reverse: true)) }
     }
 }

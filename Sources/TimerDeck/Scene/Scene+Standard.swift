@@ -9,24 +9,35 @@ extension Scene {
         let second = Duration.seconds(1)
         let seconds = config.countdownSeconds
         var rows: [Row] = [
-            Row(name: "sms-default", mechanism: .runLoopTimer(interval: second), mode: .default, countdownSeconds: seconds),
-            Row(name: "sms-common", mechanism: .runLoopTimer(interval: second), mode: .common, countdownSeconds: seconds),
-            Row(name: "sms-gcd", mechanism: .dispatchTimer(interval: second, clock: .continuous), mode: .default,
+            Row(
+                name: "sms-default", mechanism: .runLoopTimer(interval: second), mode: .default,
                 countdownSeconds: seconds),
-            Row(name: "ticker", mechanism: .displayLink(refreshRate: config.tickerFPS), mode: config.tickerMode,
+            Row(
+                name: "sms-common", mechanism: .runLoopTimer(interval: second), mode: .common, countdownSeconds: seconds
+            ),
+            Row(
+                name: "sms-gcd", mechanism: .dispatchTimer(interval: second, clock: .continuous), mode: .default,
+                countdownSeconds: seconds),
+            Row(
+                name: "ticker", mechanism: .displayLink(refreshRate: config.tickerFPS), mode: config.tickerMode,
                 startsAtLaunch: true),
         ]
         if uploadsLabel != nil {
             let pipeline = config.uploads.pipeline
-            rows.append(Row(name: UploadPipeline.Job.sample.timerName,
-                            mechanism: .uploadJob(.sample, interval: pipeline.sampleInterval), mode: pipeline.mode,
-                            startsAtLaunch: true))
-            rows.append(Row(name: UploadPipeline.Job.upload.timerName,
-                            mechanism: .uploadJob(.upload, interval: pipeline.uploadInterval), mode: pipeline.mode,
-                            startsAtLaunch: true))
+            rows.append(
+                Row(
+                    name: UploadPipeline.Job.sample.timerName,
+                    mechanism: .uploadJob(.sample, interval: pipeline.sampleInterval), mode: pipeline.mode,
+                    startsAtLaunch: true))
+            rows.append(
+                Row(
+                    name: UploadPipeline.Job.upload.timerName,
+                    mechanism: .uploadJob(.upload, interval: pipeline.uploadInterval), mode: pipeline.mode,
+                    startsAtLaunch: true))
         }
-        return Scene(rows: rows, uploadsLabel: uploadsLabel, gestureQuiet: config.gestureQuiet,
-                     logCapacity: config.logCapacity)
+        return Scene(
+            rows: rows, uploadsLabel: uploadsLabel, gestureQuiet: config.gestureQuiet,
+            logCapacity: config.logCapacity)
     }
 }
 

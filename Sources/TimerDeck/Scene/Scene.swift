@@ -25,9 +25,10 @@ struct Scene: Sendable {
         func state(id: RowID) -> RowState {
             var ticker: TickerSettings?
             if case .displayLink = mechanism { ticker = TickerSettings() }
-            return RowState(id: id, name: name, mechanism: mechanism, startsAtLaunch: startsAtLaunch,
-                            mode: mechanism.hasModes ? mode : nil, button: countdownSeconds.map { Countdown(seconds: $0) },
-                            ticker: ticker)
+            return RowState(
+                id: id, name: name, mechanism: mechanism, startsAtLaunch: startsAtLaunch,
+                mode: mechanism.hasModes ? mode : nil, button: countdownSeconds.map { Countdown(seconds: $0) },
+                ticker: ticker)
         }
     }
 

@@ -10,10 +10,13 @@ package enum StandardDashboard {
     /// `pipeline` (on `loop`, named `sinkLabel` in its panel) drives the upload rows. With
     /// `rendersOnChange`, each change is drawn at the end of the loop's pass (a terminal); without,
     /// only when ``DashboardDriver/render(everything:)`` is called (headless snapshots).
-    package static func make(config: Config, loop: RunLoop, screen: any Screen, pipeline: UploadPipeline?,
-                             sinkLabel: String, rendersOnChange: Bool) -> DashboardDriver {
+    package static func make(
+        config: Config, loop: RunLoop, screen: any Screen, pipeline: UploadPipeline?,
+        sinkLabel: String, rendersOnChange: Bool
+    ) -> DashboardDriver {
         let label = pipeline.map { sinkLabel.isEmpty ? $0.sink.destination : sinkLabel }
-        return DashboardDriver(scene: .standard(config, uploadsLabel: label), loop: loop, screen: screen,
-                               pipeline: pipeline, rendersOnChange: rendersOnChange)
+        return DashboardDriver(
+            scene: .standard(config, uploadsLabel: label), loop: loop, screen: screen,
+            pipeline: pipeline, rendersOnChange: rendersOnChange)
     }
 }

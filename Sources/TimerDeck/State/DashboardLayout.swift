@@ -31,9 +31,12 @@ struct DashboardLayout: Equatable, Sendable {
         inspector = Rect(row: 1 + topHeight, column: 0, width: size.width, height: inspectorHeight)
         log = Rect(row: logTop, column: 0, width: size.width - uploadsWidth, height: logHeight)
         status = Rect(row: size.height - 1, column: 0, width: size.width, height: 1)
-        help = Rect(row: 3, column: max((size.width - Self.helpWidth) / 2, 0), width: Self.helpWidth,
-                    height: Keymap.help.count + 2)
-        uploads = hasUploads ? Rect(row: logTop, column: size.width - uploadsWidth, width: uploadsWidth, height: logHeight) : nil
+        help = Rect(
+            row: 3, column: max((size.width - Self.helpWidth) / 2, 0), width: Self.helpWidth,
+            height: Keymap.help.count + 2)
+        uploads =
+            hasUploads
+            ? Rect(row: logTop, column: size.width - uploadsWidth, width: uploadsWidth, height: logHeight) : nil
     }
 
     /// Whether the dashboard fits; smaller screens show how big they must be.

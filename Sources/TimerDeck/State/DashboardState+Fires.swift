@@ -10,8 +10,10 @@ extension DashboardState {
                 rows[id.index].lastLateness = lateness
                 rows[id.index].missedTicks += ticks - 1
             }
-            record(FireRecord(time: time, timer: row.name, mode: mode, lateness: isManual ? .zero : lateness,
-                              ticks: isManual ? 1 : ticks))
+            record(
+                FireRecord(
+                    time: time, timer: row.name, mode: mode, lateness: isManual ? .zero : lateness,
+                    ticks: isManual ? 1 : ticks))
             var effects = redraw(row, also: .log)
             if row.button != nil {
                 // S1: one fire, one second less; the last one ends the countdown and its timer.
@@ -31,8 +33,10 @@ extension DashboardState {
             var parts: ViewParts = .ticker
             // Only frames after a skip go to the log; 60 entries a second would bury every other timer.
             if skippedFrames > row.missedTicks {
-                record(FireRecord(time: time, timer: row.name, mode: mode, lateness: lateness,
-                                  ticks: skippedFrames - row.missedTicks + 1))
+                record(
+                    FireRecord(
+                        time: time, timer: row.name, mode: mode, lateness: lateness,
+                        ticks: skippedFrames - row.missedTicks + 1))
                 rows[id.index].missedTicks = skippedFrames
                 parts.formUnion([.log, .inspector])
             }
@@ -44,8 +48,10 @@ extension DashboardState {
 
     /// A dispatch-driven SMS button shows the whole seconds left until its deadline, so it is right
     /// after a stall or a sleep (G3, decisions.md 9); the deadline counts from its first event (G2).
-    private mutating func dispatchFired(_ row: RowState, time: Instant, mode: RunLoop.Mode?, clockNow: Instant,
-                                        ticks: Int, isManual: Bool) -> [Effect] {
+    private mutating func dispatchFired(
+        _ row: RowState, time: Instant, mode: RunLoop.Mode?, clockNow: Instant,
+        ticks: Int, isManual: Bool
+    ) -> [Effect] {
         guard case .dispatchTimer(let interval, _) = row.mechanism, let button = row.button else { return [] }
         let id = row.id
         let step = max(interval.nanoseconds, 1)

@@ -77,7 +77,9 @@ extension DashboardState {
         guard count > 0 else { return [] }
         let old = selectedRow
         selection[focus] = min(max(selected(focus) + delta, 0), count - 1)
-        guard focus == .countdowns || focus == .inspector, let old, let new = selectedRow else { return [.render(focus.part)] }
+        guard focus == .countdowns || focus == .inspector, let old, let new = selectedRow else {
+            return [.render(focus.part)]
+        }
         return old.id == new.id ? [] : [.renderRow(old.id), .renderRow(new.id)]
     }
 

@@ -7,7 +7,8 @@ enum Effect: Equatable, Sendable {
     /// Unschedule the row's timer.
     case stop(RowID)
     /// Hold the row's timer where it is / let it go on.
-    case suspend(RowID), resume(RowID)
+    case suspend(RowID)
+    case resume(RowID)
     /// Move the row's timer to `mode`, keeping its fire date.
     case move(RowID, to: RunLoop.Mode)
     /// Fire the row's timer now, outside its schedule (T2).
