@@ -84,35 +84,23 @@ enum ConfigLines {
     private static func skipValue(_ line: [Unicode.Scalar], from start: Int) -> Int? {
         guard start < line.count else { return nil }
         switch line[start] {
-        case "\"": return skipBasicString(line, from: start)
-        case "'": return skipLiteralString(line, from: start)
+        case "\"", "'": return skipString(line, from: start)
         case "t", "f": return skipWord(line, from: start)
         default: return skipNumber(line, from: start)
         }
     }
 
-    /// `"…"` with backslash escapes on one line; control characters other than tab are refused.
-    private static func skipBasicString(_ line: [Unicode.Scalar], from start: Int) -> Int? {
+    /// A string on one line between `quote`s (`"…"` with backslash escapes, `'…'` without);
+    /// a multi-line opener (three quotes) and control characters other than tab are refused.
+    private static func skipString(_ line: [Unicode.Scalar], from start: Int) -> Int? {
+        let quote = line[start]
         var position = start + 1
-        guard !(position + 1 < line.count && line[position] == "\"" && line[position + 1] == "\"") else { return nil }
+        guard !(position + 1 < line.count && line[position] == quote && line[position + 1] == quote) else { return nil }
         while position < line.count {
             let scalar = line[position]
-            if scalar == "\"" { return position + 1 }
+            if scalar == quote { return position + 1 }
             if scalar.value < 0x20 && scalar != "\t" || scalar.value == 0x7F { return nil }
-            position += scalar == "\\" ? 2 : 1
-        }
-        return nil
-    }
-
-    /// `'…'` on one line; control characters other than tab are refused.
-    private static func skipLiteralString(_ line: [Unicode.Scalar], from start: Int) -> Int? {
-        var position = start + 1
-        guard !(position + 1 < line.count && line[position] == "'" && line[position + 1] == "'") else { return nil }
-        while position < line.count {
-            let scalar = line[position]
-            if scalar == "'" { return position + 1 }
-            if scalar.value < 0x20 && scalar != "\t" || scalar.value == 0x7F { return nil }
-            position += 1
+            position += quote == "\"" && scalar == "\\" ? 2 : 1
         }
         return nil
     }
