@@ -56,13 +56,14 @@ extension RunLoop {
     @discardableResult
     public func perform(after delay: Duration, inModes modes: [Mode] = [.default], target: AnyObject? = nil,
                         _ block: @escaping () -> Void) -> PerformRequest {
+        checkThread("perform(after:inModes:target:_:)")
         let request = PerformRequest(target: target)
         guard !modes.isEmpty else { return request }
         let timer = Timer(fireAt: now + delay, interval: .zero, repeats: false) { _ in
             request.finish()
             block()
         }
-        request.start(timer) { [unowned self] finished in self.performRequests.remove(finished) }
+        request.start(timer) { [weak self] finished in self?.performRequests.remove(finished) }
         performRequests.insert(request)
         for mode in modes { add(timer, forMode: mode) }
         return request
@@ -71,6 +72,7 @@ extension RunLoop {
     /// Cancels every pending delayed perform of this loop queued for `target`
     /// (`cancelPreviousPerformRequests(withTarget:)`, C-P2).
     public func cancelPerformRequests(target: AnyObject) {
+        checkThread("cancelPerformRequests(target:)")
         for request in performRequests.requests(for: target) { request.cancel() }
     }
 }

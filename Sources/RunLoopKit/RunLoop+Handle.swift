@@ -85,9 +85,8 @@ final class LoopShared: Sendable {
     private let inbox = Mutex<[InboxMessage]>([])
     private let hasMail = Atomic<Bool>(false)
 
-    init() {
-        wakeDescriptor = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
-        precondition(wakeDescriptor >= 0, "RunLoop: eventfd failed with errno \(cle_errno())")
+    init() throws(SystemCallError) {
+        wakeDescriptor = try SystemCall.check("eventfd") { eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC)) }
     }
 
     deinit {
@@ -112,12 +111,18 @@ final class LoopShared: Sendable {
 
     func wakeUp() {
         var one: UInt64 = 1
-        _ = write(wakeDescriptor, &one, 8)
+        // EAGAIN: the counter is already full, so a wake-up is pending anyway.
+        SystemCall.mustSucceed("waking the loop") {
+            _ = try SystemCall.nonBlocking("write") { write(wakeDescriptor, &one, 8) }
+        }
     }
 
     /// Clears a pending wake-up after the loop woke.
     func drainWakeUps() {
         var count: UInt64 = 0
-        _ = read(wakeDescriptor, &count, 8)
+        // EAGAIN: another wake-up drain got there first.
+        SystemCall.mustSucceed("clearing a wake-up") {
+            _ = try SystemCall.nonBlocking("read") { read(wakeDescriptor, &count, 8) }
+        }
     }
 }

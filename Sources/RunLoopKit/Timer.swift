@@ -26,8 +26,9 @@ public final class Timer {
     /// Scheduled fire time on the uptime clock, in nanoseconds.
     @exclusivity(unchecked) var fireNanoseconds: Int64
     private var block: ((Timer) -> Void)?
-    /// The run loop the timer belongs to while it is in at least one of its modes (C-T2).
-    unowned(unsafe) var runLoop: RunLoop?
+    /// The run loop the timer belongs to while it is in at least one of its modes (C-T2); weak, so a
+    /// timer that outlives its loop belongs to none.
+    weak var runLoop: RunLoop?
     /// The timer's ticket in the first ``TimerQueue`` it is in; tickets in further queues are in `extras`.
     @exclusivity(unchecked) private var firstTicket = QueueTicket.none
     private var extras: Extras?
@@ -102,6 +103,7 @@ public final class Timer {
             guard validity else { return }
             var target = newValue.nanoseconds
             if let loop = runLoop {
+                loop.checkThread("Timer.fireDate")
                 target = max(target, loop.now.nanoseconds)
                 fireNanoseconds = target
                 if !isFiring { loop.reposition(self) }
@@ -176,6 +178,7 @@ public final class Timer {
     /// Idempotent, and safe inside the timer's own callout (C-T8). From another thread use ``handle``.
     public func invalidate() {
         guard validity else { return }
+        runLoop?.checkThread("Timer.invalidate()")
         validity = false
         extras?.shared?.markInvalid()
         runLoop?.detach(self)

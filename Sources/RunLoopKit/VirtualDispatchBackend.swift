@@ -6,7 +6,8 @@
 final class VirtualDispatchBackend: DispatchTimerBackend {
     private let clock: ClockKind
     private let virtualClock: VirtualClock
-    private unowned let runLoop: RunLoop
+    /// Weak: a timer that outlives its loop stops ticking.
+    private weak var runLoop: RunLoop?
     private var handler: ((DispatchTimer.Event) -> Void)?
     private var ticker: Timer?
     /// The next tick on the timer's own clock (ns), `nil` when none is due.
@@ -73,7 +74,7 @@ final class VirtualDispatchBackend: DispatchTimerBackend {
 
     /// Points the run loop timer at the next tick, on the uptime axis.
     func arm() {
-        guard isActive, !isSuspended, !isCancelled, let target else { return }
+        guard isActive, !isSuspended, !isCancelled, let target, let runLoop else { return }
         let ahead = target - virtualClock.now(clock).nanoseconds
         let fireDate = runLoop.now + .nanoseconds(max(ahead, 0))
         if let ticker {
@@ -107,7 +108,7 @@ final class VirtualDispatchBackend: DispatchTimerBackend {
     }
 
     private func deliverCancelHandlerIfReady() {
-        guard isCancelled, isActive, !isSuspended, let cancelHandler else { return }
+        guard isCancelled, isActive, !isSuspended, let cancelHandler, let runLoop else { return }
         self.cancelHandler = nil
         runLoop.perform(inModes: [.common], cancelHandler)
     }
