@@ -62,10 +62,10 @@ public final class DispatchTimer {
         if let virtualClock = runLoop.clock.virtualClock {
             backend = VirtualDispatchBackend(clock: clock, virtualClock: virtualClock, runLoop: runLoop, handler: handler)
         } else {
-            let mailbox = LoopMailbox(handler: handler)
+            let boundHandler = LoopBound(handler, on: runLoop)
             let handle = runLoop.handle
             backend = RealDispatchBackend(clock: clock, queue: DispatchQueue(label: "RunLoopKit.DispatchTimer")) { event in
-                handle.execute { _ in mailbox.deliver(event) }
+                handle.execute { _ in boundHandler.value(event) }
             }
         }
     }
@@ -119,21 +119,6 @@ public final class DispatchTimer {
         guard !isCancelled else { return }
         isCancelled = true
         backend.cancel(then: handler)
-    }
-}
-
-/// Carries events from a dispatch queue to a non-`Sendable` handler on a run loop's thread.
-final class LoopMailbox: @unchecked Sendable {
-    // Safe because `handler` is written once in `init` and only called from `deliver`, which runs
-    // only on the owning run loop's thread (through `RunLoop.Handle.execute`).
-    private let handler: (DispatchTimer.Event) -> Void
-
-    init(handler: @escaping (DispatchTimer.Event) -> Void) {
-        self.handler = handler
-    }
-
-    func deliver(_ event: DispatchTimer.Event) {
-        handler(event)
     }
 }
 

@@ -35,6 +35,7 @@ extension RunLoop {
         /// Stops watching the descriptor in every mode and releases the closure; idempotent.
         public func invalidate() {
             guard validity else { return }
+            runLoop?.checkThread("FileDescriptorSource.invalidate()")
             validity = false
             runLoop?.detach(self)
             onReadable = nil

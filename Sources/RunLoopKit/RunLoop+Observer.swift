@@ -44,6 +44,7 @@ extension RunLoop {
         /// Removes the observer from every mode and releases its callback; idempotent.
         public func invalidate() {
             guard validity else { return }
+            runLoop?.checkThread("Observer.invalidate()")
             validity = false
             runLoop?.detach(self)
             callback = nil

@@ -47,6 +47,7 @@ extension RunLoop {
         /// Removes the source from every mode and releases its closure; idempotent.
         public func invalidate() {
             guard validity else { return }
+            runLoop?.checkThread("Source.invalidate()")
             validity = false
             runLoop?.detach(self)
             perform = nil

@@ -160,7 +160,8 @@ public final class Timer {
     public var handle: Handle {
         let extras = extrasForWriting()
         if let shared = extras.shared { return Handle(shared: shared) }
-        let shared = TimerShared(timer: self, owner: runLoop?.handle)
+        let shared = TimerShared()
+        shared.setOwner(of: self)
         extras.shared = shared
         return Handle(shared: shared)
     }
@@ -205,7 +206,7 @@ public final class Timer {
 
     /// The run loop adopted or released the timer; keeps the cross-thread handle pointing at the owner.
     func ownerChanged() {
-        extras?.shared?.setOwner(runLoop?.handle)
+        extras?.shared?.setOwner(of: self)
     }
 
     private func extrasForWriting() -> Extras {

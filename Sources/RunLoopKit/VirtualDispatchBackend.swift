@@ -25,9 +25,9 @@ final class VirtualDispatchBackend: DispatchTimerBackend {
         self.handler = handler
         if clock != .uptime {
             // A simulated machine sleep moves this clock but not uptime: re-arm after one.
-            let rearm = SleepRearm(backend: self)
+            let rearm = LoopBound({ [weak self] in self?.arm() }, on: runLoop)
             let handle = runLoop.handle
-            virtualClock.observeSleep { handle.execute { _ in rearm.fire() } }
+            virtualClock.observeSleep { handle.execute { _ in rearm.value() } }
         }
     }
 
@@ -111,20 +111,5 @@ final class VirtualDispatchBackend: DispatchTimerBackend {
         guard isCancelled, isActive, !isSuspended, let cancelHandler, let runLoop else { return }
         self.cancelHandler = nil
         runLoop.perform(inModes: [.common], cancelHandler)
-    }
-}
-
-/// Lets a sleep observer on another thread re-arm a virtual dispatch timer on its loop's thread.
-private final class SleepRearm: @unchecked Sendable {
-    // Safe because `backend` is only read inside `fire`, which runs on the owning run loop's
-    // thread through `RunLoop.Handle.execute`; weak loads are atomic.
-    private weak var backend: VirtualDispatchBackend?
-
-    init(backend: VirtualDispatchBackend) {
-        self.backend = backend
-    }
-
-    func fire() {
-        backend?.arm()
     }
 }
