@@ -56,17 +56,18 @@ public final class DispatchTimer {
         backend = RealDispatchBackend(clock: clock, queue: queue, deliver: handler)
     }
 
-    /// A timer whose handler runs on `runLoop`'s thread in its common modes (G1: scrolling never
-    /// pauses it, since the tracking mode is common). On a ``VirtualClock`` it runs on virtual time.
+    /// A timer whose handler runs on `runLoop`'s thread in its common modes only (C-M12, C-G10): it
+    /// waits while the loop runs a mode that is not common and catches up, coalesced, when the loop
+    /// returns to one; ticks missed while the loop was busy also come as one event (C-G4). G1
+    /// (scrolling never pauses it) holds because the tracking mode is common. On a ``VirtualClock``
+    /// it runs on virtual time.
     public init(clock: ClockKind = .uptime, runLoop: RunLoop, handler: @escaping (Event) -> Void) {
         if let virtualClock = runLoop.clock.virtualClock {
             backend = VirtualDispatchBackend(clock: clock, virtualClock: virtualClock, runLoop: runLoop, handler: handler)
         } else {
-            let boundHandler = LoopBound(handler, on: runLoop)
-            let handle = runLoop.handle
-            backend = RealDispatchBackend(clock: clock, queue: DispatchQueue(label: "RunLoopKit.DispatchTimer")) { event in
-                handle.execute { _ in boundHandler.value(event) }
-            }
+            let delivery = LoopDelivery(handler: handler, on: runLoop)
+            backend = RealDispatchBackend(clock: clock, queue: DispatchQueue(label: "RunLoopKit.DispatchTimer"),
+                                          onCancel: delivery.cancel, deliver: delivery.post)
         }
     }
 

@@ -163,16 +163,20 @@ public final class DisplayLink {
     private func fire() {
         guard let timer, let runLoop, let callback else { return }
         let now = runLoop.now.nanoseconds
-        let slot = self.slot(after: timer.fireDate.nanoseconds - 1)
+        var slot = self.slot(after: timer.fireDate.nanoseconds - 1)
         let interval = Int64(frameInterval)
-        let period = vsync(slot + 1) - vsync(slot)
-        if now - vsync(slot) >= period {
+        if now - vsync(slot) >= vsync(slot + 1) - vsync(slot) {
             // The loop could not run this frame (another mode, a slow pass): skip to the grid (D3, M4).
-            let next = callbackSlot(after: now)
+            // C-D1, decisions.md 2: a callback slot whose vsync is exactly now has not passed.
+            let next = callbackSlot(after: now - 1)
             skippedFrames += Int((next - slot) / interval)
-            timer.fireDate = Instant(nanoseconds: vsync(next))
-            return
+            guard vsync(next) == now else {
+                timer.fireDate = Instant(nanoseconds: vsync(next))
+                return
+            }
+            slot = next
         }
+        let period = vsync(slot + 1) - vsync(slot)
         timestamp = Instant(nanoseconds: vsync(slot))
         targetTimestamp = Instant(nanoseconds: vsync(slot + interval))
         duration = .nanoseconds(period)

@@ -58,23 +58,6 @@ extension RunLoop {
         timer.runLoop === self && (modeStates[mode]?.timers.contains(timer) ?? false)
     }
 
-    /// Adds a timer that fires in whichever mode the loop runs and keeps every mode non-empty.
-    /// Dispatch timers on a ``VirtualClock`` use it (seed G1: scrolling never pauses them).
-    func addModeless(_ timer: Timer) {
-        guard timer.isValid else { return }
-        if let owner = timer.runLoop, owner !== self { return }
-        adopt(timer)
-        guard !modelessTimers.contains(timer) else { return }
-        modelessTimers.insert(timer, deadline: timer.fireNanoseconds, order: nextInsertionOrder())
-    }
-
-    /// Removes a timer added with ``addModeless(_:)``.
-    func removeModeless(_ timer: Timer) {
-        guard timer.runLoop === self else { return }
-        modelessTimers.remove(timer)
-        releaseIfUnscheduled(timer)
-    }
-
     func insert(_ timer: Timer, into state: ModeState) {
         guard !state.timers.contains(timer) else { return }
         adopt(timer)
@@ -100,11 +83,11 @@ extension RunLoop {
 
     /// The modes `timer` is in.
     func modes(containing timer: Timer) -> [Mode] {
-        timer.queueIDs.filter { $0 > 0 }.map { statesByQueueID[Int($0) - 1].mode }
+        timer.queueIDs.map { statesByQueueID[Int($0) - 1].mode }
     }
 
     private func queue(withID id: Int32) -> TimerQueue {
-        id == 0 ? modelessTimers : statesByQueueID[Int(id) - 1].timers
+        statesByQueueID[Int(id) - 1].timers
     }
 
     private func adopt(_ timer: Timer) {

@@ -32,10 +32,8 @@ public final class RunLoop {
     let ownerThreadKernelID: Int32
 
     var modeStates: [Mode: ModeState] = [:]
-    /// Mode states by queue id − 1 (queue id 0 is ``modelessTimers``).
+    /// Mode states by queue id − 1 (queue ids start at 1).
     var statesByQueueID: [ModeState] = []
-    /// Timers that fire in every mode (dispatch timers on a virtual clock, seed G1).
-    let modelessTimers = TimerQueue(id: 0)
     /// The common-modes set, in the order modes were made common (C-M2, C-M3).
     private(set) var commonModeList: [Mode] = [.default]
     var commonItems = CommonItems()

@@ -34,6 +34,8 @@ public final class Timer {
     private var extras: Extras?
     /// True while the timer's own callout runs (C-T4).
     private(set) var isFiring = false
+    /// True when the timer's own callout set its fire date: the run loop keeps that date (C-T6, C-T7).
+    private(set) var fireDateSetInCallout = false
     /// True while the timer is a common-mode item of its run loop (C-M4).
     var isCommonItem = false
     private var validity = true
@@ -44,6 +46,9 @@ public final class Timer {
         var intervalNanoseconds: Int64 = 0
         /// Effective tolerance in nanoseconds, already clamped (C-T9).
         var toleranceNanoseconds: Int64 = 0
+        /// The fire time last serviced by the run loop, reported by ``fireDate`` once invalid (C-T8);
+        /// only repeating timers need it (a one-shot is invalidated at the time it fired).
+        var lastFireNanoseconds: Int64?
         /// Tickets in the queues after the first one (a common-mode timer is in two or more).
         var moreTickets: [QueueTicket] = []
         var userInfo: Any?
@@ -95,8 +100,8 @@ public final class Timer {
     ///
     /// Setting it repositions the timer in every mode it is in; a time in the past means "now"
     /// (C-T7). A repeating timer's grid continues from the new time. Inside the timer's own callout,
-    /// moving it later keeps that time instead of the next grid point (C-T6). An invalidated timer
-    /// keeps its last fire date (decisions.md 1).
+    /// a time set replaces the next grid point (C-T6): a time in the past fires it again at once, in
+    /// the same run. An invalidated timer reports the last date it fired (C-T8, decisions.md 1).
     public var fireDate: Instant {
         get { Instant(nanoseconds: fireNanoseconds) }
         set {
@@ -106,7 +111,11 @@ public final class Timer {
                 loop.checkThread("Timer.fireDate")
                 target = max(target, loop.now.nanoseconds)
                 fireNanoseconds = target
-                if !isFiring { loop.reposition(self) }
+                if isFiring {
+                    fireDateSetInCallout = true
+                } else {
+                    loop.reposition(self)
+                }
             } else {
                 fireNanoseconds = target
             }
@@ -182,6 +191,8 @@ public final class Timer {
         runLoop?.checkThread("Timer.invalidate()")
         validity = false
         extras?.shared?.markInvalid()
+        // C-T8, decisions.md 1: an invalid timer keeps the date it last fired.
+        if let last = extras?.lastFireNanoseconds { fireNanoseconds = last }
         runLoop?.detach(self)
         block = nil
     }
@@ -190,6 +201,8 @@ public final class Timer {
     func runCallout() {
         guard let block else { return }
         isFiring = true
+        fireDateSetInCallout = false
+        if let extras, extras.intervalNanoseconds > 0 { extras.lastFireNanoseconds = fireNanoseconds }
         block(self)
         isFiring = false
     }

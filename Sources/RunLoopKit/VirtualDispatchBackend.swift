@@ -2,7 +2,8 @@
 /// ticks (C-G4), handlers that never overlap and ticks counted while suspended (C-G5), a schedule
 /// that replaces pending ticks (C-G3), and a cancel handler that runs once, after any suspension (C-G7).
 ///
-/// Its ticks come from a mode-independent run loop timer, so no mode pauses them (G1).
+/// Its ticks come from a run loop timer in the common modes (C-M12, C-G10), so the tracking mode, once
+/// common, does not pause them (G1).
 final class VirtualDispatchBackend: DispatchTimerBackend {
     private let clock: ClockKind
     private let virtualClock: VirtualClock
@@ -82,7 +83,8 @@ final class VirtualDispatchBackend: DispatchTimerBackend {
         } else {
             let ticker = Timer(fireAt: fireDate, interval: .seconds(3_600), repeats: true) { [weak self] _ in self?.tick() }
             self.ticker = ticker
-            runLoop.addModeless(ticker)
+            // C-M12, C-G10: a timer delivered onto a run loop follows its common modes.
+            runLoop.add(ticker, forMode: .common)
         }
     }
 
