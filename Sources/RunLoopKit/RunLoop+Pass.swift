@@ -210,4 +210,5 @@ private func sortInFireOrder(_ due: inout [TimerQueue.Due]) {
             siftDown(0, end)
         }
     }
+    assert(zip(due, due.dropFirst()).allSatisfy { !$1.precedes($0) }, "due timers out of fire order")
 }
