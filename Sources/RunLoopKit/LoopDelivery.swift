@@ -22,7 +22,7 @@ final class LoopDelivery: Sendable {
     @Sendable func post(_ event: DispatchTimer.Event) {
         guard !cancelled.load(ordering: .acquiring) else { return }
         guard pendingTicks.add(event.ticks, ordering: .acquiringAndReleasing).oldValue == 0 else { return }
-        loop.perform(inModes: [.common]) { self.deliver() }
+        loop.performAndWake(inModes: [.common]) { self.deliver() }
     }
 
     /// Stops deliveries, including one already queued.

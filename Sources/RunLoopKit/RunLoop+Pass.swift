@@ -17,7 +17,8 @@ extension RunLoop {
             doBlocks(in: state)
             var handledSource = doSignalledSources(in: state, stopAfterFirst: returnAfterSourceHandled)
             if handledSource { doBlocks(in: state) }
-            let skipSleep = polling || handledSource || hasBlocks(for: state)
+            // C-B2 under strictCF: a pending block does not keep the loop from sleeping.
+            let skipSleep = polling || handledSource || (!shared.isStrictCF && hasBlocks(for: state))
             if !skipSleep { notify(.beforeWaiting, in: state) }
             ready.removeAll(keepingCapacity: true)
             let deadline = skipSleep ? nil : min(limit, wakeDeadline(for: state) ?? Int64.max)

@@ -28,7 +28,7 @@ final class VirtualDispatchBackend: DispatchTimerBackend {
             // A simulated machine sleep moves this clock but not uptime: re-arm after one.
             let rearm = LoopBound({ [weak self] in self?.arm() }, on: runLoop)
             let handle = runLoop.handle
-            virtualClock.observeSleep { handle.execute { _ in rearm.value() } }
+            virtualClock.observeSleep { handle.execute(wake: true) { _ in rearm.value() } }
         }
     }
 

@@ -61,8 +61,7 @@ struct SystemCallTests {
     @Test("Creating a run loop without free descriptors throws a typed error naming the call")
     func creationWithoutDescriptorsThrows() async {
         await #expect(processExitsWith: .success) {
-            var limit = rlimit(rlim_cur: 3, rlim_max: 3)
-            guard setrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0 else { exit(2) }
+            guard useUpDescriptors() else { exit(2) }
             do throws(SystemCallError) {
                 _ = try RunLoop.make()
                 exit(1)
@@ -75,8 +74,7 @@ struct SystemCallTests {
     @Test("RunLoop.current without free descriptors stops the process with a message naming the cause")
     func currentWithoutDescriptorsTraps() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            var limit = rlimit(rlim_cur: 3, rlim_max: 3)
-            guard setrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0 else { exit(0) }
+            guard useUpDescriptors() else { exit(0) }
             touchCurrentRunLoop()
         }
         let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
@@ -87,4 +85,13 @@ struct SystemCallTests {
 /// Reads the calling thread's run loop, creating it (a synchronous context, as `current` requires).
 private func touchCurrentRunLoop() {
     _ = RunLoop.current
+}
+
+/// Lowers the descriptor limit to 32 and opens `/dev/null` until no descriptor is left, whichever
+/// descriptors the (child) process already has; returns whether it got there.
+private func useUpDescriptors() -> Bool {
+    var limit = rlimit(rlim_cur: 32, rlim_max: 32)
+    guard setrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return false }
+    while open("/dev/null", O_RDONLY) >= 0 {}
+    return errno == EMFILE
 }
