@@ -188,12 +188,17 @@ public final class Timer {
     /// Idempotent, and safe inside the timer's own callout (C-T8). From another thread use ``handle``.
     public func invalidate() {
         guard validity else { return }
-        runLoop?.checkThread("Timer.invalidate()")
         validity = false
-        extras?.shared?.markInvalid()
-        // C-T8, decisions.md 1: an invalid timer keeps the date it last fired.
-        if let last = extras?.lastFireNanoseconds { fireNanoseconds = last }
-        runLoop?.detach(self)
+        if let extras {
+            extras.shared?.markInvalid()
+            // C-T8, decisions.md 1: an invalid timer keeps the date it last fired.
+            if let last = extras.lastFireNanoseconds { fireNanoseconds = last }
+        }
+        // One load of the weak reference serves the thread check and the detach.
+        if let loop = runLoop {
+            loop.checkThread("Timer.invalidate()")
+            loop.detach(self)
+        }
         block = nil
     }
 
