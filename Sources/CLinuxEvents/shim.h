@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <unistd.h>
 #include <stdlib.h>
+#include <sys/syscall.h>
 
 /// Sets this thread's timer slack so kernel sleeps end on time (default slack is 50 µs).
 static inline int cle_set_timer_slack(unsigned long nanoseconds) {
@@ -20,6 +21,10 @@ static inline int cle_set_timer_slack(unsigned long nanoseconds) {
 }
 
 static inline int cle_errno(void) { return errno; }
+
+/// The kernel's id of the calling thread (what `top -H` and gdb show); glibc declares `gettid` only
+/// under _GNU_SOURCE.
+static inline int cle_thread_id(void) { return (int)syscall(SYS_gettid); }
 
 /// Asks the CPU to start loading the cache line at `address` (a hint Swift does not expose).
 static inline void cle_prefetch(const void *address) { __builtin_prefetch(address); }

@@ -20,6 +20,19 @@ struct CommonItems {
         insert(.descriptorSource(source), id: ObjectIdentifier(source))
     }
 
+    /// Empties the set and clears every item's common flag: its run loop is going away.
+    mutating func forgetAll() {
+        for (_, item) in items.values {
+            switch item {
+            case .timer(let timer): timer.isCommonItem = false
+            case .observer(let observer): observer.isCommonItem = false
+            case .source(let source): source.isCommonItem = false
+            case .descriptorSource(let source): source.isCommonItem = false
+            }
+        }
+        items = [:]
+    }
+
     mutating func remove(_ object: AnyObject) {
         items[ObjectIdentifier(object)] = nil
     }
@@ -31,7 +44,14 @@ struct CommonItems {
             case .timer(let timer): loop.insert(timer, into: state)
             case .observer(let observer): loop.insert(observer, into: state)
             case .source(let source): loop.insert(source, into: state)
-            case .descriptorSource(let source): loop.insert(source, into: state)
+            case .descriptorSource(let source):
+                do {
+                    try loop.insert(source, into: state)
+                } catch {
+                    // epoll accepted this descriptor in the other common modes, so only the kernel
+                    // running out of memory or of epoll watches (ENOMEM, ENOSPC) gets here.
+                    fatalError("RunLoop.addCommonMode(\(state.mode)): watching descriptor \(source.fileDescriptor): \(error)")
+                }
             }
         }
     }

@@ -16,7 +16,12 @@ enum CurrentRunLoop {
         if let pointer = pthread_getspecific(key) {
             return Unmanaged<RunLoop>.fromOpaque(pointer).takeUnretainedValue()
         }
-        let loop = RunLoop()
+        let loop: RunLoop
+        do {
+            loop = try RunLoop.make()
+        } catch {
+            fatalError("RunLoop.current: cannot create this thread's run loop: \(error); free descriptors or raise the limit (ulimit -n)")
+        }
         pthread_setspecific(key, Unmanaged.passRetained(loop).toOpaque())
         return loop
     }

@@ -56,17 +56,18 @@ public final class DispatchTimer {
         backend = RealDispatchBackend(clock: clock, queue: queue, deliver: handler)
     }
 
-    /// A timer whose handler runs on `runLoop`'s thread in its common modes (G1: scrolling never
-    /// pauses it, since the tracking mode is common). On a ``VirtualClock`` it runs on virtual time.
+    /// A timer whose handler runs on `runLoop`'s thread in its common modes only (C-M12, C-G10): it
+    /// waits while the loop runs a mode that is not common and catches up, coalesced, when the loop
+    /// returns to one; ticks missed while the loop was busy also come as one event (C-G4). G1
+    /// (scrolling never pauses it) holds because the tracking mode is common. On a ``VirtualClock``
+    /// it runs on virtual time.
     public init(clock: ClockKind = .uptime, runLoop: RunLoop, handler: @escaping (Event) -> Void) {
         if let virtualClock = runLoop.clock.virtualClock {
             backend = VirtualDispatchBackend(clock: clock, virtualClock: virtualClock, runLoop: runLoop, handler: handler)
         } else {
-            let mailbox = LoopMailbox(handler: handler)
-            let handle = runLoop.handle
-            backend = RealDispatchBackend(clock: clock, queue: DispatchQueue(label: "RunLoopKit.DispatchTimer")) { event in
-                handle.execute { _ in mailbox.deliver(event) }
-            }
+            let delivery = LoopDelivery(handler: handler, on: runLoop)
+            backend = RealDispatchBackend(clock: clock, queue: DispatchQueue(label: "RunLoopKit.DispatchTimer"),
+                                          onCancel: delivery.cancel, deliver: delivery.post)
         }
     }
 
@@ -119,21 +120,6 @@ public final class DispatchTimer {
         guard !isCancelled else { return }
         isCancelled = true
         backend.cancel(then: handler)
-    }
-}
-
-/// Carries events from a dispatch queue to a non-`Sendable` handler on a run loop's thread.
-final class LoopMailbox: @unchecked Sendable {
-    // Safe because `handler` is written once in `init` and only called from `deliver`, which runs
-    // only on the owning run loop's thread (through `RunLoop.Handle.execute`).
-    private let handler: (DispatchTimer.Event) -> Void
-
-    init(handler: @escaping (DispatchTimer.Event) -> Void) {
-        self.handler = handler
-    }
-
-    func deliver(_ event: DispatchTimer.Event) {
-        handler(event)
     }
 }
 

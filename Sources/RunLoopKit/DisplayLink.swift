@@ -20,8 +20,12 @@ public final class DisplayLink {
     /// Refreshes per second of the virtual display.
     public let refreshRate: Int
     private var callback: ((DisplayLink) -> Void)?
-    private var timer: Timer?
-    private unowned(unsafe) var runLoop: RunLoop?
+    /// The run loop timer that ticks on the vsync grid while the link is scheduled. Its block holds
+    /// the link, and the loop holds the timer: the loop keeps a scheduled link alive (C-D1), and a
+    /// link taken out of its last mode goes away with its timer unless its owner keeps it.
+    private weak var timer: Timer?
+    /// The loop the link belongs to; weak, so a link that outlives its loop belongs to none.
+    private weak var runLoop: RunLoop?
     private var origin: Int64 = 0
     /// Slot index of the callback phase: callbacks happen at slots `phase + k × frameInterval`.
     private var phase: Int64 = 0
@@ -94,21 +98,25 @@ public final class DisplayLink {
     /// The modes the link is scheduled in.
     public var modes: [RunLoop.Mode] { timer?.modes ?? [] }
 
-    /// Schedules the link in `mode` of `loop` (or every common mode). A link belongs to one run loop.
+    /// Schedules the link in `mode` of `loop` (or every common mode). Like a timer (C-T2), a link
+    /// belongs to one run loop while it is in any of its modes; adding it to another loop then does nothing.
     public func add(to loop: RunLoop, forMode mode: RunLoop.Mode) {
         guard validity else { return }
-        if let runLoop, runLoop !== loop { return }
-        if timer == nil {
-            runLoop = loop
-            origin = loop.now.nanoseconds
-            phase = 1
-            let timer = Timer(fireAt: Instant(nanoseconds: vsync(phase)), interval: .seconds(3_600), repeats: true) { _ in
-                self.fire()
-            }
-            self.timer = timer
-            if isPaused { timer.fireDate = .distantFuture }
+        if timer != nil, let runLoop, runLoop !== loop { return }
+        loop.add(timer ?? makeTimer(on: loop), forMode: mode)
+    }
+
+    /// The timer of a link joining `loop`: its vsync grid starts now, first callback at the next refresh.
+    private func makeTimer(on loop: RunLoop) -> Timer {
+        runLoop = loop
+        origin = loop.now.nanoseconds
+        phase = 1
+        let timer = Timer(fireAt: Instant(nanoseconds: vsync(phase)), interval: .seconds(3_600), repeats: true) { _ in
+            self.fire()
         }
-        if let timer { loop.add(timer, forMode: mode) }
+        if isPaused { timer.fireDate = .distantFuture }
+        self.timer = timer
+        return timer
     }
 
     /// Takes the link out of `mode` (or out of the common modes).
@@ -155,16 +163,20 @@ public final class DisplayLink {
     private func fire() {
         guard let timer, let runLoop, let callback else { return }
         let now = runLoop.now.nanoseconds
-        let slot = self.slot(after: timer.fireDate.nanoseconds - 1)
+        var slot = self.slot(after: timer.fireDate.nanoseconds - 1)
         let interval = Int64(frameInterval)
-        let period = vsync(slot + 1) - vsync(slot)
-        if now - vsync(slot) >= period {
+        if now - vsync(slot) >= vsync(slot + 1) - vsync(slot) {
             // The loop could not run this frame (another mode, a slow pass): skip to the grid (D3, M4).
-            let next = callbackSlot(after: now)
+            // C-D1, decisions.md 2: a callback slot whose vsync is exactly now has not passed.
+            let next = callbackSlot(after: now - 1)
             skippedFrames += Int((next - slot) / interval)
-            timer.fireDate = Instant(nanoseconds: vsync(next))
-            return
+            guard vsync(next) == now else {
+                timer.fireDate = Instant(nanoseconds: vsync(next))
+                return
+            }
+            slot = next
         }
+        let period = vsync(slot + 1) - vsync(slot)
         timestamp = Instant(nanoseconds: vsync(slot))
         targetTimestamp = Instant(nanoseconds: vsync(slot + interval))
         duration = .nanoseconds(period)

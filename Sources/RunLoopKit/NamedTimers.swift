@@ -35,19 +35,19 @@ public final class NamedTimers: Sendable {
     /// Schedules `action` under `name` every `interval` (or once), replacing any timer of that name.
     public func schedule(_ name: String, every interval: Duration, repeats: Bool = true, queue: DispatchQueue? = nil,
                          action: @escaping @Sendable () -> Void) {
-        let generation = entries.withLock { state -> UInt64 in
-            state.generation += 1
-            return state.generation
-        }
-        let timer = DispatchTimer(clock: .uptime, queue: queue ?? defaultQueue) { [weak self] _ in
-            action()
-            if !repeats { self?.cancel(name, generation: generation) }
-        }
-        timer.schedule(deadline: .after(interval), repeating: repeats ? interval : nil)
-        timer.resume()
+        // The entry is stored before the timer starts, under the same lock its one-shot handler
+        // takes to remove it: a timer that fires at once still finds its entry and removes it.
         entries.withLock { state in
+            state.generation += 1
+            let generation = state.generation
+            let timer = DispatchTimer(clock: .uptime, queue: queue ?? defaultQueue) { [weak self] _ in
+                action()
+                if !repeats { self?.cancel(name, generation: generation) }
+            }
+            timer.schedule(deadline: .after(interval), repeating: repeats ? interval : nil)
             state.timers[name]?.timer.cancel()
             state.timers[name] = Entry(generation: generation, timer: timer)
+            timer.resume()
         }
     }
 

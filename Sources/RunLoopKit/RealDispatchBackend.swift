@@ -6,8 +6,13 @@ final class RealDispatchBackend: DispatchTimerBackend {
     private let source: DispatchSourceTimer
     private let clock: ClockKind
 
-    init(clock: ClockKind, queue: DispatchQueue, deliver: @escaping @Sendable (DispatchTimer.Event) -> Void) {
+    private let onCancel: @Sendable () -> Void
+
+    /// A timer delivering each event to `deliver` on `queue`; `onCancel` runs when it is cancelled.
+    init(clock: ClockKind, queue: DispatchQueue, onCancel: @escaping @Sendable () -> Void = {},
+         deliver: @escaping @Sendable (DispatchTimer.Event) -> Void) {
         self.clock = clock
+        self.onCancel = onCancel
         let source = DispatchSource.makeTimerSource(queue: queue)
         // The handler holds the source until libdispatch drops it at cancellation, which the
         // wrapper always performs before release.
@@ -44,5 +49,6 @@ final class RealDispatchBackend: DispatchTimerBackend {
     func cancel(then handler: (@Sendable () -> Void)?) {
         if let handler { source.setCancelHandler(handler: handler) }
         source.cancel()
+        onCancel()
     }
 }

@@ -14,7 +14,8 @@ extension RunLoop {
         public let fileDescriptor: Int32
         private var onReadable: (() -> Void)?
         private var validity = true
-        unowned(unsafe) var runLoop: RunLoop?
+        /// The loop the item is in; weak, so an item that outlives its loop belongs to none.
+        weak var runLoop: RunLoop?
         var isCommonItem = false
 
         /// Creates a source calling `onReadable` on the run loop's thread when `fileDescriptor` is readable.
@@ -26,9 +27,15 @@ extension RunLoop {
         /// Whether the source is still watched.
         public var isValid: Bool { validity }
 
+        /// The modes the source is watched in, empty when it is in no run loop.
+        public var modes: [RunLoop.Mode] {
+            runLoop?.modes(containing: self) ?? []
+        }
+
         /// Stops watching the descriptor in every mode and releases the closure; idempotent.
         public func invalidate() {
             guard validity else { return }
+            runLoop?.checkThread("FileDescriptorSource.invalidate()")
             validity = false
             runLoop?.detach(self)
             onReadable = nil

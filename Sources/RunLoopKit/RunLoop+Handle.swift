@@ -19,10 +19,17 @@ extension RunLoop {
         let shared: LoopShared
 
         /// Queues `block` to run on the loop's thread in the next pass that runs one of `modes`
-        /// (``RunLoop/Mode/common`` stands for every common mode), and wakes the loop (C-B1, decision 5).
+        /// (``RunLoop/Mode/common`` stands for every common mode), and wakes the loop (decision 5) —
+        /// unless its ``RunLoop/wakeUpPolicy`` is ``RunLoop/WakeUpPolicy/strictCF`` (C-B1).
         public func perform(inModes modes: [Mode] = [.default], _ block: @escaping @Sendable () -> Void) {
             guard !modes.isEmpty else { return }
-            shared.post(.perform(modes, block))
+            shared.post(.perform(modes, block), wake: !shared.isStrictCF)
+        }
+
+        /// Queues `block` like ``perform(inModes:_:)`` and wakes the loop whatever its policy: how
+        /// libdispatch events reach a loop (C-M12).
+        func performAndWake(inModes modes: [Mode], _ block: @escaping @Sendable () -> Void) {
+            shared.post(.perform(modes, block), wake: true)
         }
 
         /// Wakes the loop if it is sleeping, so that it starts a new pass (C-R6).
@@ -32,7 +39,7 @@ extension RunLoop {
 
         /// Stops the innermost run of the loop, if it is running when the request arrives (C-R5).
         public func stop() {
-            shared.post(.stop)
+            shared.post(.stop, wake: true)
         }
 
         /// Tells a loop on a ``VirtualClock`` that work outside it (I/O on another thread) is under
@@ -43,9 +50,10 @@ extension RunLoop {
             return ExternalWork(shared: shared)
         }
 
-        /// Runs `body` with the loop on its own thread at the start of its next pass, and wakes it.
-        func execute(_ body: @escaping @Sendable (RunLoop) -> Void) {
-            shared.post(.execute(body))
+        /// Runs `body` with the loop on its own thread at the start of its next pass; wakes it if
+        /// `wake`, else only when the policy is ``RunLoop/WakeUpPolicy/handedOverWorkWakes``.
+        func execute(wake: Bool = false, _ body: @escaping @Sendable (RunLoop) -> Void) {
+            shared.post(.execute(body), wake: wake || !shared.isStrictCF)
         }
     }
 
@@ -84,20 +92,27 @@ final class LoopShared: Sendable {
     let externalWork = Atomic<Int>(0)
     private let inbox = Mutex<[InboxMessage]>([])
     private let hasMail = Atomic<Bool>(false)
+    private let strictCF = Atomic<Bool>(false)
 
-    init() {
-        wakeDescriptor = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
-        precondition(wakeDescriptor >= 0, "RunLoop: eventfd failed with errno \(cle_errno())")
+    init() throws(SystemCallError) {
+        wakeDescriptor = try SystemCall.check("eventfd") { eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC)) }
     }
 
     deinit {
         close(wakeDescriptor)
     }
 
-    func post(_ message: InboxMessage) {
+    /// Whether the loop follows ``RunLoop/WakeUpPolicy/strictCF``.
+    var isStrictCF: Bool { strictCF.load(ordering: .relaxed) }
+
+    func setStrictCF(_ value: Bool) {
+        strictCF.store(value, ordering: .relaxed)
+    }
+
+    func post(_ message: InboxMessage, wake: Bool) {
         inbox.withLock { $0.append(message) }
         hasMail.store(true, ordering: .releasing)
-        wakeUp()
+        if wake { wakeUp() }
     }
 
     /// Takes every queued message, oldest first.
@@ -112,12 +127,18 @@ final class LoopShared: Sendable {
 
     func wakeUp() {
         var one: UInt64 = 1
-        _ = write(wakeDescriptor, &one, 8)
+        // EAGAIN: the counter is already full, so a wake-up is pending anyway.
+        SystemCall.mustSucceed("waking the loop") {
+            _ = try SystemCall.nonBlocking("write") { write(wakeDescriptor, &one, 8) }
+        }
     }
 
     /// Clears a pending wake-up after the loop woke.
     func drainWakeUps() {
         var count: UInt64 = 0
-        _ = read(wakeDescriptor, &count, 8)
+        // EAGAIN: another wake-up drain got there first.
+        SystemCall.mustSucceed("clearing a wake-up") {
+            _ = try SystemCall.nonBlocking("read") { read(wakeDescriptor, &count, 8) }
+        }
     }
 }

@@ -21,7 +21,8 @@ extension RunLoop {
         private var callback: ((Observer, Activity) -> Void)?
         private(set) var isFiring = false
         private var validity = true
-        unowned(unsafe) var runLoop: RunLoop?
+        /// The loop the item is in; weak, so an item that outlives its loop belongs to none.
+        weak var runLoop: RunLoop?
         var isCommonItem = false
 
         /// Creates an observer for `activities`; add it to a run loop for one or more modes.
@@ -43,6 +44,7 @@ extension RunLoop {
         /// Removes the observer from every mode and releases its callback; idempotent.
         public func invalidate() {
             guard validity else { return }
+            runLoop?.checkThread("Observer.invalidate()")
             validity = false
             runLoop?.detach(self)
             callback = nil

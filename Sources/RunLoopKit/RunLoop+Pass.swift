@@ -17,7 +17,8 @@ extension RunLoop {
             doBlocks(in: state)
             var handledSource = doSignalledSources(in: state, stopAfterFirst: returnAfterSourceHandled)
             if handledSource { doBlocks(in: state) }
-            let skipSleep = polling || handledSource || hasBlocks(for: state)
+            // C-B2 under strictCF: a pending block does not keep the loop from sleeping.
+            let skipSleep = polling || handledSource || (!shared.isStrictCF && hasBlocks(for: state))
             if !skipSleep { notify(.beforeWaiting, in: state) }
             ready.removeAll(keepingCapacity: true)
             let deadline = skipSleep ? nil : min(limit, wakeDeadline(for: state) ?? Int64.max)
@@ -48,7 +49,7 @@ extension RunLoop {
 
     /// Whether `state` has nothing that could make a pass do work (C-M8).
     func isEmpty(_ state: ModeState) -> Bool {
-        state.timers.isEmpty && modelessTimers.isEmpty && state.sources.isEmpty
+        state.timers.isEmpty && state.sources.isEmpty
             && state.descriptorSources.isEmpty && !hasBlocks(for: state)
     }
 
@@ -126,14 +127,12 @@ extension RunLoop {
     func wakeDeadline(for state: ModeState) -> Int64? {
         var hard = Int64.max
         state.timers.narrowHardDeadline(&hard)
-        modelessTimers.narrowHardDeadline(&hard)
         var wake: Int64?
         state.timers.latestFireTime(atOrBefore: hard, raising: &wake)
-        modelessTimers.latestFireTime(atOrBefore: hard, raising: &wake)
         return wake == Int64.max ? nil : wake
     }
 
-    /// Fires every timer of `state` (and every modeless timer) due now, in (fire time, insertion) order.
+    /// Fires every timer of `state` due now, in (fire time, insertion) order.
     private func doTimers(in state: ModeState) {
         let limit = now.nanoseconds
         // Take the reusable buffer; a nested run inside a callout finds it empty and allocates its own.
@@ -144,7 +143,6 @@ extension RunLoop {
             dueScratch = due
         }
         state.timers.collectDue(atOrBefore: limit, into: &due)
-        modelessTimers.collectDue(atOrBefore: limit, into: &due)
         guard !due.isEmpty else { return }
         sortInFireOrder(&due)
         // An earlier callout may remove a later timer from its queue: hold each for the pass.
@@ -173,7 +171,7 @@ extension RunLoop {
             return
         }
         guard timer.isValid, timer.runLoop === self else { return }
-        if timer.fireNanoseconds <= serviced {
+        if !timer.fireDateSetInCallout {
             // C-T6: next fire = first point of the original grid strictly after now; missed ticks are skipped.
             let interval = timer.intervalNanoseconds
             let after = now.nanoseconds
@@ -181,7 +179,7 @@ extension RunLoop {
             if next <= after { next = serviced &+ ((after - serviced) / interval + 1) &* interval }
             timer.fireNanoseconds = next
         }
-        // Otherwise the callout moved the fire date later: keep it (C-T6).
+        // Otherwise the callout set the fire date: keep it, even if it is now (C-T6, C-T7).
         reposition(timer)
     }
 }
@@ -213,4 +211,5 @@ private func sortInFireOrder(_ due: inout [TimerQueue.Due]) {
             siftDown(0, end)
         }
     }
+    assert(zip(due, due.dropFirst()).allSatisfy { !$1.precedes($0) }, "due timers out of fire order")
 }

@@ -29,6 +29,7 @@ extension RunLoop {
     /// A timer belongs to at most one run loop: adding it to a second loop does nothing (C-T2).
     /// Adding an invalid timer does nothing. A fire date already in the past fires at the next pass.
     public func add(_ timer: Timer, forMode mode: Mode) {
+        checkThread("add(_:forMode:)")
         guard timer.isValid else {
             timer.invalidate()
             return
@@ -43,6 +44,7 @@ extension RunLoop {
     /// Removes `timer` from `mode` (or from the common items and every common mode, C-M6). The
     /// timer leaves the run loop when it is in none of its modes (C-T2); it stays valid.
     public func remove(_ timer: Timer, forMode mode: Mode) {
+        checkThread("remove(_:forMode:)")
         guard timer.runLoop === self else { return }
         route(removing: mode, isCommonItem: timer.isCommonItem, unmarkCommon: {
             commonItems.remove(timer)
@@ -54,23 +56,6 @@ extension RunLoop {
     /// Whether `timer` is in `mode` of this loop.
     public func contains(_ timer: Timer, inMode mode: Mode) -> Bool {
         timer.runLoop === self && (modeStates[mode]?.timers.contains(timer) ?? false)
-    }
-
-    /// Adds a timer that fires in whichever mode the loop runs and keeps every mode non-empty.
-    /// Dispatch timers on a ``VirtualClock`` use it (seed G1: scrolling never pauses them).
-    func addModeless(_ timer: Timer) {
-        guard timer.isValid else { return }
-        if let owner = timer.runLoop, owner !== self { return }
-        adopt(timer)
-        guard !modelessTimers.contains(timer) else { return }
-        modelessTimers.insert(timer, deadline: timer.fireNanoseconds, order: nextInsertionOrder())
-    }
-
-    /// Removes a timer added with ``addModeless(_:)``.
-    func removeModeless(_ timer: Timer) {
-        guard timer.runLoop === self else { return }
-        modelessTimers.remove(timer)
-        releaseIfUnscheduled(timer)
     }
 
     func insert(_ timer: Timer, into state: ModeState) {
@@ -98,11 +83,11 @@ extension RunLoop {
 
     /// The modes `timer` is in.
     func modes(containing timer: Timer) -> [Mode] {
-        timer.queueIDs.filter { $0 > 0 }.map { statesByQueueID[Int($0) - 1].mode }
+        timer.queueIDs.map { statesByQueueID[Int($0) - 1].mode }
     }
 
     private func queue(withID id: Int32) -> TimerQueue {
-        id == 0 ? modelessTimers : statesByQueueID[Int(id) - 1].timers
+        statesByQueueID[Int(id) - 1].timers
     }
 
     private func adopt(_ timer: Timer) {
@@ -123,6 +108,7 @@ extension RunLoop {
 
     /// Adds `observer` to `mode` (or every common mode). An observer belongs to one run loop.
     public func add(_ observer: Observer, forMode mode: Mode) {
+        checkThread("add(_:forMode:)")
         guard observer.isValid else { return }
         if let owner = observer.runLoop, owner !== self { return }
         route(adding: mode, markCommon: {
@@ -133,6 +119,7 @@ extension RunLoop {
 
     /// Removes `observer` from `mode` (or from the common items and every common mode).
     public func remove(_ observer: Observer, forMode mode: Mode) {
+        checkThread("remove(_:forMode:)")
         guard observer.runLoop === self else { return }
         route(removing: mode, isCommonItem: observer.isCommonItem, unmarkCommon: {
             commonItems.remove(observer)
@@ -158,6 +145,7 @@ extension RunLoop {
 
     /// Adds `source` to `mode` (or every common mode). A source belongs to one run loop.
     public func add(_ source: Source, forMode mode: Mode) {
+        checkThread("add(_:forMode:)")
         guard source.isValid else { return }
         if let owner = source.runLoop, owner !== self { return }
         route(adding: mode, markCommon: {
@@ -168,6 +156,7 @@ extension RunLoop {
 
     /// Removes `source` from `mode` (or from the common items and every common mode).
     public func remove(_ source: Source, forMode mode: Mode) {
+        checkThread("remove(_:forMode:)")
         guard source.runLoop === self else { return }
         route(removing: mode, isCommonItem: source.isCommonItem, unmarkCommon: {
             commonItems.remove(source)
@@ -200,41 +189,81 @@ extension RunLoop {
 
     /// Adds `source` to `mode` (or every common mode); the loop then wakes when its descriptor is
     /// readable while running that mode. One source per descriptor per mode.
-    public func add(_ source: FileDescriptorSource, forMode mode: Mode) {
+    ///
+    /// Throws when epoll refuses the descriptor — `EPERM` for a regular file or a directory, which
+    /// are always readable and cannot be waited on, `EBADF` for a closed descriptor — and leaves the
+    /// source in no mode, instead of keeping a source that would never fire.
+    public func watch(_ source: FileDescriptorSource, forMode mode: Mode) throws(SystemCallError) {
+        checkThread("watch(_:forMode:)")
         guard source.isValid else { return }
         if let owner = source.runLoop, owner !== self { return }
-        route(adding: mode, markCommon: {
-            commonItems.insert(source)
-            source.isCommonItem = true
-        }, insert: { insert(source, into: $0) })
+        let targets = mode == .common ? commonModes : [mode]
+        var added: [ModeState] = []
+        do {
+            for target in targets {
+                let state = modeState(for: target)
+                if try insert(source, into: state) { added.append(state) }
+            }
+        } catch {
+            for state in added { remove(source, from: state) }
+            releaseIfUnwatched(source)
+            throw error
+        }
+        guard mode == .common else { return }
+        commonItems.insert(source)
+        source.isCommonItem = true
+    }
+
+    /// Adds `source` to `mode` like ``watch(_:forMode:)``, for a descriptor known to be pollable (a
+    /// pipe, socket, terminal, eventfd …). If epoll refuses it, this stops the program with a message
+    /// naming the descriptor and the error; call ``watch(_:forMode:)`` to handle that instead.
+    public func add(_ source: FileDescriptorSource, forMode mode: Mode) {
+        do {
+            try watch(source, forMode: mode)
+        } catch {
+            fatalError("RunLoop.add: epoll refuses descriptor \(source.fileDescriptor): \(error); use watch(_:forMode:) to handle it")
+        }
     }
 
     /// Removes `source` from `mode` (or from the common items and every common mode).
     public func remove(_ source: FileDescriptorSource, forMode mode: Mode) {
+        checkThread("remove(_:forMode:)")
         guard source.runLoop === self else { return }
         route(removing: mode, isCommonItem: source.isCommonItem, unmarkCommon: {
             commonItems.remove(source)
             source.isCommonItem = false
         }, remove: { remove(source, from: $0) })
-        if !statesByQueueID.contains(where: { $0.descriptorSources[source.fileDescriptor] === source }) {
-            source.runLoop = nil
-        }
+        releaseIfUnwatched(source)
     }
 
-    func insert(_ source: FileDescriptorSource, into state: ModeState) {
+    /// Adds `source` to `state` and its epoll set; returns whether it was not there yet.
+    @discardableResult
+    func insert(_ source: FileDescriptorSource, into state: ModeState) throws(SystemCallError) -> Bool {
         precondition(state.descriptorSources[source.fileDescriptor] == nil
                      || state.descriptorSources[source.fileDescriptor] === source,
                      "RunLoop: descriptor \(source.fileDescriptor) already has a source in mode \(state.mode)")
-        guard state.descriptorSources[source.fileDescriptor] == nil else { return }
+        guard state.descriptorSources[source.fileDescriptor] == nil else { return false }
+        try waiter.register(source.fileDescriptor, in: state)
         source.runLoop = self
         state.descriptorSources[source.fileDescriptor] = source
-        waiter.register(source, in: state)
+        return true
     }
 
     private func remove(_ source: FileDescriptorSource, from state: ModeState) {
         guard state.descriptorSources[source.fileDescriptor] === source else { return }
         state.descriptorSources[source.fileDescriptor] = nil
         waiter.unregister(source.fileDescriptor, in: state)
+    }
+
+    private func releaseIfUnwatched(_ source: FileDescriptorSource) {
+        if !statesByQueueID.contains(where: { $0.descriptorSources[source.fileDescriptor] === source }) {
+            source.runLoop = nil
+        }
+    }
+
+    /// The modes `source` is watched in.
+    func modes(containing source: FileDescriptorSource) -> [Mode] {
+        statesByQueueID.filter { $0.descriptorSources[source.fileDescriptor] === source }.map(\.mode)
     }
 
     func detach(_ source: FileDescriptorSource) {

@@ -20,7 +20,8 @@ extension RunLoop {
         private var perform: (() -> Void)?
         let signalState: SourceSignal
         private var validity = true
-        unowned(unsafe) var runLoop: RunLoop?
+        /// The loop the item is in; weak, so an item that outlives its loop belongs to none.
+        weak var runLoop: RunLoop?
         var isCommonItem = false
 
         /// Creates a source that calls `perform` on its run loop's thread each time it is handled.
@@ -46,6 +47,7 @@ extension RunLoop {
         /// Removes the source from every mode and releases its closure; idempotent.
         public func invalidate() {
             guard validity else { return }
+            runLoop?.checkThread("Source.invalidate()")
             validity = false
             runLoop?.detach(self)
             perform = nil

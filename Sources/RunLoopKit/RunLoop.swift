@@ -1,3 +1,4 @@
+import CLinuxEvents
 import Glibc
 
 /// A run loop with the semantics of Apple's `CFRunLoop`/`NSRunLoop`, on Linux.
@@ -26,13 +27,13 @@ public final class RunLoop {
 
     let shared: LoopShared
     let waiter: Waiter
-    private let ownerThread: pthread_t
+    let ownerThread: pthread_t
+    /// The kernel id of ``ownerThread``, for messages.
+    let ownerThreadKernelID: Int32
 
     var modeStates: [Mode: ModeState] = [:]
-    /// Mode states by queue id − 1 (queue id 0 is ``modelessTimers``).
+    /// Mode states by queue id − 1 (queue ids start at 1).
     var statesByQueueID: [ModeState] = []
-    /// Timers that fire in every mode (dispatch timers on a virtual clock, seed G1).
-    let modelessTimers = TimerQueue(id: 0)
     /// The common-modes set, in the order modes were made common (C-M2, C-M3).
     private(set) var commonModeList: [Mode] = [.default]
     var commonItems = CommonItems()
@@ -60,26 +61,59 @@ public final class RunLoop {
 
     /// Creates a run loop bound to the calling thread. It does not become the thread's ``current``
     /// loop; use ``withCurrent(_:_:)`` for that. Its common-modes set is `[default]` (C-M3).
-    public init(clock: RunLoopClock = .system) {
+    ///
+    /// A run loop needs three descriptors (an eventfd, a timerfd, an epoll set). When the process has
+    /// none left this initialiser stops the program with a message naming the failed call; use
+    /// ``make(clock:)`` to get that failure as an error instead.
+    public convenience init(clock: RunLoopClock = .system) {
+        let resources: Resources
+        do {
+            resources = try Resources(clock: clock)
+        } catch {
+            fatalError("RunLoop: cannot create a run loop: \(error); free descriptors or raise the limit (ulimit -n), or use RunLoop.make(clock:) to handle it")
+        }
+        self.init(clock: clock, resources: resources)
+    }
+
+    /// Creates a run loop bound to the calling thread, like ``init(clock:)``, and reports a failed
+    /// system call (out of descriptors: `EMFILE`) as a ``SystemCallError``.
+    public static func make(clock: RunLoopClock = .system) throws(SystemCallError) -> RunLoop {
+        RunLoop(clock: clock, resources: try Resources(clock: clock))
+    }
+
+    /// The kernel objects a run loop needs: its eventfd, its timerfd, the default mode's epoll set.
+    private struct Resources {
+        let shared: LoopShared
+        let waiter: Waiter
+        let defaultEpoll: Int32
+
+        init(clock: RunLoopClock) throws(SystemCallError) {
+            shared = try LoopShared()
+            waiter = try Waiter(shared: shared, clock: clock)
+            defaultEpoll = try waiter.makeEpollSet()
+        }
+    }
+
+    private init(clock: RunLoopClock, resources: Resources) {
         self.clock = clock
-        shared = LoopShared()
-        handle = Handle(shared: shared)
-        waiter = Waiter(shared: shared, clock: clock)
+        shared = resources.shared
+        handle = Handle(shared: resources.shared)
+        waiter = resources.waiter
         ownerThread = pthread_self()
-        _ = modeState(for: .default)
+        ownerThreadKernelID = cle_thread_id()
+        waiter.adopt(resources.defaultEpoll, for: modeState(for: .default))
     }
 
     deinit {
-        for state in statesByQueueID {
-            state.timers.forEachTimer { $0.runLoop = nil }
-            for observer in state.observers { observer.runLoop = nil }
-            for source in state.sources { source.runLoop = nil }
-            for source in state.descriptorSources.values { source.runLoop = nil }
-        }
-        modelessTimers.forEachTimer { $0.runLoop = nil }
+        // Items hold the loop weakly, so they see it gone; they must not believe they are common items
+        // of a loop that no longer exists.
+        commonItems.forgetAll()
     }
 
     /// The calling thread's run loop, created with the system clock on first use (C-R13).
+    ///
+    /// Stops the program with a message naming the failed system call if the loop cannot be created
+    /// (the process is out of descriptors); ``make(clock:)`` reports that as an error.
     @available(*, noasync)
     public static var current: RunLoop {
         CurrentRunLoop.get()
@@ -123,6 +157,7 @@ public final class RunLoop {
     ///
     /// Idempotent; there is no way to take a mode out of the set, as in CF.
     public func addCommonMode(_ mode: Mode) {
+        checkThread("addCommonMode(_:)")
         guard mode != .common, !commonModeList.contains(mode) else { return }
         commonModeList.append(mode)
         commonItems.copy(into: modeState(for: mode), of: self)
@@ -144,8 +179,7 @@ public final class RunLoop {
     @discardableResult
     public func run(mode: Mode = .default, until limit: Instant = .distantFuture,
                     returnAfterSourceHandled: Bool = false) -> RunResult {
-        precondition(pthread_equal(ownerThread, pthread_self()) != 0,
-                     "RunLoop.run called on a thread that does not own the loop; use its handle instead")
+        precondition(isOnOwnerThread, threadMismatch("run(mode:until:)"))
         guard mode != .common else { return .finished }
         guard let state = modeStates[mode] else { return .finished }
         drainInbox()
@@ -187,6 +221,7 @@ public final class RunLoop {
 
     /// Stops the innermost run in progress; forgotten if the loop is not running (C-R5).
     public func stop() {
+        checkThread("stop()")
         guard let run = runs.last else { return }
         run.stopped = true
         shared.wakeUp()
@@ -202,6 +237,7 @@ public final class RunLoop {
     /// Like `CFRunLoopPerformBlock` it does not wake the loop; a pass that ends with a block pending
     /// for its mode does not sleep. From another thread use ``Handle/perform(inModes:_:)``, which wakes it.
     public func perform(inModes modes: [Mode] = [.default], _ block: @escaping () -> Void) {
+        checkThread("perform(inModes:_:)")
         guard !modes.isEmpty else { return }
         enqueue(modes, block)
     }

@@ -31,19 +31,19 @@ extension Timer {
     }
 }
 
-/// State of a timer shared with other threads: requests waiting for the owner and the owner's handle.
-final class TimerShared: @unchecked Sendable {
-    // Safe because `timer` is written once in `init` and only read on the owning run loop's thread,
-    // inside messages that loop executes; every other field is atomic or behind the mutex.
-    private weak var timer: Timer?
+/// State of a timer shared with other threads: requests waiting for the owner, the owner's handle,
+/// and — bound to the owner's thread — the way back to the timer.
+final class TimerShared: Sendable {
+    /// The owning loop's handle and what applies the requests to the timer on that loop's thread;
+    /// both `nil` while the timer is in no loop (requests then wait for it to join one).
+    private struct Owner {
+        let handle: RunLoop.Handle
+        let apply: LoopBound<() -> Void>
+    }
+
     private let invalidation = Atomic<Bool>(false)
     private let invalid = Atomic<Bool>(false)
-    private let state: Mutex<(owner: RunLoop.Handle?, fireDate: Instant?)>
-
-    init(timer: Timer, owner: RunLoop.Handle?) {
-        self.timer = timer
-        state = Mutex((owner: owner, fireDate: nil))
-    }
+    private let state = Mutex<(owner: Owner?, fireDate: Instant?)>((owner: nil, fireDate: nil))
 
     var invalidationRequested: Bool { invalidation.load(ordering: .acquiring) }
     var isInvalid: Bool { invalid.load(ordering: .acquiring) }
@@ -52,7 +52,11 @@ final class TimerShared: @unchecked Sendable {
         invalid.store(true, ordering: .releasing)
     }
 
-    func setOwner(_ owner: RunLoop.Handle?) {
+    /// Points requests at `timer`'s run loop; called on that loop's thread whenever the timer joins or leaves it.
+    func setOwner(of timer: Timer) {
+        let owner = timer.runLoop.map { loop in
+            Owner(handle: loop.handle, apply: LoopBound({ [weak timer] in timer?.applyRemoteRequests() }, on: loop))
+        }
         state.withLock { $0.owner = owner }
     }
 
@@ -75,6 +79,7 @@ final class TimerShared: @unchecked Sendable {
 
     private func notifyOwner() {
         guard let owner = state.withLock({ $0.owner }) else { return }
-        owner.execute { _ in self.timer?.applyRemoteRequests() }
+        let apply = owner.apply
+        owner.handle.execute { _ in apply.value() }
     }
 }

@@ -26,13 +26,16 @@ public final class Timer {
     /// Scheduled fire time on the uptime clock, in nanoseconds.
     @exclusivity(unchecked) var fireNanoseconds: Int64
     private var block: ((Timer) -> Void)?
-    /// The run loop the timer belongs to while it is in at least one of its modes (C-T2).
-    unowned(unsafe) var runLoop: RunLoop?
+    /// The run loop the timer belongs to while it is in at least one of its modes (C-T2); weak, so a
+    /// timer that outlives its loop belongs to none.
+    weak var runLoop: RunLoop?
     /// The timer's ticket in the first ``TimerQueue`` it is in; tickets in further queues are in `extras`.
     @exclusivity(unchecked) private var firstTicket = QueueTicket.none
     private var extras: Extras?
     /// True while the timer's own callout runs (C-T4).
     private(set) var isFiring = false
+    /// True when the timer's own callout set its fire date: the run loop keeps that date (C-T6, C-T7).
+    private(set) var fireDateSetInCallout = false
     /// True while the timer is a common-mode item of its run loop (C-M4).
     var isCommonItem = false
     private var validity = true
@@ -43,6 +46,9 @@ public final class Timer {
         var intervalNanoseconds: Int64 = 0
         /// Effective tolerance in nanoseconds, already clamped (C-T9).
         var toleranceNanoseconds: Int64 = 0
+        /// The fire time last serviced by the run loop, reported by ``fireDate`` once invalid (C-T8);
+        /// only repeating timers need it (a one-shot is invalidated at the time it fired).
+        var lastFireNanoseconds: Int64?
         /// Tickets in the queues after the first one (a common-mode timer is in two or more).
         var moreTickets: [QueueTicket] = []
         var userInfo: Any?
@@ -94,17 +100,22 @@ public final class Timer {
     ///
     /// Setting it repositions the timer in every mode it is in; a time in the past means "now"
     /// (C-T7). A repeating timer's grid continues from the new time. Inside the timer's own callout,
-    /// moving it later keeps that time instead of the next grid point (C-T6). An invalidated timer
-    /// keeps its last fire date (decisions.md 1).
+    /// a time set replaces the next grid point (C-T6): a time in the past fires it again at once, in
+    /// the same run. An invalidated timer reports the last date it fired (C-T8, decisions.md 1).
     public var fireDate: Instant {
         get { Instant(nanoseconds: fireNanoseconds) }
         set {
             guard validity else { return }
             var target = newValue.nanoseconds
             if let loop = runLoop {
+                loop.checkThread("Timer.fireDate")
                 target = max(target, loop.now.nanoseconds)
                 fireNanoseconds = target
-                if !isFiring { loop.reposition(self) }
+                if isFiring {
+                    fireDateSetInCallout = true
+                } else {
+                    loop.reposition(self)
+                }
             } else {
                 fireNanoseconds = target
             }
@@ -158,7 +169,8 @@ public final class Timer {
     public var handle: Handle {
         let extras = extrasForWriting()
         if let shared = extras.shared { return Handle(shared: shared) }
-        let shared = TimerShared(timer: self, owner: runLoop?.handle)
+        let shared = TimerShared()
+        shared.setOwner(of: self)
         extras.shared = shared
         return Handle(shared: shared)
     }
@@ -177,8 +189,16 @@ public final class Timer {
     public func invalidate() {
         guard validity else { return }
         validity = false
-        extras?.shared?.markInvalid()
-        runLoop?.detach(self)
+        if let extras {
+            extras.shared?.markInvalid()
+            // C-T8, decisions.md 1: an invalid timer keeps the date it last fired.
+            if let last = extras.lastFireNanoseconds { fireNanoseconds = last }
+        }
+        // One load of the weak reference serves the thread check and the detach.
+        if let loop = runLoop {
+            loop.checkThread("Timer.invalidate()")
+            loop.detach(self)
+        }
         block = nil
     }
 
@@ -186,6 +206,8 @@ public final class Timer {
     func runCallout() {
         guard let block else { return }
         isFiring = true
+        fireDateSetInCallout = false
+        if let extras, extras.intervalNanoseconds > 0 { extras.lastFireNanoseconds = fireNanoseconds }
         block(self)
         isFiring = false
     }
@@ -202,7 +224,7 @@ public final class Timer {
 
     /// The run loop adopted or released the timer; keeps the cross-thread handle pointing at the owner.
     func ownerChanged() {
-        extras?.shared?.setOwner(runLoop?.handle)
+        extras?.shared?.setOwner(of: self)
     }
 
     private func extrasForWriting() -> Extras {

@@ -73,6 +73,10 @@ final class TimerQueue {
     @exclusivity(unchecked) private var rows: UnsafeMutablePointer<Row>
     /// Reused depth-first stack for the O(k) walks below.
     @exclusivity(unchecked) private var stack: [Int] = []
+    #if DEBUG
+    /// Mutations since the last full ``isConsistent`` check (debug builds only).
+    private var mutationsSinceCheck = 0
+    #endif
 
     /// An empty queue; `heapTarget` is for tests, which use tiny values to exercise both rungs.
     init(id: Int32, heapTarget: Int = TimerQueue.defaultHeapTarget) {
@@ -123,6 +127,7 @@ final class TimerQueue {
         rows[Int(ticket)] = Row(order: order, timer: .passRetained(timer))
         timer.recordTicket(ticket, in: id)
         add(Entry(deadline: deadline, ticket: ticket))
+        checkInvariantsInDebugBuilds()
     }
 
     /// Removes `timer`; does nothing if it is not here.
@@ -134,6 +139,7 @@ final class TimerQueue {
         freeTicket = ticket
         // The queue's reference is `timer` itself: the row (likely out of cache) need not be read.
         Unmanaged.passUnretained(timer).release()
+        checkInvariantsInDebugBuilds()
     }
 
     /// Moves `timer` to a new fire time; it goes after timers already due at that time.
@@ -141,6 +147,7 @@ final class TimerQueue {
         guard let ticket = timer.ticket(in: id) else { return }
         rows[Int(ticket)].order = order
         let position = Int(positions[Int(ticket)])
+        defer { checkInvariantsInDebugBuilds() }
         guard (position >= 0) == belongsInHeap(deadline) else {
             takeOut(ticket)
             add(Entry(deadline: deadline, ticket: ticket))
@@ -426,6 +433,19 @@ final class TimerQueue {
 }
 
 extension TimerQueue {
+    /// In debug builds, checks ``isConsistent`` after every mutation of a small queue and every
+    /// 1024th of a large one (the check is O(n)): the raw buffers and unchecked exclusivity above are
+    /// only safe while these invariants hold. Release builds check nothing.
+    @inline(__always)
+    func checkInvariantsInDebugBuilds() {
+        #if DEBUG
+        mutationsSinceCheck += 1
+        guard count <= 64 || mutationsSinceCheck >= 1_024 else { return }
+        mutationsSinceCheck = 0
+        assert(isConsistent, "TimerQueue \(id): heap order, horizon or tickets broken")
+        #endif
+    }
+
     /// Whether the heap is in order, the horizon separates the rungs, and every timer's ticket leads
     /// back to its entry (for tests).
     var isConsistent: Bool {

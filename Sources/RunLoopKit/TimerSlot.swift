@@ -32,7 +32,8 @@ public final class TimerSlot {
     public let interval: Duration
     /// The mode the timer is (or will be) scheduled in.
     public private(set) var mode: RunLoop.Mode
-    private unowned let loop: RunLoop
+    /// Weak: a slot that outlives its loop does nothing (``start()`` schedules nothing).
+    private weak var loop: RunLoop?
     /// What runs at each fire.
     public var onFire: (Fire) -> Void = { _ in }
     private var timer: Timer?
@@ -63,6 +64,7 @@ public final class TimerSlot {
     public func start() {
         stop()
         wasInvalidated = false
+        guard let loop else { return }
         let timer = Timer(fireAt: loop.now + interval, interval: interval, repeats: true) { [weak self] timer in
             self?.fired(timer)
         }
@@ -86,7 +88,7 @@ public final class TimerSlot {
 
     /// Holds a running timer, or lets a held one go on with the time it had left.
     public func suspendOrResume() {
-        guard let timer, timer.isValid else { return }
+        guard let timer, timer.isValid, let loop else { return }
         if let remaining = remainingWhileSuspended {
             remainingWhileSuspended = nil
             timer.fireDate = loop.now + remaining
@@ -100,7 +102,7 @@ public final class TimerSlot {
     public func move(to newMode: RunLoop.Mode) {
         let old = mode
         mode = newMode
-        guard let timer, old != newMode else { return }
+        guard let timer, old != newMode, let loop else { return }
         loop.remove(timer, forMode: old)
         loop.add(timer, forMode: newMode)
     }
@@ -114,6 +116,7 @@ public final class TimerSlot {
     }
 
     private func fired(_ timer: Timer) {
+        guard let loop else { return }
         var lateness = Duration.zero
         var ticks = 1
         if !firingManually {

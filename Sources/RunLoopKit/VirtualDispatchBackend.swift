@@ -2,11 +2,13 @@
 /// ticks (C-G4), handlers that never overlap and ticks counted while suspended (C-G5), a schedule
 /// that replaces pending ticks (C-G3), and a cancel handler that runs once, after any suspension (C-G7).
 ///
-/// Its ticks come from a mode-independent run loop timer, so no mode pauses them (G1).
+/// Its ticks come from a run loop timer in the common modes (C-M12, C-G10), so the tracking mode, once
+/// common, does not pause them (G1).
 final class VirtualDispatchBackend: DispatchTimerBackend {
     private let clock: ClockKind
     private let virtualClock: VirtualClock
-    private unowned let runLoop: RunLoop
+    /// Weak: a timer that outlives its loop stops ticking.
+    private weak var runLoop: RunLoop?
     private var handler: ((DispatchTimer.Event) -> Void)?
     private var ticker: Timer?
     /// The next tick on the timer's own clock (ns), `nil` when none is due.
@@ -24,9 +26,9 @@ final class VirtualDispatchBackend: DispatchTimerBackend {
         self.handler = handler
         if clock != .uptime {
             // A simulated machine sleep moves this clock but not uptime: re-arm after one.
-            let rearm = SleepRearm(backend: self)
+            let rearm = LoopBound({ [weak self] in self?.arm() }, on: runLoop)
             let handle = runLoop.handle
-            virtualClock.observeSleep { handle.execute { _ in rearm.fire() } }
+            virtualClock.observeSleep { handle.execute(wake: true) { _ in rearm.value() } }
         }
     }
 
@@ -73,7 +75,7 @@ final class VirtualDispatchBackend: DispatchTimerBackend {
 
     /// Points the run loop timer at the next tick, on the uptime axis.
     func arm() {
-        guard isActive, !isSuspended, !isCancelled, let target else { return }
+        guard isActive, !isSuspended, !isCancelled, let target, let runLoop else { return }
         let ahead = target - virtualClock.now(clock).nanoseconds
         let fireDate = runLoop.now + .nanoseconds(max(ahead, 0))
         if let ticker {
@@ -81,7 +83,8 @@ final class VirtualDispatchBackend: DispatchTimerBackend {
         } else {
             let ticker = Timer(fireAt: fireDate, interval: .seconds(3_600), repeats: true) { [weak self] _ in self?.tick() }
             self.ticker = ticker
-            runLoop.addModeless(ticker)
+            // C-M12, C-G10: a timer delivered onto a run loop follows its common modes.
+            runLoop.add(ticker, forMode: .common)
         }
     }
 
@@ -107,23 +110,8 @@ final class VirtualDispatchBackend: DispatchTimerBackend {
     }
 
     private func deliverCancelHandlerIfReady() {
-        guard isCancelled, isActive, !isSuspended, let cancelHandler else { return }
+        guard isCancelled, isActive, !isSuspended, let cancelHandler, let runLoop else { return }
         self.cancelHandler = nil
         runLoop.perform(inModes: [.common], cancelHandler)
-    }
-}
-
-/// Lets a sleep observer on another thread re-arm a virtual dispatch timer on its loop's thread.
-private final class SleepRearm: @unchecked Sendable {
-    // Safe because `backend` is only read inside `fire`, which runs on the owning run loop's
-    // thread through `RunLoop.Handle.execute`; weak loads are atomic.
-    private weak var backend: VirtualDispatchBackend?
-
-    init(backend: VirtualDispatchBackend) {
-        self.backend = backend
-    }
-
-    func fire() {
-        backend?.arm()
     }
 }

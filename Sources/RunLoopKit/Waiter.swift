@@ -18,11 +18,12 @@ final class Waiter {
     private var events = [epoll_event](repeating: epoll_event(), count: 64)
     private var epollDescriptors: [Int32] = []
 
-    init(shared: LoopShared, clock: RunLoopClock) {
+    init(shared: LoopShared, clock: RunLoopClock) throws(SystemCallError) {
         self.shared = shared
         self.clock = clock
-        timerDescriptor = timerfd_create(CLOCK_MONOTONIC, Int32(TFD_NONBLOCK | TFD_CLOEXEC))
-        precondition(timerDescriptor >= 0, "RunLoop: timerfd_create failed with errno \(cle_errno())")
+        timerDescriptor = try SystemCall.check("timerfd_create") {
+            timerfd_create(CLOCK_MONOTONIC, Int32(TFD_NONBLOCK | TFD_CLOEXEC))
+        }
     }
 
     deinit {
@@ -30,23 +31,34 @@ final class Waiter {
         close(timerDescriptor)
     }
 
-    /// Starts watching `source` in `state`'s epoll set, if the set exists yet.
-    func register(_ source: RunLoop.FileDescriptorSource, in state: ModeState) {
-        guard state.epollDescriptor >= 0 else { return }
-        add(source.fileDescriptor, to: state.epollDescriptor)
+    /// Starts watching `descriptor` in `state`'s epoll set, creating the set if needed. Throws when
+    /// epoll refuses the descriptor (`EPERM` for a regular file or a directory, `EBADF` for a closed one).
+    func register(_ descriptor: Int32, in state: ModeState) throws(SystemCallError) {
+        try add(descriptor, to: try epollDescriptor(for: state))
     }
 
     /// Stops watching `descriptor` in `state`'s epoll set.
     func unregister(_ descriptor: Int32, in state: ModeState) {
         guard state.epollDescriptor >= 0 else { return }
         var unused = epoll_event()
-        _ = epoll_ctl(state.epollDescriptor, EPOLL_CTL_DEL, descriptor, &unused)
+        do {
+            _ = try SystemCall.check("epoll_ctl") { epoll_ctl(state.epollDescriptor, EPOLL_CTL_DEL, descriptor, &unused) }
+        } catch where error.errno == EBADF || error.errno == ENOENT {
+            // The owner closed the descriptor before invalidating its source: the kernel already dropped it.
+        } catch {
+            fatalError("RunLoop: unwatching descriptor \(descriptor) in mode \(state.mode): \(error)")
+        }
     }
 
     /// Waits in `state` until `deadline` (uptime ns; `nil` = no deadline) or input, or only checks
     /// input when `poll` is set. Appends the ready descriptor sources' descriptors to `ready`.
     func wait(in state: ModeState, until deadline: Int64?, poll: Bool, ready: inout [Int32]) {
-        let epoll = epollDescriptor(for: state)
+        let epoll: Int32
+        do {
+            epoll = try epollDescriptor(for: state)
+        } catch {
+            fatalError("RunLoop: cannot wait in mode \(state.mode): \(error); free descriptors or raise the limit (ulimit -n)")
+        }
         if poll {
             collect(epoll, timeout: 0, into: &ready)
             return
@@ -82,8 +94,14 @@ final class Waiter {
     /// Returns whether anything at all was ready (input, a wake-up or the timer).
     @discardableResult
     private func collect(_ epoll: Int32, timeout: Int32, into ready: inout [Int32]) -> Bool {
-        let count = events.withUnsafeMutableBufferPointer { buffer in
-            epoll_wait(epoll, buffer.baseAddress, Int32(buffer.count), timeout)
+        var count: Int32 = 0
+        // The timeout is 0 or infinite (deadlines are on the timerfd), so retrying after EINTR is exact.
+        SystemCall.mustSucceed("waiting on epoll set \(epoll)") {
+            count = try SystemCall.check("epoll_wait") {
+                events.withUnsafeMutableBufferPointer { buffer in
+                    epoll_wait(epoll, buffer.baseAddress, Int32(buffer.count), timeout)
+                }
+            }
         }
         guard count > 0 else { return false }
         for index in 0..<Int(count) {
@@ -92,7 +110,10 @@ final class Waiter {
                 shared.drainWakeUps()
             } else if descriptor == timerDescriptor {
                 var expirations: UInt64 = 0
-                _ = read(timerDescriptor, &expirations, 8)
+                // EAGAIN: the timer was re-armed after it expired, so there is nothing to read.
+                SystemCall.mustSucceed("reading the loop's timerfd") {
+                    _ = try SystemCall.nonBlocking("read") { read(timerDescriptor, &expirations, 8) }
+                }
                 armedDeadline = Int64.max
             } else {
                 ready.append(descriptor)
@@ -106,33 +127,53 @@ final class Waiter {
         var spec = itimerspec()
         spec.it_value.tv_sec = Int(deadline / 1_000_000_000)
         spec.it_value.tv_nsec = Int(deadline % 1_000_000_000)
-        timerfd_settime(timerDescriptor, Int32(TFD_TIMER_ABSTIME), &spec, nil)
+        SystemCall.mustSucceed("arming the loop's timerfd for \(deadline) ns") {
+            _ = try SystemCall.check("timerfd_settime") { timerfd_settime(timerDescriptor, Int32(TFD_TIMER_ABSTIME), &spec, nil) }
+        }
         armedDeadline = deadline
     }
 
     private func disarm() {
         guard armedDeadline != Int64.max else { return }
         var spec = itimerspec()
-        timerfd_settime(timerDescriptor, 0, &spec, nil)
+        SystemCall.mustSucceed("disarming the loop's timerfd") {
+            _ = try SystemCall.check("timerfd_settime") { timerfd_settime(timerDescriptor, 0, &spec, nil) }
+        }
         armedDeadline = Int64.max
     }
 
-    private func epollDescriptor(for state: ModeState) -> Int32 {
+    /// `state`'s epoll set, created on first use with the mode's descriptor sources in it.
+    func epollDescriptor(for state: ModeState) throws(SystemCallError) -> Int32 {
         if state.epollDescriptor >= 0 { return state.epollDescriptor }
-        let epoll = epoll_create1(Int32(EPOLL_CLOEXEC))
-        precondition(epoll >= 0, "RunLoop: epoll_create1 failed with errno \(cle_errno())")
-        epollDescriptors.append(epoll)
-        state.epollDescriptor = epoll
-        add(shared.wakeDescriptor, to: epoll)
-        add(timerDescriptor, to: epoll)
-        for descriptor in state.descriptorSources.keys { add(descriptor, to: epoll) }
+        let epoll = try makeEpollSet()
+        adopt(epoll, for: state)
+        for descriptor in state.descriptorSources.keys { try add(descriptor, to: epoll) }
         return epoll
     }
 
-    private func add(_ descriptor: Int32, to epoll: Int32) {
+    /// A new epoll set watching the loop's eventfd and timerfd; ``adopt(_:for:)`` hands it to a mode.
+    func makeEpollSet() throws(SystemCallError) -> Int32 {
+        let epoll = try SystemCall.check("epoll_create1") { epoll_create1(Int32(EPOLL_CLOEXEC)) }
+        do {
+            try add(shared.wakeDescriptor, to: epoll)
+            try add(timerDescriptor, to: epoll)
+        } catch {
+            close(epoll)
+            throw error
+        }
+        return epoll
+    }
+
+    /// Makes `epoll` (from ``makeEpollSet()``) the epoll set of `state`; the waiter closes it in `deinit`.
+    func adopt(_ epoll: Int32, for state: ModeState) {
+        epollDescriptors.append(epoll)
+        state.epollDescriptor = epoll
+    }
+
+    private func add(_ descriptor: Int32, to epoll: Int32) throws(SystemCallError) {
         var event = epoll_event()
         event.events = EPOLLIN.rawValue
         event.data.fd = descriptor
-        _ = epoll_ctl(epoll, EPOLL_CTL_ADD, descriptor, &event)
+        _ = try SystemCall.check("epoll_ctl") { epoll_ctl(epoll, EPOLL_CTL_ADD, descriptor, &event) }
     }
 }

@@ -122,13 +122,29 @@ struct VirtualDispatchTimerTests {
         #expect(events().map(\.0) == [0, 100])
     }
 
-    @Test("G1/C-G10: a dispatch timer is not paused by the tracking mode, even a non-common one")
-    func notPausedByModes() {
+    @Test("C-M12/C-G10: a loop-delivered dispatch timer waits in a mode that is not common, then catches up coalesced")
+    func pausedByNonCommonMode() {
         let (loop, _, timer, events) = makeTimer()
         timer.schedule(deadline: .after(.milliseconds(100)), repeating: .milliseconds(100))
         timer.resume()
         let gesture = Timer(fireAt: ms(50), interval: .zero, repeats: false) { _ in
+            loop.add(Timer(fireAt: ms(1_000), interval: .zero, repeats: false) { _ in }, forMode: "custom")
             loop.run(mode: "custom", until: ms(450))
+        }
+        loop.add(gesture, forMode: .default)
+        loop.run(until: ms(500))
+        #expect(events().map(\.0) == [450, 500])
+        #expect(events().map(\.1) == [4, 1], "C-G4: the ticks at 100…400 come as one event")
+    }
+
+    @Test("G1/C-G10: a loop-delivered dispatch timer keeps firing in a mode once it is common")
+    func notPausedByCommonMode() {
+        let (loop, _, timer, events) = makeTimer()
+        loop.addCommonMode(.tracking)
+        timer.schedule(deadline: .after(.milliseconds(100)), repeating: .milliseconds(100))
+        timer.resume()
+        let gesture = Timer(fireAt: ms(50), interval: .zero, repeats: false) { _ in
+            loop.run(mode: .tracking, until: ms(450))
         }
         loop.add(gesture, forMode: .default)
         loop.run(until: ms(500))

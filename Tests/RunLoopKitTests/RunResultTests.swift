@@ -80,7 +80,12 @@ struct RunResultTests {
             let keepAlive = RunLoop.Source {}
             loop.add(keepAlive, forMode: .default)
             let handle = loop.handle
-            spawnThread { handle.stop() }
+            // A stop that arrives before the run starts is forgotten (C-R5), so the other thread is
+            // started only once the run has begun: from the Entry observer.
+            let entry = RunLoop.Observer(activities: .entry, repeats: false) { _, _ in
+                spawnThread { handle.stop() }
+            }
+            loop.add(entry, forMode: .default)
             #expect(loop.run(until: SystemClock.now() + .seconds(30)) == .stopped)
         }
     }

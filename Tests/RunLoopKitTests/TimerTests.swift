@@ -76,17 +76,23 @@ struct TimerTests {
         #expect(recorder.times(of: "tick") == [100, 350, 450])
     }
 
-    @Test("C-T6: a callout that moves its fire date earlier is put back on the grid")
-    func calloutMovingFireDateEarlierIsRegridded() {
-        let (loop, _) = makeVirtualLoop()
+    @Test("C-T6/C-T7: a callout that sets its fire date in the past fires again at once, then on a grid from that time")
+    func calloutSettingPastFireDateFiresAgainAtOnce() {
+        let (loop, clock) = makeVirtualLoop()
         let recorder = Recorder(loop)
+        var calls = 0
         let timer = Timer(fireAt: ms(100), interval: .milliseconds(100), repeats: true) { timer in
             recorder.record("tick")
-            timer.fireDate = ms(50)
+            calls += 1
+            if calls == 1 {
+                clock.busy(.milliseconds(30))
+                timer.fireDate = ms(50)
+            }
         }
         loop.add(timer, forMode: .default)
-        loop.run(until: ms(350))
-        #expect(recorder.times(of: "tick") == [100, 200, 300])
+        let result = loop.run(until: ms(350))
+        #expect(recorder.times(of: "tick") == [100, 130, 230, 330], "again at once (130, in the same run), grid from 130")
+        #expect(result == .timedOut)
     }
 
     @Test("T2/C-T11: fire() runs the block now without disturbing a repeating schedule")

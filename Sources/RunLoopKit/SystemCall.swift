@@ -1,0 +1,41 @@
+import Glibc
+
+/// The one place RunLoopKit's system calls are checked: `-1` becomes a ``SystemCallError`` carrying
+/// the call's name and `errno`, and a call interrupted by a signal (`EINTR`) is made again.
+enum SystemCall {
+    /// Runs `body` until it does not fail with `EINTR`; any other failure (`-1`) throws.
+    @inline(__always)
+    static func check<Result: FixedWidthInteger & SignedInteger>(
+        _ call: String, _ body: () -> Result
+    ) throws(SystemCallError) -> Result {
+        while true {
+            let result = body()
+            if result != -1 { return result }
+            let code = errno
+            if code != EINTR { throw SystemCallError(call: call, errno: code) }
+        }
+    }
+
+    /// Like ``check(_:_:)``, but a failure with `EAGAIN` (nothing to read yet, a counter already
+    /// full) is an expected outcome of a non-blocking descriptor and returns `nil`.
+    @inline(__always)
+    static func nonBlocking<Result: FixedWidthInteger & SignedInteger>(
+        _ call: String, _ body: () -> Result
+    ) throws(SystemCallError) -> Result? {
+        do {
+            return try check(call, body)
+        } catch where error.errno == EAGAIN {
+            return nil
+        }
+    }
+
+    /// For calls that fail only when the program itself is wrong (a descriptor it owns closed behind
+    /// its back, an invalid argument): stops with a message naming the call, the error and `context`.
+    static func mustSucceed(_ context: @autoclosure () -> String, _ body: () throws -> Void) {
+        do {
+            try body()
+        } catch {
+            fatalError("RunLoop: \(context()): \(error)")
+        }
+    }
+}
