@@ -50,7 +50,8 @@ struct CommonItems {
                 } catch {
                     // epoll accepted this descriptor in the other common modes, so only the kernel
                     // running out of memory or of epoll watches (ENOMEM, ENOSPC) gets here.
-                    fatalError("RunLoop.addCommonMode(\(state.mode)): watching descriptor \(source.fileDescriptor): \(error)")
+                    fatalError(
+                        "RunLoop.addCommonMode(\(state.mode)): watching descriptor \(source.fileDescriptor): \(error)")
                 }
             }
         }

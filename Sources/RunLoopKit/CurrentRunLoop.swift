@@ -20,7 +20,9 @@ enum CurrentRunLoop {
         do {
             loop = try RunLoop.make()
         } catch {
-            fatalError("RunLoop.current: cannot create this thread's run loop: \(error); free descriptors or raise the limit (ulimit -n)")
+            fatalError(
+                "RunLoop.current: cannot create this thread's run loop: \(error); free descriptors or raise the limit (ulimit -n)"
+            )
         }
         pthread_setspecific(key, Unmanaged.passRetained(loop).toOpaque())
         return loop

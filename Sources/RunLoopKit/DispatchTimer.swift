@@ -51,8 +51,10 @@ public final class DispatchTimer {
     /// `clock` picks the clock deadlines are on (decisions.md 9). On Linux, libdispatch offers uptime
     /// and wall clocks only: a continuous-clock timer is armed on the wall clock at the same distance
     /// ahead, so it keeps counting through a machine sleep as `CLOCK_BOOTTIME` does.
-    public init(clock: ClockKind = .uptime, queue: DispatchQueue = .global(),
-                handler: @escaping @Sendable (Event) -> Void) {
+    public init(
+        clock: ClockKind = .uptime, queue: DispatchQueue = .global(),
+        handler: @escaping @Sendable (Event) -> Void
+    ) {
         backend = RealDispatchBackend(clock: clock, queue: queue, deliver: handler)
     }
 
@@ -63,11 +65,13 @@ public final class DispatchTimer {
     /// it runs on virtual time.
     public init(clock: ClockKind = .uptime, runLoop: RunLoop, handler: @escaping (Event) -> Void) {
         if let virtualClock = runLoop.clock.virtualClock {
-            backend = VirtualDispatchBackend(clock: clock, virtualClock: virtualClock, runLoop: runLoop, handler: handler)
+            backend = VirtualDispatchBackend(
+                clock: clock, virtualClock: virtualClock, runLoop: runLoop, handler: handler)
         } else {
             let delivery = LoopDelivery(handler: handler, on: runLoop)
-            backend = RealDispatchBackend(clock: clock, queue: DispatchQueue(label: "RunLoopKit.DispatchTimer"),
-                                          onCancel: delivery.cancel, deliver: delivery.post)
+            backend = RealDispatchBackend(
+                clock: clock, queue: DispatchQueue(label: "RunLoopKit.DispatchTimer"),
+                onCancel: delivery.cancel, deliver: delivery.post)
         }
     }
 

@@ -91,7 +91,8 @@ public final class DisplayLink {
     /// Callbacks per second measured over the last callbacks (0 until there are two).
     public var measuredFramesPerSecond: Double {
         guard recentCallbacks.count >= 2, let first = recentCallbacks.first, let last = recentCallbacks.last,
-              last > first else { return 0 }
+            last > first
+        else { return 0 }
         return Double(recentCallbacks.count - 1) * 1e9 / Double(last - first)
     }
 

@@ -50,7 +50,9 @@ public struct LoopBound<Value>: @unchecked Sendable {
 
     @inline(__always)
     private func checkThread() {
-        precondition(pthread_equal(ownerThread, pthread_self()) != 0,
-                     "LoopBound.value used on thread \(cle_thread_id()), but it is bound to the run loop of thread \(ownerThreadID)")
+        precondition(
+            pthread_equal(ownerThread, pthread_self()) != 0,
+            "LoopBound.value used on thread \(cle_thread_id()), but it is bound to the run loop of thread \(ownerThreadID)"
+        )
     }
 }

@@ -33,8 +33,10 @@ public final class NamedTimers: Sendable {
     }
 
     /// Schedules `action` under `name` every `interval` (or once), replacing any timer of that name.
-    public func schedule(_ name: String, every interval: Duration, repeats: Bool = true, queue: DispatchQueue? = nil,
-                         action: @escaping @Sendable () -> Void) {
+    public func schedule(
+        _ name: String, every interval: Duration, repeats: Bool = true, queue: DispatchQueue? = nil,
+        action: @escaping @Sendable () -> Void
+    ) {
         // The entry is stored before the timer starts, under the same lock its one-shot handler
         // takes to remove it: a timer that fires at once still finds its entry and removes it.
         entries.withLock { state in

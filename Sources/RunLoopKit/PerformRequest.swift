@@ -81,10 +81,13 @@ extension RunLoop {
     /// request.cancel()                        // or: loop.cancelPerformRequests(target: self)
     /// ```
     @discardableResult
-    public func perform(after delay: Duration, inModes modes: [Mode] = [.default], target: AnyObject? = nil,
-                        _ block: @escaping () -> Void) -> PerformRequest {
+    public func perform(
+        after delay: Duration, inModes modes: [Mode] = [.default], target: AnyObject? = nil,
+        _ block: @escaping () -> Void
+    ) -> PerformRequest {
         checkThread("perform(after:inModes:target:_:)")
-        return schedule(PerformRequest(target: target, action: nil, argument: nil, work: block), after: delay, inModes: modes)
+        return schedule(
+            PerformRequest(target: target, action: nil, argument: nil, work: block), after: delay, inModes: modes)
     }
 
     /// `performSelector:withObject:afterDelay:inModes:`: calls `body` with `target` and `argument`
@@ -99,9 +102,11 @@ extension RunLoop {
     /// loop.cancelPerformRequests(target: self, action: "search", argument: query)   // typing went on
     /// ```
     @discardableResult
-    public func perform<Target: AnyObject>(after delay: Duration, inModes modes: [Mode] = [.default],
-                                           target: Target, action: String, argument: AnyHashable? = nil,
-                                           _ body: @escaping (Target, AnyHashable?) -> Void) -> PerformRequest {
+    public func perform<Target: AnyObject>(
+        after delay: Duration, inModes modes: [Mode] = [.default],
+        target: Target, action: String, argument: AnyHashable? = nil,
+        _ body: @escaping (Target, AnyHashable?) -> Void
+    ) -> PerformRequest {
         checkThread("perform(after:inModes:target:action:argument:_:)")
         let request = PerformRequest(target: target, action: action, argument: argument) { body(target, argument) }
         return schedule(request, after: delay, inModes: modes)
@@ -162,8 +167,10 @@ struct PerformRequests {
 /// ```
 public enum DispatchAfter {
     /// Schedules `work`; there is no way to take it back.
-    public static func schedule(after delay: Duration, on queue: DispatchQueue = .global(),
-                                _ work: @escaping @Sendable () -> Void) {
+    public static func schedule(
+        after delay: Duration, on queue: DispatchQueue = .global(),
+        _ work: @escaping @Sendable () -> Void
+    ) {
         queue.asyncAfter(deadline: .now() + .nanoseconds(Int(clamping: max(delay.nanoseconds, 0))), execute: work)
     }
 }

@@ -9,8 +9,10 @@ final class RealDispatchBackend: DispatchTimerBackend {
     private let onCancel: @Sendable () -> Void
 
     /// A timer delivering each event to `deliver` on `queue`; `onCancel` runs when it is cancelled.
-    init(clock: ClockKind, queue: DispatchQueue, onCancel: @escaping @Sendable () -> Void = {},
-         deliver: @escaping @Sendable (DispatchTimer.Event) -> Void) {
+    init(
+        clock: ClockKind, queue: DispatchQueue, onCancel: @escaping @Sendable () -> Void = {},
+        deliver: @escaping @Sendable (DispatchTimer.Event) -> Void
+    ) {
         self.clock = clock
         self.onCancel = onCancel
         let source = DispatchSource.makeTimerSource(queue: queue)
@@ -37,8 +39,9 @@ final class RealDispatchBackend: DispatchTimerBackend {
             source.schedule(deadline: start, repeating: repeating, leeway: leewayInterval)
         case .continuous, .wall:
             // libdispatch on Linux has no CLOCK_BOOTTIME timers: the wall clock also counts through sleep.
-            source.schedule(wallDeadline: .now() + .nanoseconds(Int(clamping: ahead)), repeating: repeating,
-                            leeway: leewayInterval)
+            source.schedule(
+                wallDeadline: .now() + .nanoseconds(Int(clamping: ahead)), repeating: repeating,
+                leeway: leewayInterval)
         }
     }
 

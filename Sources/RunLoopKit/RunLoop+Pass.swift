@@ -27,7 +27,8 @@ extension RunLoop {
             drainInbox()
             doTimers(in: state)
             if !(handledSource && returnAfterSourceHandled) {
-                handledSource = handleReadyDescriptors(ready, in: state, stopAfterFirst: returnAfterSourceHandled)
+                handledSource =
+                    handleReadyDescriptors(ready, in: state, stopAfterFirst: returnAfterSourceHandled)
                     || handledSource
             }
             doBlocks(in: state)

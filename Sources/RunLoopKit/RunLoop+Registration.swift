@@ -35,10 +35,12 @@ extension RunLoop {
             return
         }
         if let owner = timer.runLoop, owner !== self { return }
-        route(adding: mode, markCommon: {
-            commonItems.insert(timer)
-            timer.isCommonItem = true
-        }, insert: { insert(timer, into: $0) })
+        route(
+            adding: mode,
+            markCommon: {
+                commonItems.insert(timer)
+                timer.isCommonItem = true
+            }, insert: { insert(timer, into: $0) })
     }
 
     /// Removes `timer` from `mode` (or from the common items and every common mode, C-M6). The
@@ -46,10 +48,12 @@ extension RunLoop {
     public func remove(_ timer: Timer, forMode mode: Mode) {
         checkThread("remove(_:forMode:)")
         guard timer.runLoop === self else { return }
-        route(removing: mode, isCommonItem: timer.isCommonItem, unmarkCommon: {
-            commonItems.remove(timer)
-            timer.isCommonItem = false
-        }, remove: { $0.timers.remove(timer) })
+        route(
+            removing: mode, isCommonItem: timer.isCommonItem,
+            unmarkCommon: {
+                commonItems.remove(timer)
+                timer.isCommonItem = false
+            }, remove: { $0.timers.remove(timer) })
         releaseIfUnscheduled(timer)
     }
 
@@ -111,20 +115,24 @@ extension RunLoop {
         checkThread("add(_:forMode:)")
         guard observer.isValid else { return }
         if let owner = observer.runLoop, owner !== self { return }
-        route(adding: mode, markCommon: {
-            commonItems.insert(observer)
-            observer.isCommonItem = true
-        }, insert: { insert(observer, into: $0) })
+        route(
+            adding: mode,
+            markCommon: {
+                commonItems.insert(observer)
+                observer.isCommonItem = true
+            }, insert: { insert(observer, into: $0) })
     }
 
     /// Removes `observer` from `mode` (or from the common items and every common mode).
     public func remove(_ observer: Observer, forMode mode: Mode) {
         checkThread("remove(_:forMode:)")
         guard observer.runLoop === self else { return }
-        route(removing: mode, isCommonItem: observer.isCommonItem, unmarkCommon: {
-            commonItems.remove(observer)
-            observer.isCommonItem = false
-        }, remove: { $0.remove(observer) })
+        route(
+            removing: mode, isCommonItem: observer.isCommonItem,
+            unmarkCommon: {
+                commonItems.remove(observer)
+                observer.isCommonItem = false
+            }, remove: { $0.remove(observer) })
         if !statesByQueueID.contains(where: { $0.contains(observer) }) { observer.runLoop = nil }
     }
 
@@ -148,20 +156,24 @@ extension RunLoop {
         checkThread("add(_:forMode:)")
         guard source.isValid else { return }
         if let owner = source.runLoop, owner !== self { return }
-        route(adding: mode, markCommon: {
-            commonItems.insert(source)
-            source.isCommonItem = true
-        }, insert: { insert(source, into: $0) })
+        route(
+            adding: mode,
+            markCommon: {
+                commonItems.insert(source)
+                source.isCommonItem = true
+            }, insert: { insert(source, into: $0) })
     }
 
     /// Removes `source` from `mode` (or from the common items and every common mode).
     public func remove(_ source: Source, forMode mode: Mode) {
         checkThread("remove(_:forMode:)")
         guard source.runLoop === self else { return }
-        route(removing: mode, isCommonItem: source.isCommonItem, unmarkCommon: {
-            commonItems.remove(source)
-            source.isCommonItem = false
-        }, remove: { $0.sources.removeAll { $0 === source } })
+        route(
+            removing: mode, isCommonItem: source.isCommonItem,
+            unmarkCommon: {
+                commonItems.remove(source)
+                source.isCommonItem = false
+            }, remove: { $0.sources.removeAll { $0 === source } })
         if !statesByQueueID.contains(where: { $0.sources.contains { $0 === source } }) {
             source.runLoop = nil
             source.ownerChanged()
@@ -221,7 +233,9 @@ extension RunLoop {
         do {
             try watch(source, forMode: mode)
         } catch {
-            fatalError("RunLoop.add: epoll refuses descriptor \(source.fileDescriptor): \(error); use watch(_:forMode:) to handle it")
+            fatalError(
+                "RunLoop.add: epoll refuses descriptor \(source.fileDescriptor): \(error); use watch(_:forMode:) to handle it"
+            )
         }
     }
 
@@ -229,19 +243,22 @@ extension RunLoop {
     public func remove(_ source: FileDescriptorSource, forMode mode: Mode) {
         checkThread("remove(_:forMode:)")
         guard source.runLoop === self else { return }
-        route(removing: mode, isCommonItem: source.isCommonItem, unmarkCommon: {
-            commonItems.remove(source)
-            source.isCommonItem = false
-        }, remove: { remove(source, from: $0) })
+        route(
+            removing: mode, isCommonItem: source.isCommonItem,
+            unmarkCommon: {
+                commonItems.remove(source)
+                source.isCommonItem = false
+            }, remove: { remove(source, from: $0) })
         releaseIfUnwatched(source)
     }
 
     /// Adds `source` to `state` and its epoll set; returns whether it was not there yet.
     @discardableResult
     func insert(_ source: FileDescriptorSource, into state: ModeState) throws(SystemCallError) -> Bool {
-        precondition(state.descriptorSources[source.fileDescriptor] == nil
-                     || state.descriptorSources[source.fileDescriptor] === source,
-                     "RunLoop: descriptor \(source.fileDescriptor) already has a source in mode \(state.mode)")
+        precondition(
+            state.descriptorSources[source.fileDescriptor] == nil
+                || state.descriptorSources[source.fileDescriptor] === source,
+            "RunLoop: descriptor \(source.fileDescriptor) already has a source in mode \(state.mode)")
         guard state.descriptorSources[source.fileDescriptor] == nil else { return false }
         try waiter.register(source.fileDescriptor, in: state)
         source.runLoop = self

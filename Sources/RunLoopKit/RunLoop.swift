@@ -70,7 +70,9 @@ public final class RunLoop {
         do {
             resources = try Resources(clock: clock)
         } catch {
-            fatalError("RunLoop: cannot create a run loop: \(error); free descriptors or raise the limit (ulimit -n), or use RunLoop.make(clock:) to handle it")
+            fatalError(
+                "RunLoop: cannot create a run loop: \(error); free descriptors or raise the limit (ulimit -n), or use RunLoop.make(clock:) to handle it"
+            )
         }
         self.init(clock: clock, resources: resources)
     }
@@ -177,8 +179,10 @@ public final class RunLoop {
     /// never count as handled sources (C-R4).
     @available(*, noasync)
     @discardableResult
-    public func run(mode: Mode = .default, until limit: Instant = .distantFuture,
-                    returnAfterSourceHandled: Bool = false) -> RunResult {
+    public func run(
+        mode: Mode = .default, until limit: Instant = .distantFuture,
+        returnAfterSourceHandled: Bool = false
+    ) -> RunResult {
         precondition(isOnOwnerThread, threadMismatch("run(mode:until:)"))
         guard mode != .common else { return .finished }
         guard let state = modeStates[mode] else { return .finished }
@@ -196,8 +200,10 @@ public final class RunLoop {
     /// Runs the loop in `mode` for `duration`; see ``run(mode:until:returnAfterSourceHandled:)``.
     @available(*, noasync)
     @discardableResult
-    public func run(mode: Mode = .default, for duration: Duration,
-                    returnAfterSourceHandled: Bool = false) -> RunResult {
+    public func run(
+        mode: Mode = .default, for duration: Duration,
+        returnAfterSourceHandled: Bool = false
+    ) -> RunResult {
         run(mode: mode, until: now + duration, returnAfterSourceHandled: returnAfterSourceHandled)
     }
 

@@ -14,7 +14,7 @@ import Glibc
 /// ```
 public final class SignalSource {
     /// The run loop source to add for the modes the signals should be handled in.
-    public private(set) var source: RunLoop.FileDescriptorSource!
+    public let source: RunLoop.FileDescriptorSource
     private let descriptor: Int32
 
     /// Blocks `signals` for the calling thread and the threads it starts from now on.

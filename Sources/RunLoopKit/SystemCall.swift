@@ -24,7 +24,7 @@ enum SystemCall {
     ) throws(SystemCallError) -> Result? {
         do {
             return try check(call, body)
-        } catch where error.errno == EAGAIN {
+        } catch  where error.errno == EAGAIN {
             return nil
         }
     }

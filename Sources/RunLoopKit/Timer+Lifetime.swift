@@ -15,16 +15,20 @@ extension Timer {
     /// `scheduledTimerWithTimeInterval:target:selector:…` (L1). If `target` keeps the timer, it is a
     /// retain cycle that `deinit` cannot break (it never runs): invalidate explicitly, or use
     /// ``weakTarget(_:fireAt:interval:repeats:action:)``.
-    public convenience init<Target: AnyObject>(fireAt fireDate: Instant, interval: Duration, repeats: Bool,
-                                               target: Target, action: @escaping (Target) -> (Timer) -> Void) {
+    public convenience init<Target: AnyObject>(
+        fireAt fireDate: Instant, interval: Duration, repeats: Bool,
+        target: Target, action: @escaping (Target) -> (Timer) -> Void
+    ) {
         self.init(fireAt: fireDate, interval: interval, repeats: repeats) { timer in action(target)(timer) }
     }
 
     /// A timer whose target holds `target` weakly (HWWeakTimer, C-L2): each fire calls `action` on the
     /// target if it is still alive; the first fire after it is gone invalidates the timer and calls
     /// nothing (decisions.md 11). `action` is usually an unapplied method reference, `Owner.tick`.
-    public static func weakTarget<Target: AnyObject>(_ target: Target, fireAt fireDate: Instant, interval: Duration,
-                                                     repeats: Bool, action: @escaping (Target) -> (Timer) -> Void) -> Timer {
+    public static func weakTarget<Target: AnyObject>(
+        _ target: Target, fireAt fireDate: Instant, interval: Duration,
+        repeats: Bool, action: @escaping (Target) -> (Timer) -> Void
+    ) -> Timer {
         Timer(fireAt: fireDate, interval: interval, repeats: repeats) { [weak target] timer in
             guard let target else {
                 timer.invalidate()
@@ -37,10 +41,13 @@ extension Timer {
     /// A timer whose target is the long-lived ``BlockTimerTarget/shared`` and whose block rides in
     /// ``userInfo`` (L2b). The timer never holds the block's owner unless the block captures it
     /// strongly (L3): capture weakly.
-    public static func withBlockInUserInfo(fireAt fireDate: Instant, interval: Duration, repeats: Bool,
-                                           block: @escaping (Timer) -> Void) -> Timer {
-        let timer = Timer(fireAt: fireDate, interval: interval, repeats: repeats,
-                          target: BlockTimerTarget.shared, action: BlockTimerTarget.run)
+    public static func withBlockInUserInfo(
+        fireAt fireDate: Instant, interval: Duration, repeats: Bool,
+        block: @escaping (Timer) -> Void
+    ) -> Timer {
+        let timer = Timer(
+            fireAt: fireDate, interval: interval, repeats: repeats,
+            target: BlockTimerTarget.shared, action: BlockTimerTarget.run)
         timer.userInfo = BlockTimerTarget.Block(body: block)
         return timer
     }

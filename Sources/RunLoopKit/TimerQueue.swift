@@ -200,10 +200,12 @@ final class TimerQueue {
     /// Raises `wake` to the latest fire time at or before `hard` among timers that are not firing.
     func latestFireTime(atOrBefore hard: Int64, raising wake: inout Int64?) {
         refill(through: hard)
-        visit(atOrBefore: { hard }) { deadline, timer in
-            guard !timer.isFiring else { return }
-            wake = max(wake ?? deadline, deadline)
-        }
+        visit(
+            atOrBefore: { hard },
+            { deadline, timer in
+                guard !timer.isFiring else { return }
+                wake = max(wake ?? deadline, deadline)
+            })
     }
 
     private func visit(atOrBefore bound: () -> Int64, _ body: (Int64, Timer) -> Void) {
@@ -368,8 +370,10 @@ final class TimerQueue {
         return ticketCount - 1
     }
 
-    private func moved<Element>(_ buffer: UnsafeMutablePointer<Element>, count: Int,
-                                to newCapacity: Int) -> UnsafeMutablePointer<Element> {
+    private func moved<Element>(
+        _ buffer: UnsafeMutablePointer<Element>, count: Int,
+        to newCapacity: Int
+    ) -> UnsafeMutablePointer<Element> {
         let grown = UnsafeMutablePointer<Element>.allocate(capacity: newCapacity)
         grown.moveInitialize(from: buffer, count: count)
         buffer.deallocate()

@@ -19,7 +19,9 @@ final class VirtualDispatchBackend: DispatchTimerBackend {
     private var isCancelled = false
     private var cancelHandler: (@Sendable () -> Void)?
 
-    init(clock: ClockKind, virtualClock: VirtualClock, runLoop: RunLoop, handler: @escaping (DispatchTimer.Event) -> Void) {
+    init(
+        clock: ClockKind, virtualClock: VirtualClock, runLoop: RunLoop, handler: @escaping (DispatchTimer.Event) -> Void
+    ) {
         self.clock = clock
         self.virtualClock = virtualClock
         self.runLoop = runLoop
@@ -81,7 +83,9 @@ final class VirtualDispatchBackend: DispatchTimerBackend {
         if let ticker {
             ticker.fireDate = fireDate
         } else {
-            let ticker = Timer(fireAt: fireDate, interval: .seconds(3_600), repeats: true) { [weak self] _ in self?.tick() }
+            let ticker = Timer(fireAt: fireDate, interval: .seconds(3_600), repeats: true) { [weak self] _ in
+                self?.tick()
+            }
             self.ticker = ticker
             // C-M12, C-G10: a timer delivered onto a run loop follows its common modes.
             runLoop.add(ticker, forMode: .common)

@@ -42,8 +42,10 @@ final class Waiter {
         guard state.epollDescriptor >= 0 else { return }
         var unused = epoll_event()
         do {
-            _ = try SystemCall.check("epoll_ctl") { epoll_ctl(state.epollDescriptor, EPOLL_CTL_DEL, descriptor, &unused) }
-        } catch where error.errno == EBADF || error.errno == ENOENT {
+            _ = try SystemCall.check("epoll_ctl") {
+                epoll_ctl(state.epollDescriptor, EPOLL_CTL_DEL, descriptor, &unused)
+            }
+        } catch  where error.errno == EBADF || error.errno == ENOENT {
             // The owner closed the descriptor before invalidating its source: the kernel already dropped it.
         } catch {
             fatalError("RunLoop: unwatching descriptor \(descriptor) in mode \(state.mode): \(error)")
@@ -57,7 +59,8 @@ final class Waiter {
         do {
             epoll = try epollDescriptor(for: state)
         } catch {
-            fatalError("RunLoop: cannot wait in mode \(state.mode): \(error); free descriptors or raise the limit (ulimit -n)")
+            fatalError(
+                "RunLoop: cannot wait in mode \(state.mode): \(error); free descriptors or raise the limit (ulimit -n)")
         }
         if poll {
             collect(epoll, timeout: 0, into: &ready)
@@ -128,7 +131,9 @@ final class Waiter {
         spec.it_value.tv_sec = Int(deadline / 1_000_000_000)
         spec.it_value.tv_nsec = Int(deadline % 1_000_000_000)
         SystemCall.mustSucceed("arming the loop's timerfd for \(deadline) ns") {
-            _ = try SystemCall.check("timerfd_settime") { timerfd_settime(timerDescriptor, Int32(TFD_TIMER_ABSTIME), &spec, nil) }
+            _ = try SystemCall.check("timerfd_settime") {
+                timerfd_settime(timerDescriptor, Int32(TFD_TIMER_ABSTIME), &spec, nil)
+            }
         }
         armedDeadline = deadline
     }

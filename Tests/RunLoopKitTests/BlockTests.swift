@@ -1,6 +1,7 @@
 import Dispatch
 import Synchronization
 import Testing
+
 @testable import RunLoopKit
 
 @Suite("Perform blocks (runloop-reference 1.3, decisions.md 5)")

@@ -2,6 +2,7 @@ import Dispatch
 import Glibc
 import Synchronization
 import Testing
+
 @testable import RunLoopKit
 
 /// Behaviours where RunLoopKit once differed from CFRunLoop, libdispatch or Darwin's NSObject
@@ -84,7 +85,9 @@ struct CFParityTests {
             loop.add(RunLoop.Source {}, forMode: .default)
             timer?.schedule(deadline: .after(.milliseconds(1)), repeating: .seconds(3_600))
             timer?.resume()
-            #expect(loop.run(until: SystemClock.now() + .seconds(30)) == .stopped, "the second event came, not an hour later")
+            #expect(
+                loop.run(until: SystemClock.now() + .seconds(30)) == .stopped,
+                "the second event came, not an hour later")
             #expect(count == 2)
             timer?.cancel()
         }
@@ -136,7 +139,8 @@ struct CFParityTests {
         }
     }
 
-    @Test("C-P1: a delayed perform keeps its target and argument alive until its action has run, and lets go right after")
+    @Test(
+        "C-P1: a delayed perform keeps its target and argument alive until its action has run, and lets go right after")
     func performKeepsTargetAndArgumentUntilRun() {
         let (loop, _) = makeVirtualLoop()
         weak var weakTarget: Target?
@@ -166,10 +170,16 @@ struct CFParityTests {
         let target = Target()
         let other = Target()
         var ran: [String] = []
-        loop.perform(after: .milliseconds(10), target: target, action: "search", argument: "a") { _, arg in ran.append("search \(arg!)") }
-        loop.perform(after: .milliseconds(10), target: target, action: "search", argument: "b") { _, arg in ran.append("search \(arg!)") }
+        loop.perform(after: .milliseconds(10), target: target, action: "search", argument: "a") { _, arg in
+            ran.append("search \(arg!)")
+        }
+        loop.perform(after: .milliseconds(10), target: target, action: "search", argument: "b") { _, arg in
+            ran.append("search \(arg!)")
+        }
         loop.perform(after: .milliseconds(10), target: target, action: "save") { _, _ in ran.append("save") }
-        loop.perform(after: .milliseconds(10), target: other, action: "search", argument: "a") { _, _ in ran.append("other") }
+        loop.perform(after: .milliseconds(10), target: other, action: "search", argument: "a") { _, _ in
+            ran.append("other")
+        }
         loop.cancelPerformRequests(target: target, action: "search", argument: "a")
         loop.cancelPerformRequests(target: target, action: "save", argument: "x")
         loop.run(until: ms(20))

@@ -29,7 +29,7 @@ struct DispatchOrderMatrixTests {
         var pid: pid_t = 0
         let arguments = [probe, mode, operations]
         let argv = arguments.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
+        defer { for argument in argv { free(argument) } }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
@@ -40,7 +40,9 @@ struct DispatchOrderMatrixTests {
         return status
     }
 
-    @Test("decision 10: no order of suspend, resume, cancel and release crashes the wrapper; libdispatch traps on the known ones")
+    @Test(
+        "decision 10: no order of suspend, resume, cancel and release crashes the wrapper; libdispatch traps on the known ones"
+    )
     func matrix() throws {
         try #require(access(Self.probe, X_OK) == 0, "build dispatch-order-probe first: \(Self.probe)")
         var rawCrashes: Set<String> = []
@@ -54,6 +56,8 @@ struct DispatchOrderMatrixTests {
         // and of a cancelled but still suspended one.
         for known in ["", "c", "rs", "rr", "rsc"] { #expect(rawCrashes.contains(known), "raw '\(known)'") }
         for survivor in ["r", "rc", "rcc", "cr"] { #expect(!rawCrashes.contains(survivor), "raw '\(survivor)'") }
-        print("raw libdispatch crashes on \(rawCrashes.count) of \(Self.orders(upTo: 4).count) orders; the wrapper on none")
+        print(
+            "raw libdispatch crashes on \(rawCrashes.count) of \(Self.orders(upTo: 4).count) orders; the wrapper on none"
+        )
     }
 }

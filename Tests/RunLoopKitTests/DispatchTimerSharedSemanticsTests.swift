@@ -1,5 +1,6 @@
 import Synchronization
 import Testing
+
 @testable import RunLoopKit
 
 /// One semantic suite for both DispatchTimer backends: libdispatch (a run loop on the system clock)

@@ -1,13 +1,15 @@
 import Dispatch
 import Synchronization
 import Testing
+
 @testable import RunLoopKit
 
 @Suite("Dispatch timers on the virtual clock (seeds G1–G5, runloop-reference 1.5)")
 struct VirtualDispatchTimerTests {
     /// A dispatch timer on a virtual loop that records (virtual ms, ticks) per event.
     private func makeTimer(clock kind: ClockKind = .uptime, work: Duration = .zero)
-        -> (RunLoop, VirtualClock, DispatchTimer, () -> [(Int64, Int)]) {
+        -> (RunLoop, VirtualClock, DispatchTimer, () -> [(Int64, Int)])
+    {
         let (loop, clock) = makeVirtualLoop()
         var events: [(Int64, Int)] = []
         var first = true

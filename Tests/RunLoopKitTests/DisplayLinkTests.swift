@@ -1,4 +1,5 @@
 import Testing
+
 @testable import RunLoopKit
 
 @Suite("Display link (seeds D1–D4, runloop-reference 1.6, decisions.md 8)")
@@ -19,11 +20,15 @@ struct DisplayLinkTests {
         #expect(link.frameCount == 6)
     }
 
-    @Test("D2/C-D2: duration is 0 before the first callback, then the refresh period; frameInterval 2 calls every 2nd vsync")
+    @Test(
+        "D2/C-D2: duration is 0 before the first callback, then the refresh period; frameInterval 2 calls every 2nd vsync"
+    )
     func frameIntervalAndDuration() {
         let (loop, _) = makeVirtualLoop()
         var stamps: [(Int64, Int64, Duration)] = []
-        let link = DisplayLink { link in stamps.append((link.timestamp.nanoseconds, link.targetTimestamp.nanoseconds, link.duration)) }
+        let link = DisplayLink { link in
+            stamps.append((link.timestamp.nanoseconds, link.targetTimestamp.nanoseconds, link.duration))
+        }
         link.frameInterval = 2
         #expect(link.duration == .zero)
         link.add(to: loop, forMode: .default)

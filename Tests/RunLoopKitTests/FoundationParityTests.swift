@@ -1,4 +1,5 @@
 import Testing
+
 @testable import RunLoopKit
 
 /// Cases of swift-corelibs-foundation's Tests/Foundation/TestRunLoop.swift and TestTimer.swift that

@@ -1,5 +1,6 @@
 import Dispatch
 import Testing
+
 @testable import RunLoopKit
 
 /// Counts deinits of the owners that share it.
@@ -31,7 +32,8 @@ struct LifetimeTests {
     /// Runs a scene where an owner schedules a timer it holds, drops the owner after two fires, and
     /// runs on; returns (callouts before drop, whether the owner was freed, callouts seen after).
     private func scene(_ make: (Owner, RunLoop) -> Timer)
-        -> (freed: Bool, calloutsAfterDrop: Int, timer: Timer, deinits: DeinitCounter) {
+        -> (freed: Bool, calloutsAfterDrop: Int, timer: Timer, deinits: DeinitCounter)
+    {
         let (loop, _) = makeVirtualLoop()
         let deinits = DeinitCounter()
         weak var weakOwner: Owner?
@@ -75,7 +77,9 @@ struct LifetimeTests {
     @Test("L2a: the block timer passes itself; with a weak capture the owner is freed at once")
     func blockWithWeakCapture() {
         let (freed, after, timer, _) = scene { owner, _ in
-            Timer(fireAt: ms(100), interval: .milliseconds(100), repeats: true) { [weak owner] timer in owner?.tick(timer) }
+            Timer(fireAt: ms(100), interval: .milliseconds(100), repeats: true) { [weak owner] timer in
+                owner?.tick(timer)
+            }
         }
         #expect(freed && after == 0)
         #expect(!timer.isValid, "the owner's deinit invalidated it")
@@ -84,7 +88,8 @@ struct LifetimeTests {
     @Test("L2b: the block in the user info with a long-lived target frees the owner")
     func blockInUserInfo() {
         let (freed, after, timer, _) = scene { owner, _ in
-            Timer.withBlockInUserInfo(fireAt: ms(100), interval: .milliseconds(100), repeats: true) { [weak owner] timer in
+            Timer.withBlockInUserInfo(fireAt: ms(100), interval: .milliseconds(100), repeats: true) {
+                [weak owner] timer in
                 owner?.tick(timer)
             }
         }
@@ -99,7 +104,8 @@ struct LifetimeTests {
         do {
             let owner = Owner()
             weakOwner = owner
-            timer = Timer.weakTarget(owner, fireAt: ms(100), interval: .milliseconds(100), repeats: true, action: Owner.tick)
+            timer = Timer.weakTarget(
+                owner, fireAt: ms(100), interval: .milliseconds(100), repeats: true, action: Owner.tick)
             loop.add(timer!, forMode: .default)
             loop.run(until: ms(250))
             #expect(owner.callouts == 2)
@@ -113,8 +119,9 @@ struct LifetimeTests {
     @Test("L2d: a weak proxy as the target lets the owner's deinit run and invalidate the timer")
     func weakProxy() {
         let (freed, after, timer, _) = scene { owner, _ in
-            Timer(fireAt: ms(100), interval: .milliseconds(100), repeats: true,
-                  target: WeakProxy(owner), action: WeakProxy.forward(Owner.tick))
+            Timer(
+                fireAt: ms(100), interval: .milliseconds(100), repeats: true,
+                target: WeakProxy(owner), action: WeakProxy.forward(Owner.tick))
         }
         #expect(freed && after == 0 && !timer.isValid)
     }
@@ -152,7 +159,9 @@ struct DelayedPerformTests {
         var ranAt: [Int64] = []
         loop.perform(after: .milliseconds(100)) { ranAt.append(loop.now.milliseconds) }
         loop.perform(after: .milliseconds(100), inModes: [.common]) { ranAt.append(-loop.now.milliseconds) }
-        let gesture = Timer(fireAt: ms(50), interval: .zero, repeats: false) { _ in loop.run(mode: .tracking, until: ms(300)) }
+        let gesture = Timer(fireAt: ms(50), interval: .zero, repeats: false) { _ in
+            loop.run(mode: .tracking, until: ms(300))
+        }
         loop.add(gesture, forMode: .default)
         loop.add(RunLoop.Source {}, forMode: .common)
         loop.run(until: ms(400))

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import RunLoopKit
 
 @Suite("Modes and common modes (runloop-reference 1.1, seeds M1–M4)")
@@ -118,7 +119,9 @@ struct ModeTests {
         #expect(recorder.times(of: "default") == [500])
     }
 
-    @Test("C-M11/M2: a callout runs tracking re-entrantly; default timers pause, common ones keep going, one late fire on return")
+    @Test(
+        "C-M11/M2: a callout runs tracking re-entrantly; default timers pause, common ones keep going, one late fire on return"
+    )
     func trackingPausesDefaultTimersNotCommonOnes() {
         let (loop, _) = makeVirtualLoop()
         loop.addCommonMode(.tracking)

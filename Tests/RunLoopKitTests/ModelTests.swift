@@ -1,5 +1,6 @@
 import Glibc
 import Testing
+
 @testable import RunLoopKit
 
 /// RunLoopKit against ``ReferenceModel`` under seeded random operations (runloop-reference 1.1–1.4):
@@ -24,15 +25,15 @@ struct ModelTests {
 
         var description: String {
             switch self {
-            case let .addTimer(fireIn, interval, work, nested, mode):
+            case .addTimer(let fireIn, let interval, let work, let nested, let mode):
                 "addTimer(fireIn: \(fireIn), interval: \(interval), work: \(work), nested: \(nested.map { "\($0.0) for \($0.1)" } ?? "none"), mode: \(mode))"
-            case let .add(timer, mode): "add(t\(timer), \(mode))"
-            case let .remove(timer, mode): "remove(t\(timer), \(mode))"
-            case let .addCommonMode(mode): "addCommonMode(\(mode))"
-            case let .setFireDate(timer, offset): "setFireDate(t\(timer), now + \(offset))"
-            case let .invalidate(timer): "invalidate(t\(timer))"
-            case let .perform(modes): "perform(\(modes))"
-            case let .run(mode, duration): "run(\(mode), for: \(duration))"
+            case .add(let timer, let mode): "add(t\(timer), \(mode))"
+            case .remove(let timer, let mode): "remove(t\(timer), \(mode))"
+            case .addCommonMode(let mode): "addCommonMode(\(mode))"
+            case .setFireDate(let timer, let offset): "setFireDate(t\(timer), now + \(offset))"
+            case .invalidate(let timer): "invalidate(t\(timer))"
+            case .perform(let modes): "perform(\(modes))"
+            case .run(let mode, let duration): "run(\(mode), for: \(duration))"
             }
         }
     }
@@ -52,9 +53,11 @@ struct ModelTests {
         if timerCount == 0 || (roll < 20 && timerCount < maxTimers) {
             let interval = random.next(3) == 0 ? 0 : Int64(10 + random.next(190)) * ms
             let work = [0, 0, 5, 50, 150][random.next(5)] * ms
-            let nested: (String, Int64)? = random.next(10) == 0 ? (mode(common: false), Int64(random.next(300)) * ms) : nil
-            return .addTimer(fireIn: Int64(random.next(500)) * ms - 50 * ms, interval: interval, work: work,
-                             nested: nested, mode: mode(common: true))
+            let nested: (String, Int64)? =
+                random.next(10) == 0 ? (mode(common: false), Int64(random.next(300)) * ms) : nil
+            return .addTimer(
+                fireIn: Int64(random.next(500)) * ms - 50 * ms, interval: interval, work: work,
+                nested: nested, mode: mode(common: true))
         }
         let timer = random.next(timerCount)
         switch roll {
@@ -65,7 +68,9 @@ struct ModelTests {
         case ..<54: return .setFireDate(timer: timer, offset: Int64(random.next(400)) * ms - 100 * ms)
         case ..<60: return .invalidate(timer: timer)
         case ..<68: return .perform(modes: [mode(common: true)] + (random.next(2) == 0 ? [mode(common: true)] : []))
-        default: return .run(mode: random.next(10) == 0 ? "common" : mode(common: false), duration: Int64(random.next(400)) * ms)
+        default:
+            return .run(
+                mode: random.next(10) == 0 ? "common" : mode(common: false), duration: Int64(random.next(400)) * ms)
         }
     }
 
@@ -85,29 +90,34 @@ struct ModelTests {
 
         func apply(_ operation: Operation) -> String? {
             switch operation {
-            case let .addTimer(fireIn, interval, work, nested, mode):
+            case .addTimer(let fireIn, let interval, let work, let nested, let mode):
                 let id = timers.count
-                let timer = Timer(fireAt: Instant(nanoseconds: now + fireIn), interval: .nanoseconds(interval),
-                                  repeats: interval > 0) { [unowned self] _ in
+                let timer = Timer(
+                    fireAt: Instant(nanoseconds: now + fireIn), interval: .nanoseconds(interval),
+                    repeats: interval > 0
+                ) { [unowned self] _ in
                     log.append("t\(id)@\(now)")
                     clock.busy(.nanoseconds(work))
                     if let (mode, duration) = nested {
-                        let result = loop.run(mode: RunLoop.Mode(rawValue: mode), until: Instant(nanoseconds: now + duration))
+                        let result = loop.run(
+                            mode: RunLoop.Mode(rawValue: mode), until: Instant(nanoseconds: now + duration))
                         log.append("n\(id):\(result)@\(now)")
                     }
                 }
                 timers.append(timer)
                 loop.add(timer, forMode: RunLoop.Mode(rawValue: mode))
-            case let .add(timer, mode): loop.add(timers[timer], forMode: RunLoop.Mode(rawValue: mode))
-            case let .remove(timer, mode): loop.remove(timers[timer], forMode: RunLoop.Mode(rawValue: mode))
-            case let .addCommonMode(mode): loop.addCommonMode(RunLoop.Mode(rawValue: mode))
-            case let .setFireDate(timer, offset): timers[timer].fireDate = Instant(nanoseconds: now + offset)
-            case let .invalidate(timer): timers[timer].invalidate()
-            case let .perform(modes):
+            case .add(let timer, let mode): loop.add(timers[timer], forMode: RunLoop.Mode(rawValue: mode))
+            case .remove(let timer, let mode): loop.remove(timers[timer], forMode: RunLoop.Mode(rawValue: mode))
+            case .addCommonMode(let mode): loop.addCommonMode(RunLoop.Mode(rawValue: mode))
+            case .setFireDate(let timer, let offset): timers[timer].fireDate = Instant(nanoseconds: now + offset)
+            case .invalidate(let timer): timers[timer].invalidate()
+            case .perform(let modes):
                 let id = blockCount
                 blockCount += 1
-                loop.perform(inModes: modes.map { RunLoop.Mode(rawValue: $0) }) { [unowned self] in log.append("b\(id)@\(now)") }
-            case let .run(mode, duration):
+                loop.perform(inModes: modes.map { RunLoop.Mode(rawValue: $0) }) { [unowned self] in
+                    log.append("b\(id)@\(now)")
+                }
+            case .run(let mode, let duration):
                 return "\(loop.run(mode: RunLoop.Mode(rawValue: mode), until: Instant(nanoseconds: now + duration)))"
             }
             return nil
@@ -116,18 +126,18 @@ struct ModelTests {
 
     static func apply(_ operation: Operation, to model: ReferenceModel, blockCount: inout Int) -> String? {
         switch operation {
-        case let .addTimer(fireIn, interval, work, nested, mode):
+        case .addTimer(let fireIn, let interval, let work, let nested, let mode):
             let id = model.addTimer(fire: model.now + fireIn, interval: interval, work: work, nested: nested)
             model.add(id, mode: mode)
-        case let .add(timer, mode): model.add(timer, mode: mode)
-        case let .remove(timer, mode): model.remove(timer, mode: mode)
-        case let .addCommonMode(mode): model.addCommonMode(mode)
-        case let .setFireDate(timer, offset): model.setFireDate(timer, model.now + offset)
-        case let .invalidate(timer): model.invalidate(timer)
-        case let .perform(modes):
+        case .add(let timer, let mode): model.add(timer, mode: mode)
+        case .remove(let timer, let mode): model.remove(timer, mode: mode)
+        case .addCommonMode(let mode): model.addCommonMode(mode)
+        case .setFireDate(let timer, let offset): model.setFireDate(timer, model.now + offset)
+        case .invalidate(let timer): model.invalidate(timer)
+        case .perform(let modes):
             model.perform(blockCount, modes: modes)
             blockCount += 1
-        case let .run(mode, duration): return model.run(mode: mode, until: model.now + duration)
+        case .run(let mode, let duration): return model.run(mode: mode, until: model.now + duration)
         }
         return nil
     }
@@ -137,15 +147,18 @@ struct ModelTests {
         if results.0 != results.1 { return "run result \(results.0 ?? "-") vs model \(results.1 ?? "-")" }
         if system.now != model.now { return "now \(system.now) vs model \(model.now)" }
         if system.log != model.log {
-            let index = zip(system.log, model.log).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+            let index =
+                zip(system.log, model.log).enumerated().first { $0.element.0 != $0.element.1 }?.offset
                 ?? min(system.log.count, model.log.count)
-            return "log from entry \(index): \(system.log.dropFirst(index).prefix(5)) vs model \(model.log.dropFirst(index).prefix(5))"
+            return
+                "log from entry \(index): \(system.log.dropFirst(index).prefix(5)) vs model \(model.log.dropFirst(index).prefix(5))"
         }
         for (id, timer) in system.timers.enumerated() {
             let expected = model.timers[id]
             let modes = Set(timer.modes.map(\.rawValue))
             if timer.isValid != expected.valid || modes != Set(expected.modes.keys)
-                || timer.fireDate.nanoseconds != expected.fire {
+                || timer.fireDate.nanoseconds != expected.fire
+            {
                 return "t\(id): valid \(timer.isValid), modes \(modes.sorted()), fire \(timer.fireDate.nanoseconds) "
                     + "vs model \(expected.valid), \(expected.modes.keys.sorted()), \(expected.fire)"
             }
@@ -185,7 +198,8 @@ struct ModelTests {
         if let divergence = Self.firstDivergence(seed: seed, count: count) {
             let prefix = divergence.operations.prefix(divergence.index + 1).enumerated()
                 .map { "  \($0.offset): \($0.element)" }.joined(separator: "\n")
-            Issue.record("""
+            Issue.record(
+                """
                 RunLoop diverged from the reference model: seed \(seed), operation \(divergence.index): \(divergence.detail)
                 shortest failing prefix (\(divergence.index + 1) operations):
                 \(prefix)

@@ -1,6 +1,7 @@
 import Dispatch
 import Synchronization
 import Testing
+
 @testable import RunLoopKit
 
 @Suite("Named timers (seed G5)")
@@ -28,7 +29,7 @@ struct NamedTimersTests {
             fired.signal()
         }
         #expect(waitBounded(fired))
-        queue.sync {}   // the serial queue has finished the handler, self-cancel included
+        queue.sync {}  // the serial queue has finished the handler, self-cancel included
         #expect(timers.activeNames.isEmpty)
         #expect(count.withLock { $0 } == 1)
     }

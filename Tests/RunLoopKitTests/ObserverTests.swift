@@ -1,9 +1,12 @@
 import Testing
+
 @testable import RunLoopKit
 
 @Suite("Observers and pass order (runloop-reference C-R1, C-R8, C-R9)")
 struct ObserverTests {
-    @Test("C-R1: a sleeping pass notifies entry, beforeTimers, beforeSources, beforeWaiting, afterWaiting, fires timers, exit")
+    @Test(
+        "C-R1: a sleeping pass notifies entry, beforeTimers, beforeSources, beforeWaiting, afterWaiting, fires timers, exit"
+    )
     func passOrder() {
         let (loop, _) = makeVirtualLoop()
         let recorder = Recorder(loop)
@@ -12,9 +15,10 @@ struct ObserverTests {
         addRecordingTimer("timer", to: loop, recorder: recorder, firstAt: 100)
         loop.perform { recorder.record("block") }
         loop.run(until: ms(1_000))
-        #expect(recorder.events == [
-            "entry", "beforeTimers", "beforeSources", "block", "beforeWaiting", "afterWaiting", "timer", "exit",
-        ])
+        #expect(
+            recorder.events == [
+                "entry", "beforeTimers", "beforeSources", "block", "beforeWaiting", "afterWaiting", "timer", "exit",
+            ])
         #expect(recorder.times(of: "timer") == [100])
     }
 
@@ -41,7 +45,8 @@ struct ObserverTests {
         let (loop, _) = makeVirtualLoop()
         let recorder = Recorder(loop)
         for (name, order) in [("b10", 10), ("a0", 0), ("c10", 10), ("d-5", -5)] {
-            loop.add(RunLoop.Observer(activities: .entry, order: order) { _, _ in recorder.record(name) }, forMode: .default)
+            loop.add(
+                RunLoop.Observer(activities: .entry, order: order) { _, _ in recorder.record(name) }, forMode: .default)
         }
         addRecordingTimer("t", to: loop, recorder: recorder, firstAt: 1)
         loop.run(until: ms(5))
@@ -92,8 +97,12 @@ struct ObserverTests {
     func nestedRunNotifiesItsOwnObservers() {
         let (loop, _) = makeVirtualLoop()
         let recorder = Recorder(loop)
-        loop.add(RunLoop.Observer(activities: [.entry, .exit]) { _, a in recorder.record("default:\(a)") }, forMode: .default)
-        loop.add(RunLoop.Observer(activities: [.entry, .exit]) { _, a in recorder.record("tracking:\(a)") }, forMode: .tracking)
+        loop.add(
+            RunLoop.Observer(activities: [.entry, .exit]) { _, a in recorder.record("default:\(a)") }, forMode: .default
+        )
+        loop.add(
+            RunLoop.Observer(activities: [.entry, .exit]) { _, a in recorder.record("tracking:\(a)") },
+            forMode: .tracking)
         addRecordingTimer("keep", to: loop, recorder: recorder, firstAt: 100, modes: [.tracking])
         let gesture = Timer(fireAt: ms(10), interval: .zero, repeats: false) { _ in
             loop.run(mode: .tracking, until: ms(50))

@@ -39,7 +39,8 @@ final class ReferenceModel {
     // MARK: Operations
 
     func addTimer(fire: Int64, interval: Int64, work: Int64, nested: (String, Int64)?) -> Int {
-        timers.append(ModelTimer(fire: fire, interval: interval, work: work, nested: nested.map { (mode: $0.0, duration: $0.1) }))
+        timers.append(
+            ModelTimer(fire: fire, interval: interval, work: work, nested: nested.map { (mode: $0.0, duration: $0.1) }))
         return timers.count - 1
     }
 
@@ -87,7 +88,7 @@ final class ReferenceModel {
             timers[id].fire = date
             return
         }
-        timers[id].fire = max(date, now)   // C-T7: a past date means now
+        timers[id].fire = max(date, now)  // C-T7: a past date means now
         guard !timers[id].firing else { return }
         for mode in timers[id].modes.keys.sorted() { timers[id].modes[mode] = nextOrder() }
     }
@@ -95,7 +96,7 @@ final class ReferenceModel {
     func invalidate(_ id: Int) {
         guard timers[id].valid else { return }
         timers[id].valid = false
-        if let last = timers[id].lastFire { timers[id].fire = last }   // C-T8
+        if let last = timers[id].lastFire { timers[id].fire = last }  // C-T8
         timers[id].modes = [:]
         if timers[id].isCommonItem {
             timers[id].isCommonItem = false
@@ -117,7 +118,8 @@ final class ReferenceModel {
             doBlocks(mode)
             let skipSleep = polling || hasBlocks(mode)
             if !skipSleep {
-                let wake = timers.indices
+                let wake =
+                    timers.indices
                     .filter { timers[$0].modes[mode] != nil && !timers[$0].firing }
                     .map { timers[$0].fire }.min() ?? Int64.max
                 now = max(now, min(limit, wake))
@@ -163,7 +165,9 @@ final class ReferenceModel {
             .filter { timers[$0].modes[mode] != nil && timers[$0].fire <= limit }
             .sorted { (timers[$0].fire, timers[$0].modes[mode]!) < (timers[$1].fire, timers[$1].modes[mode]!) }
         for id in due {
-            guard timers[id].valid, !timers[id].firing, timers[id].fire <= limit, !timers[id].modes.isEmpty else { continue }
+            guard timers[id].valid, !timers[id].firing, timers[id].fire <= limit, !timers[id].modes.isEmpty else {
+                continue
+            }
             let serviced = timers[id].fire
             timers[id].firing = true
             if timers[id].interval > 0 { timers[id].lastFire = serviced }
@@ -174,13 +178,13 @@ final class ReferenceModel {
             }
             timers[id].firing = false
             guard timers[id].interval > 0 else {
-                invalidate(id)   // C-T5
+                invalidate(id)  // C-T5
                 continue
             }
             guard timers[id].valid, !timers[id].modes.isEmpty else { continue }
             let interval = timers[id].interval
             var next = serviced + interval
-            if next <= now { next = serviced + ((now - serviced) / interval + 1) * interval }   // C-T6
+            if next <= now { next = serviced + ((now - serviced) / interval + 1) * interval }  // C-T6
             timers[id].fire = next
             for mode in timers[id].modes.keys.sorted() { timers[id].modes[mode] = nextOrder() }
         }

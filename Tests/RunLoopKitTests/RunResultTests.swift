@@ -1,6 +1,7 @@
 import Dispatch
 import Synchronization
 import Testing
+
 @testable import RunLoopKit
 
 @Suite("Run results, stop and wake-up (runloop-reference 1.2)")

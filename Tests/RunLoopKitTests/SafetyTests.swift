@@ -2,6 +2,7 @@ import Dispatch
 import Glibc
 import Synchronization
 import Testing
+
 @testable import RunLoopKit
 
 /// Lifetimes: what must hold however long each object lives.
@@ -86,7 +87,7 @@ struct SafetyTests {
             }
         }
         #expect(waitBounded(allFired, seconds: 120))
-        queue.sync {}   // every handler, self-cancel included, has finished
+        queue.sync {}  // every handler, self-cancel included, has finished
         #expect(timers.activeNames.isEmpty)
     }
 }

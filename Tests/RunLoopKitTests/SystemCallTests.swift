@@ -1,5 +1,6 @@
 import Glibc
 import Testing
+
 @testable import RunLoopKit
 
 /// System calls: failures are reported with the call and errno, interruptions retried.
@@ -29,7 +30,10 @@ struct SystemCallTests {
         loop.addCommonMode(.tracking)
         var ends: [Int32] = [0, 0]
         try #require(pipe(&ends) == 0)
-        defer { close(ends[0]); close(ends[1]) }
+        defer {
+            close(ends[0])
+            close(ends[1])
+        }
         var calls = 0
         let source = RunLoop.FileDescriptorSource(fileDescriptor: ends[0]) { calls += 1 }
         try loop.watch(source, forMode: .common)

@@ -1,12 +1,15 @@
 import Dispatch
 import Glibc
 import Testing
+
 @testable import RunLoopKit
 
 @Suite("Thread checks and loop-bound values")
 struct ThreadCheckTests {
     #if DEBUG
-    @Test("Debug builds: a mutating call from a thread that does not own the loop stops with the call and both threads named")
+    @Test(
+        "Debug builds: a mutating call from a thread that does not own the loop stops with the call and both threads named"
+    )
     func foreignThreadIsNamed() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             callPerformFromAnotherThread()

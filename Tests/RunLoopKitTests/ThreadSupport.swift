@@ -1,5 +1,6 @@
 import Dispatch
 import Glibc
+
 @testable import RunLoopKit
 
 /// Runs `body` on a new thread of its own (so it gets a fresh `RunLoop.current`) and waits for it.
@@ -20,11 +21,13 @@ func spawnThread(_ body: @escaping @Sendable () -> Void) {
     }
     var thread = pthread_t()
     let box = Unmanaged.passRetained(Box(body)).toOpaque()
-    let status = pthread_create(&thread, nil, { pointer in
-        let box = Unmanaged<Box>.fromOpaque(pointer!).takeRetainedValue()
-        box.body()
-        return nil
-    }, box)
+    let status = pthread_create(
+        &thread, nil,
+        { pointer in
+            let box = Unmanaged<Box>.fromOpaque(pointer!).takeRetainedValue()
+            box.body()
+            return nil
+        }, box)
     precondition(status == 0)
     pthread_detach(thread)
 }

@@ -2,6 +2,7 @@ import Dispatch
 import Glibc
 import Synchronization
 import Testing
+
 @testable import RunLoopKit
 
 @Suite("Threads and real waits (seeds T4, T5; runloop-reference C-R6, C-R7, C-T8, C-T10)")
@@ -80,7 +81,10 @@ struct ThreadTests {
         let loop = RunLoop()
         var pipeEnds: [Int32] = [0, 0]
         #expect(pipe(&pipeEnds) == 0)
-        defer { close(pipeEnds[0]); close(pipeEnds[1]) }
+        defer {
+            close(pipeEnds[0])
+            close(pipeEnds[1])
+        }
         var received: [UInt8] = []
         let source = RunLoop.FileDescriptorSource(fileDescriptor: pipeEnds[0]) {
             var byte: UInt8 = 0
@@ -104,7 +108,10 @@ struct ThreadTests {
         let (loop, _) = makeVirtualLoop()
         var pipeEnds: [Int32] = [0, 0]
         #expect(pipe(&pipeEnds) == 0)
-        defer { close(pipeEnds[0]); close(pipeEnds[1]) }
+        defer {
+            close(pipeEnds[0])
+            close(pipeEnds[1])
+        }
         var calls = 0
         loop.add(RunLoop.FileDescriptorSource(fileDescriptor: pipeEnds[0]) { calls += 1 }, forMode: .tracking)
         var byte: UInt8 = 1

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import RunLoopKit
 
 @Suite("TimerQueue: indexed 4-ary heap")
@@ -131,7 +132,8 @@ struct TimerQueueTests {
             let limit = Int64(random.next(1_000))
             var due: [TimerQueue.Due] = []
             queue.collectDue(atOrBefore: limit, into: &due)
-            #expect(Set(due.map { ObjectIdentifier($0.timer) })
+            #expect(
+                Set(due.map { ObjectIdentifier($0.timer) })
                     == Set(model.values.filter { $0.deadline <= limit }.map { ObjectIdentifier($0.timer) }))
             #expect(queue.isConsistent)
         }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import RunLoopKit
 
 @Suite("Timers (runloop-reference 1.4, seeds T1–T3)")
@@ -91,7 +92,8 @@ struct TimerTests {
         }
         loop.add(timer, forMode: .default)
         let result = loop.run(until: ms(350))
-        #expect(recorder.times(of: "tick") == [100, 130, 230, 330], "again at once (130, in the same run), grid from 130")
+        #expect(
+            recorder.times(of: "tick") == [100, 130, 230, 330], "again at once (130, in the same run), grid from 130")
         #expect(result == .timedOut)
     }
 
@@ -253,8 +255,9 @@ struct TimerTests {
     func settingFireDateRepositionsInEveryMode() {
         let (loop, clock) = makeVirtualLoop()
         let recorder = Recorder(loop)
-        let timer = addRecordingTimer("t", to: loop, recorder: recorder, firstAt: 500, every: 100,
-                                      modes: [.default, .tracking])
+        let timer = addRecordingTimer(
+            "t", to: loop, recorder: recorder, firstAt: 500, every: 100,
+            modes: [.default, .tracking])
         timer.fireDate = ms(200)
         #expect(loop.nextFireDate(forMode: .default) == ms(200))
         #expect(loop.nextFireDate(forMode: .tracking) == ms(200))

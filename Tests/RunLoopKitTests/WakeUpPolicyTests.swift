@@ -1,6 +1,7 @@
 import Dispatch
 import Glibc
 import Testing
+
 @testable import RunLoopKit
 
 @Suite("Wake-up policy: decisions.md 5 by default, CF exactly with strictCF (C-B1, C-B2, C-R6, C-T7)")
