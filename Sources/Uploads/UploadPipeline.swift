@@ -80,7 +80,8 @@ public final class UploadPipeline {
     private var sampler: any Sampler
     private var random: any RandomNumberGenerator
     private let io = DispatchQueue(label: "timerdeck.uploads.outbox")
-    private lazy var reference = PipelineReference(self)
+    /// The pipeline, weakly, for blocks that come back to the loop's thread from other threads.
+    private lazy var reference = LoopBound<() -> UploadPipeline?>({ [weak self] in self }, on: loop)
     /// The delivery side's state: the one home of what is under way, the failures and the rejections.
     private var machine = UploadMachine()
     /// What the pipeline itself observed: samples, counters, the last attempt, problems.
@@ -270,7 +271,7 @@ public final class UploadPipeline {
         operationsInFlight += 1
         sink.deliver(batch) { result in
             handle.perform(inModes: [.common, Self.flushMode]) {
-                guard let pipeline = reference.pipeline else { return }
+                guard let pipeline = reference.value() else { return }
                 pipeline.answered(batch, result: result, after: started)
                 pipeline.operationEnded()
             }
@@ -307,8 +308,8 @@ public final class UploadPipeline {
         let outbox = outbox
         let handle = loop.handle
         let external = handle.beginExternalWork()
-        let continuation = PipelineContinuation(then)
-        let failure = PipelineContinuation(failed)
+        let continuation = LoopBound(then, on: loop)
+        let failure = LoopBound(failed, on: loop)
         let reference = reference
         operationsInFlight += 1
         io.async {
@@ -317,15 +318,15 @@ public final class UploadPipeline {
                 return (value, try outbox.counters())
             }
             handle.perform(inModes: [.common, Self.flushMode]) {
-                guard let pipeline = reference.pipeline else { return }
+                guard let pipeline = reference.value() else { return }
                 switch result {
                 case .success(let (value, counters)):
                     pipeline.record.counters = counters
                     pipeline.record.problem = nil
-                    continuation.resume(value)
+                    continuation.value(value)
                 case .failure(let error):
                     pipeline.report(problem: error.description)
-                    failure.resume(error)
+                    failure.value(error)
                 }
                 pipeline.changed()
                 pipeline.operationEnded()
@@ -355,29 +356,5 @@ public final class UploadPipeline {
     /// Now on the loop's wall clock (virtual in tests and headless runs).
     private var wallNow: Date {
         Date(timeIntervalSince1970: Double(loop.clock.now(.wall).nanoseconds) / 1e9)
-    }
-}
-
-/// Carries a weak reference to a pipeline through other threads back to its loop's thread.
-private final class PipelineReference: @unchecked Sendable {
-    // Safe: `pipeline` is only read inside blocks that run on the pipeline's run loop thread.
-    weak var pipeline: UploadPipeline?
-
-    init(_ pipeline: UploadPipeline) {
-        self.pipeline = pipeline
-    }
-}
-
-/// A loop-thread continuation carried through the outbox's thread unopened.
-private final class PipelineContinuation<Value>: @unchecked Sendable {
-    // Safe: `body` is only called on the pipeline's run loop thread (see `onIO`).
-    private let body: (Value) -> Void
-
-    init(_ body: @escaping (Value) -> Void) {
-        self.body = body
-    }
-
-    func resume(_ value: Value) {
-        body(value)
     }
 }
