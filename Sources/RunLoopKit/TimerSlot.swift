@@ -33,6 +33,12 @@ public final class TimerSlot {
     /// The mode the timer is (or will be) scheduled in.
     public private(set) var mode: RunLoop.Mode
     private unowned let loop: RunLoop
+    /// The timer's tolerance (C-T9), applied at the next ``start()``.
+    public var tolerance: Duration = .zero
+    /// Whether it repeats; a one-shot timer invalidates itself after its fire. Applied at the next ``start()``.
+    public var repeats = true
+    /// Whether the first fire is at the start rather than one interval later. Applied at the next ``start()``.
+    public var firesAtStart = false
     /// What runs at each fire.
     public var onFire: (Fire) -> Void = { _ in }
     private var timer: Timer?
@@ -59,13 +65,16 @@ public final class TimerSlot {
     /// The next fire, or `nil` when stopped or suspended.
     public var nextFire: Instant? { isSuspended ? nil : timer.flatMap { $0.isValid ? $0.fireDate : nil } }
 
-    /// Schedules a new repeating timer, first fire one interval from now (seed M1, Darwin semantics).
+    /// Schedules a new timer, first fire one interval from now (seed M1, Darwin semantics) or at once
+    /// with ``firesAtStart``, repeating unless ``repeats`` is off, with ``tolerance``.
     public func start() {
         stop()
         wasInvalidated = false
-        let timer = Timer(fireAt: loop.now + interval, interval: interval, repeats: true) { [weak self] timer in
+        let firstFire = firesAtStart ? loop.now : loop.now + interval
+        let timer = Timer(fireAt: firstFire, interval: interval, repeats: repeats) { [weak self] timer in
             self?.fired(timer)
         }
+        timer.tolerance = tolerance
         loop.add(timer, forMode: mode)
         self.timer = timer
     }

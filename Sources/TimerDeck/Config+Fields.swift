@@ -3,7 +3,7 @@ import RunLoopKit
 extension Config {
     /// Every field of the config file with what it accepts (decisions.md 13): the one place the
     /// ranges live. `Resources/timerdeck.toml` documents the same fields, defaults and ranges.
-    static let fields: [ConfigField] = [
+    static let fields: [ConfigField<Config>] = [
         .integer("countdown.seconds", \.countdownSeconds, in: 1...3_600),
         .integer("ticker.fps", \.tickerFPS, in: fpsRange),
         .mode("ticker.mode", \.tickerMode),

@@ -22,6 +22,8 @@ public struct Config: Equatable, Sendable {
     public var mouse = true
     /// The periodic sample-and-upload pipeline (S2).
     public var uploads = UploadsConfig()
+    /// The user's own timers, from the `[[timers]]` tables, in the file's order.
+    public var timers: [TimerDefinition] = []
 
     /// The built-in defaults (the same values as the shipped config file).
     public init() {}

@@ -130,6 +130,8 @@ package final class DashboardDriver {
                 slot: TimerSlot(interval: interval, mode: row.mode ?? .default, loop: loop), onFire: report)
         case .dispatchTimer(let interval, let clock):
             return DispatchRowTimer(loop: loop, clock: clock, interval: interval, onFire: report)
+        case .defined(let timer):
+            return definedTimer(timer, mode: row.mode, report: report)
         case .displayLink(let refreshRate):
             return DisplayLinkRowTimer(loop: loop, refreshRate: refreshRate, onFire: report)
         case .uploadJob(let job, _):

@@ -35,10 +35,16 @@ extension Scene {
                     mechanism: .uploadJob(.upload, interval: pipeline.uploadInterval), mode: pipeline.mode,
                     startsAtLaunch: true))
         }
+        rows += config.timers.map(Row.init(defined:))
         return Scene(
             rows: rows, uploadsLabel: uploadsLabel, gestureQuiet: config.gestureQuiet,
             logCapacity: config.logCapacity)
     }
+}
+
+extension Scene {
+    /// The names of the standard scene's own rows, which a defined timer cannot take.
+    static let builtInNames = ["sms-default", "sms-common", "sms-gcd", "ticker", "sampler", "uploader"]
 }
 
 extension UploadPipeline.Job {

@@ -23,6 +23,11 @@ extension DashboardState {
                     effects.append(.stop(id))
                 }
             }
+            if !isManual, case .defined(let timer) = row.mechanism, !timer.repeats {
+                // C-T5: a one-shot timer ends after its fire.
+                rows[id.index].run = .idle
+                effects.append(.stop(id))
+            }
             return effects
         case .dispatch(let time, let mode, let clockNow, let ticks, let isManual):
             return dispatchFired(row, time: time, mode: mode, clockNow: clockNow, ticks: ticks, isManual: isManual)

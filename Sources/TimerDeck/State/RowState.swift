@@ -36,13 +36,19 @@ struct RowState: Equatable, Sendable {
             "DispatchTimer " + DurationText.setting(interval)
         case .displayLink(let refreshRate):
             "DisplayLink \(refreshRate)/\(ticker?.frameInterval ?? 1)" + (ticker?.isSlow == true ? " slow" : "")
+        case .defined(let timer):
+            (timer.kind == .runLoop ? "RunLoop Timer " : "DispatchTimer ") + DurationText.setting(timer.interval)
+                + (timer.repeats ? "" : " once")
         }
     }
 
     /// The mechanism in a word, for the SMS panel: "Timer", "GCD".
     var kindText: String {
-        if case .dispatchTimer = mechanism { return "GCD" }
-        return "Timer"
+        switch mechanism {
+        case .dispatchTimer: return "GCD"
+        case .defined(let timer) where timer.kind == .dispatch: return "GCD"
+        default: return "Timer"
+        }
     }
 
     /// The upload job the row stands for, if any.
