@@ -134,3 +134,37 @@ struct DefinedTimerScenarioTests {
         #expect(rig.run == .idle)
     }
 }
+
+@Suite("A defined timer is a row like the built-in ones")
+struct DefinedTimerRowTests {
+    @Test("s starts it, f fires it by hand (T2), p holds it, x invalidates it, and the inspector shows each state")
+    func keysActOnDefinedTimer() throws {
+        var config = Config()
+        config.timers = [timer("tea", every: .seconds(2))]
+        config.timers[0].startsAtLaunch = false
+        // Focus the inspector and select its seventh row (after the six built-in ones).
+        let snapshots = try runHeadless(
+            """
+            size 120x40
+            key tab
+            key tab
+            \(String(repeating: "key down\n", count: 6))snapshot
+            key s
+            wait 3s
+            snapshot
+            key f
+            key p
+            wait 5s
+            snapshot
+            key x
+            snapshot
+            """, config: config)
+        #expect(line(snapshots[0].screen, containing: "tea ").contains("RunLoop Timer 2s default  idle"))
+        #expect(line(snapshots[1].screen, containing: "tea ").contains("running          in 1.0s"))
+        #expect(snapshots[1].screen.contains("2.000s   tea         default"))
+        #expect(line(snapshots[2].screen, containing: "tea ").contains("suspended"))
+        #expect(snapshots[2].screen.contains("3.000s   tea"), "the fire by hand is logged")
+        #expect(!snapshots[2].screen.contains("4.000s   tea"), "no fire while held")
+        #expect(line(snapshots[3].screen, containing: "tea ").contains("invalid"))
+    }
+}

@@ -77,7 +77,9 @@ extension DashboardState {
         guard count > 0 else { return [] }
         let old = selectedRow
         selection[focus] = min(max(selected(focus) + delta, 0), count - 1)
-        guard focus == .countdowns || focus == .inspector, let old, let new = selectedRow else {
+        // An inspector with more rows than lines scrolls with the selection: it is drawn whole.
+        let inspectorScrolls = focus == .inspector && rows.count > layout.inspector.height - 3
+        guard focus == .countdowns || focus == .inspector, !inspectorScrolls, let old, let new = selectedRow else {
             return [.render(focus.part)]
         }
         return old.id == new.id ? [] : [.renderRow(old.id), .renderRow(new.id)]
