@@ -31,6 +31,10 @@ package final class DashboardDriver {
     private var renderScheduled = false
     /// Whether a change is drawn at once (a terminal) or only when asked (a headless snapshot).
     private let rendersOnChange: Bool
+    /// Runs timers' hooks off the loop's thread; made at the first hook.
+    private lazy var hooks = HookRunner(loop: loop) { [unowned self] id, result in
+        send(.hookFinished(id, result, time: loop.now))
+    }
 
     /// A driver of `scene` on `loop`, drawing on `screen`; `pipeline` (on `loop`) drives the upload
     /// rows. The tracking mode is made common, as UIKit does (decisions.md 6). ``launch()`` starts it.
@@ -204,6 +208,8 @@ package final class DashboardDriver {
         case .leaveTracking, .quit: loop.stop()
         case .render(let parts): invalidate(parts)
         case .renderRow(let id): invalidate([], row: id)
+        case .ring: screen.ring()
+        case .runHook(let id, let hook, let environment): hooks.run(hook, for: id, environment: environment)
         }
     }
 

@@ -23,10 +23,13 @@ extension DashboardState {
                     effects.append(.stop(id))
                 }
             }
-            if !isManual, case .defined(let timer) = row.mechanism, !timer.repeats {
-                // C-T5: a one-shot timer ends after its fire.
-                rows[id.index].run = .idle
-                effects.append(.stop(id))
+            if !isManual, case .defined(let timer) = row.mechanism {
+                if !timer.repeats {
+                    // C-T5: a one-shot timer ends after its fire.
+                    rows[id.index].run = .idle
+                    effects.append(.stop(id))
+                }
+                effects += act(timer, row: id, time: time, mode: mode, lateness: lateness, ticks: ticks)
             }
             return effects
         case .dispatch(let time, let mode, let clockNow, let ticks, let isManual):

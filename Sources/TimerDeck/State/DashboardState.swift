@@ -80,6 +80,7 @@ struct DashboardState: Sendable {
         case .notice(let text):
             hint = text
             return [.render(.status)]
+        case .hookFinished(let id, let result, let time): return hookFinished(id, result, at: time)
         }
     }
 

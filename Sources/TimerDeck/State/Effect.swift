@@ -36,4 +36,8 @@ enum Effect: Equatable, Sendable {
     case renderRow(RowID)
     /// End the session.
     case quit
+    /// Rings the terminal bell (a timer's action).
+    case ring
+    /// Runs a timer's hook off the loop's thread; its end comes back as ``Event/hookFinished(_:_:)``.
+    case runHook(RowID, Hook, environment: [String: String])
 }

@@ -26,6 +26,8 @@ struct RowState: Equatable, Sendable {
     var lastLateness: Duration?
     /// Ticks skipped or coalesced so far (C-T6, D3).
     var missedTicks = 0
+    /// Whether its hook is running (a hook never runs twice at once for one timer).
+    var isHookRunning = false
 
     /// The mechanism and its settings as the inspector shows them: "RunLoop Timer 1s".
     var mechanismText: String {

@@ -1,0 +1,44 @@
+import RunLoopKit
+
+extension DashboardState {
+    /// A defined timer's actions for one scheduled fire: the bell and the hook, when it acts at
+    /// every fire or this fire ends it. A hook still running from an earlier fire is not started
+    /// again; the log says so.
+    mutating func act(
+        _ timer: TimerDefinition, row id: RowID, time: Instant, mode: RunLoop.Mode?, lateness: Duration, ticks: Int
+    ) -> [Effect] {
+        guard timer.actsOn == .fire || !timer.repeats else { return [] }
+        var effects: [Effect] = timer.bell ? [.ring] : []
+        guard let command = timer.hook else { return effects }
+        let row = rows[id.index]
+        guard !row.isHookRunning else {
+            record(
+                FireRecord(
+                    time: time, timer: row.name, mode: mode, lateness: lateness, ticks: ticks,
+                    note: "hook still running; not started again"))
+            return effects + [.render(.log)]
+        }
+        rows[id.index].isHookRunning = true
+        let environment = [
+            "TIMERDECK_TIMER": row.name,
+            "TIMERDECK_MECHANISM": timer.kind.rawValue,
+            "TIMERDECK_MODE": mode?.rawValue ?? "",
+            "TIMERDECK_SCHEDULED_NS": String(time.nanoseconds - lateness.nanoseconds),
+            "TIMERDECK_FIRED_NS": String(time.nanoseconds),
+            "TIMERDECK_LATENESS_NS": String(lateness.nanoseconds),
+            "TIMERDECK_TICKS": String(ticks),
+        ]
+        effects.append(.runHook(id, Hook(command: command, timeLimit: timer.hookLimit), environment: environment))
+        return effects
+    }
+
+    /// A hook ended at `time`: its exit status and first line go into the log.
+    mutating func hookFinished(_ id: RowID, _ result: Hook.Result, at time: Instant) -> [Effect] {
+        rows[id.index].isHookRunning = false
+        let row = rows[id.index]
+        record(
+            FireRecord(
+                time: time, timer: row.name, mode: nil, lateness: .zero, ticks: 1, note: "hook " + result.summary))
+        return [.render(.log)]
+    }
+}
