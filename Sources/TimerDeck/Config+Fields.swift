@@ -23,6 +23,9 @@ extension Config {
         .duration("uploads.retry_cap", \.uploads.pipeline.retry.cap, in: .milliseconds(100) ... .seconds(86_400)),
         .duration("uploads.keep_delivered", \.uploads.keepDelivered, in: .seconds(3_600) ... .seconds(8_760 * 3_600)),
         .integer("uploads.keep_delivered_count", \.uploads.keepDeliveredCount, in: 0...1_000_000_000),
+        .flag("countdown.bell", \.countdownActions.bell),
+        .text("countdown.hook", \.countdownActions.hook, accepted: TimerActions.hookRule, emptyIsNone: true),
+        .duration("countdown.hook_limit", \.countdownActions.hookLimit, in: TimerActions.hookLimitRange),
     ]
 
     /// The ticker's refresh rates, for the config file and `--fps` alike.

@@ -49,7 +49,7 @@ struct HookTests {
     func hookNeverRunsTwiceAtOnce() {
         var definition = TimerDefinition()
         definition.name = "tea"
-        definition.hook = "sleep 5"
+        definition.actions.hook = "sleep 5"
         var state = DashboardState(
             scene: Scene(
                 rows: [Scene.Row(defined: definition)], uploadsLabel: nil, gestureQuiet: .seconds(1), logCapacity: 100),
@@ -81,9 +81,9 @@ struct HookTests {
         definition.name = "tea"
         definition.interval = .seconds(3)
         definition.repeats = false
-        definition.actsOn = .end
-        definition.bell = true
-        definition.hook = "echo \"$TIMERDECK_TIMER is ready, $TIMERDECK_LATENESS_NS ns late\""
+        definition.actions.actsOn = .end
+        definition.actions.bell = true
+        definition.actions.hook = "echo \"$TIMERDECK_TIMER is ready, $TIMERDECK_LATENESS_NS ns late\""
         let loop = RunLoop(clock: .virtual(VirtualClock()))
         let screen = GridScreen(size: DashboardLayout.minimumSize)
         let driver = DashboardDriver(
@@ -98,5 +98,35 @@ struct HookTests {
         #expect(screen.ringCount == 1)
         #expect(driver.state.log.records.map(\.note) == [nil, "hook exit 0: tea is ready, 0 ns late"])
         #expect(driver.state.log.records.map(\.time.nanoseconds) == [3_000_000_000, 3_000_000_000])
+    }
+
+    @Test("S1: an SMS row rings and runs its hook when its countdown reaches Send, not before")
+    func smsRowActsAtSend() throws {
+        var config = try Config.parse("[countdown]\nseconds = 2\nbell = true\nhook = \"echo sent\"")
+        config.uploads = UploadsConfig()
+        var state = DashboardState(scene: .standard(config, uploadsLabel: nil), size: DashboardLayout.minimumSize)
+        let row = RowID(index: 0)
+        _ = state.apply(.key(.enter))
+        func fire(_ seconds: Int64) -> [Effect] {
+            state.apply(
+                .fired(
+                    row,
+                    .timer(
+                        time: Instant(nanoseconds: seconds * 1_000_000_000), mode: .default, lateness: .zero, ticks: 1,
+                        isManual: false)))
+        }
+        #expect(!fire(1).contains(.ring))
+        let atSend = fire(2)
+        #expect(state[row].button?.isEnabled == true)
+        #expect(atSend.contains(.ring))
+        #expect(
+            atSend.contains(
+                .runHook(
+                    row, Hook(command: "echo sent", timeLimit: .seconds(10)),
+                    environment: [
+                        "TIMERDECK_TIMER": "sms-default", "TIMERDECK_MECHANISM": "runloop", "TIMERDECK_MODE": "default",
+                        "TIMERDECK_SCHEDULED_NS": "2000000000", "TIMERDECK_FIRED_NS": "2000000000",
+                        "TIMERDECK_LATENESS_NS": "0", "TIMERDECK_TICKS": "1",
+                    ])))
     }
 }

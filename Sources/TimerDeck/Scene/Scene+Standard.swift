@@ -11,13 +11,14 @@ extension Scene {
         var rows: [Row] = [
             Row(
                 name: "sms-default", mechanism: .runLoopTimer(interval: second), mode: .default,
-                countdownSeconds: seconds),
+                countdownSeconds: seconds, actions: config.countdownActions),
             Row(
-                name: "sms-common", mechanism: .runLoopTimer(interval: second), mode: .common, countdownSeconds: seconds
-            ),
+                name: "sms-common", mechanism: .runLoopTimer(interval: second), mode: .common,
+                countdownSeconds: seconds,
+                actions: config.countdownActions),
             Row(
                 name: "sms-gcd", mechanism: .dispatchTimer(interval: second, clock: .continuous), mode: .default,
-                countdownSeconds: seconds),
+                countdownSeconds: seconds, actions: config.countdownActions),
             Row(
                 name: "ticker", mechanism: .displayLink(refreshRate: config.tickerFPS), mode: config.tickerMode,
                 startsAtLaunch: true),

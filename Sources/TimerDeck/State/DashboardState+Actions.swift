@@ -1,16 +1,17 @@
 import RunLoopKit
 
 extension DashboardState {
-    /// A defined timer's actions for one scheduled fire: the bell and the hook, when it acts at
-    /// every fire or this fire ends it. A hook still running from an earlier fire is not started
-    /// again; the log says so.
+    /// Row `id`'s actions for one scheduled fire (`ends`: the fire that ends it): the bell and the
+    /// hook, when they act at every fire or this one ends the timer. A hook still running from an
+    /// earlier fire is not started again; the log says so.
     mutating func act(
-        _ timer: TimerDefinition, row id: RowID, time: Instant, mode: RunLoop.Mode?, lateness: Duration, ticks: Int
+        row id: RowID, ends: Bool, time: Instant, mode: RunLoop.Mode?, lateness: Duration, ticks: Int
     ) -> [Effect] {
-        guard timer.actsOn == .fire || !timer.repeats else { return [] }
-        var effects: [Effect] = timer.bell ? [.ring] : []
-        guard let command = timer.hook else { return effects }
         let row = rows[id.index]
+        let actions = row.actions
+        guard actions.actsOn == .fire || ends else { return [] }
+        var effects: [Effect] = actions.bell ? [.ring] : []
+        guard let command = actions.hook else { return effects }
         guard !row.isHookRunning else {
             record(
                 FireRecord(
@@ -21,14 +22,14 @@ extension DashboardState {
         rows[id.index].isHookRunning = true
         let environment = [
             "TIMERDECK_TIMER": row.name,
-            "TIMERDECK_MECHANISM": timer.kind.rawValue,
+            "TIMERDECK_MECHANISM": row.mechanismName,
             "TIMERDECK_MODE": mode?.rawValue ?? "",
             "TIMERDECK_SCHEDULED_NS": String(time.nanoseconds - lateness.nanoseconds),
             "TIMERDECK_FIRED_NS": String(time.nanoseconds),
             "TIMERDECK_LATENESS_NS": String(lateness.nanoseconds),
             "TIMERDECK_TICKS": String(ticks),
         ]
-        effects.append(.runHook(id, Hook(command: command, timeLimit: timer.hookLimit), environment: environment))
+        effects.append(.runHook(id, Hook(command: command, timeLimit: actions.hookLimit), environment: environment))
         return effects
     }
 

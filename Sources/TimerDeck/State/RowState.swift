@@ -26,6 +26,8 @@ struct RowState: Equatable, Sendable {
     var lastLateness: Duration?
     /// Ticks skipped or coalesced so far (C-T6, D3).
     var missedTicks = 0
+    /// Its bell and hook, and when they act.
+    var actions = TimerActions()
     /// Whether its hook is running (a hook never runs twice at once for one timer).
     var isHookRunning = false
 
@@ -41,6 +43,17 @@ struct RowState: Equatable, Sendable {
         case .defined(let timer):
             (timer.kind == .runLoop ? "RunLoop Timer " : "DispatchTimer ") + DurationText.setting(timer.interval)
                 + (timer.repeats ? "" : " once")
+        }
+    }
+
+    /// The mechanism as a hook's environment names it: "runloop", "dispatch", "displaylink", "upload".
+    var mechanismName: String {
+        switch mechanism {
+        case .runLoopTimer: "runloop"
+        case .dispatchTimer: "dispatch"
+        case .displayLink: "displaylink"
+        case .uploadJob: "upload"
+        case .defined(let timer): timer.kind.rawValue
         }
     }
 

@@ -13,10 +13,10 @@ extension TimerDefinition {
         .choice("timers.clock", \.clock, ["uptime": .uptime, "continuous": .continuous, "wall": .wall]),
         .choice("timers.first_fire", \.firstFire, ["after-interval": .afterInterval, "now": .now]),
         .flag("timers.start", \.startsAtLaunch),
-        .flag("timers.bell", \.bell),
-        .text("timers.hook", \.hook, accepted: "\"\" or a shell command (run by /bin/sh -c)", emptyIsNone: true),
-        .duration("timers.hook_limit", \.hookLimit, in: .milliseconds(100) ... .seconds(600)),
-        .choice("timers.act_on", \.actsOn, ["fire": .fire, "end": .end]),
+        .flag("timers.bell", \.actions.bell),
+        .text("timers.hook", \.actions.hook, accepted: TimerActions.hookRule, emptyIsNone: true),
+        .duration("timers.hook_limit", \.actions.hookLimit, in: TimerActions.hookLimitRange),
+        .choice("timers.act_on", \.actions.actsOn, ["fire": .fire, "end": .end]),
     ]
 
     /// The fields by `timers.key`.
@@ -59,7 +59,7 @@ extension TimerDefinition {
             return "field 'timers.mode' is set for a dispatch timer, which has no mode (G1) "
                 + "(accepted: leave it out, or use mechanism = \"runloop\")"
         }
-        if actsOn == .end && repeats {
+        if actions.actsOn == .end && repeats {
             return "field 'timers.act_on' = \"end\" is invalid for a repeating timer, which never ends by itself "
                 + "(accepted: \"fire\", or repeats = false)"
         }

@@ -45,22 +45,8 @@ public struct TimerDefinition: Equatable, Sendable {
     public var firstFire: FirstFire = .afterInterval
     /// Whether it starts with the dashboard (otherwise `s` starts it).
     public var startsAtLaunch = true
-    /// Whether the terminal bell rings when it acts.
-    public var bell = false
-    /// A shell command run (off the loop's thread) when it acts; `nil` for none.
-    public var hook: String?
-    /// How long the hook may run before it is stopped.
-    public var hookLimit: Duration = .seconds(10)
-    /// When the bell and the hook act: at every fire, or only at the end of a one-shot timer.
-    public var actsOn: ActsOn = .fire
-
-    /// When a timer's actions run.
-    public enum ActsOn: String, Equatable, Sendable, CaseIterable {
-        /// At every scheduled fire.
-        case fire
-        /// When the timer ends: the fire of a one-shot timer (C-T5).
-        case end
-    }
+    /// The bell and the hook, and when they act.
+    public var actions = TimerActions()
 
     /// An empty definition; `name` must be set before it is valid.
     public init() {}
