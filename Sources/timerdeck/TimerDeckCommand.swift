@@ -38,6 +38,9 @@ struct TimerDeckCommand: ParsableCommand {
     @Option(help: "The outbox database (default: ~/.local/state/timerdeck/outbox.sqlite; headless: a temporary one).")
     var outbox: String?
 
+    @Option(help: "Write every fire and nested run to this file as JSON Lines (the README lists the fields).")
+    var trace: String?
+
     /// The signals that end a headless run.
     static let headlessSignals = [SIGINT, SIGTERM, SIGHUP]
 
@@ -96,9 +99,17 @@ struct TimerDeckCommand: ParsableCommand {
             printError("timerdeck: \(error.message)")
             throw ExitCode(2)
         }
+        let traceFile: TraceFile?
+        do {
+            traceFile = try trace.map { path throws(TraceFileError) in try TraceFile(path: path) }
+        } catch {
+            printError("timerdeck: \(error.message)")
+            throw ExitCode(2)
+        }
+        defer { reportTrace(traceFile) }
         if headless {
             uploads.removeTemporaryDirectory(on: Self.headlessSignals)
-            try runHeadless(settings, uploads: uploads)
+            try runHeadless(settings, uploads: uploads, trace: traceFile)
             return
         }
         if script != nil {
@@ -107,7 +118,7 @@ struct TimerDeckCommand: ParsableCommand {
         }
         let left: Int
         do {
-            left = try TerminalSession.run(config: settings, uploads: uploads)
+            left = try TerminalSession.run(config: settings, uploads: uploads, trace: traceFile)
         } catch {
             printError("timerdeck: \(error)")
             throw ExitCode(2)
@@ -122,7 +133,12 @@ struct TimerDeckCommand: ParsableCommand {
         if report.failed { throw ExitCode(1) }
     }
 
-    private func runHeadless(_ settings: Config, uploads: UploadsSetup) throws {
+    /// Says when the trace could not be written to the end.
+    private func reportTrace(_ trace: TraceFile?) {
+        if let failure = trace?.failure { printError("timerdeck: \(failure); the trace stops there") }
+    }
+
+    private func runHeadless(_ settings: Config, uploads: UploadsSetup, trace: TraceFile?) throws {
         guard let script else {
             printError(
                 "timerdeck: --headless needs --script FILE (commands: size WxH, key NAME, wait DURATION, snapshot, quit)"
@@ -139,7 +155,7 @@ struct TimerDeckCommand: ParsableCommand {
             printError("timerdeck: \(error.message)")
             throw ExitCode(2)
         }
-        let session = HeadlessSession(config: settings, uploads: uploads, script: steps) { print($0) }
+        let session = HeadlessSession(config: settings, uploads: uploads, script: steps, trace: trace) { print($0) }
         try reportUploads(left: session.run(), uploads: uploads)
     }
 }

@@ -20,7 +20,7 @@ package final class DashboardDriver {
     private let screen: any Screen
     private let view: DashboardView
     private let pipeline: UploadPipeline?
-    private let startTime: Instant
+    let startTime: Instant
     /// The real timer of each row, by ``RowID/index``.
     private var timers: [any RowTimer] = []
     private var gestureEnd: Timer?
@@ -31,6 +31,8 @@ package final class DashboardDriver {
     private var renderScheduled = false
     /// Whether a change is drawn at once (a terminal) or only when asked (a headless snapshot).
     private let rendersOnChange: Bool
+    /// Where every fire and nested run is traced (`--trace FILE`), if anywhere.
+    package var trace: TraceFile?
     /// Runs timers' hooks off the loop's thread; made at the first hook.
     private lazy var hooks = HookRunner(loop: loop) { [unowned self] id, result in
         send(.hookFinished(id, result, time: loop.now))
@@ -68,7 +70,10 @@ package final class DashboardDriver {
 
     /// Applies `event` and performs the effects.
     func send(_ event: Event) {
-        perform(state.apply(event))
+        let logged = state.log.totalAppended
+        let effects = state.apply(event)
+        if let trace { traceFires(since: logged, to: trace) }
+        perform(effects)
         keepRelativeTimesFresh()
     }
 
@@ -222,7 +227,10 @@ package final class DashboardDriver {
             loop.add(end, forMode: .tracking)
             gestureEnd = end
         }
+        let depth = loop.nestingDepth + 1
+        trace?.nestedRun(ended: false, mode: .tracking, at: loop.now, since: startTime, depth: depth)
         loop.run(mode: .tracking, until: .distantFuture)
+        trace?.nestedRun(ended: true, mode: .tracking, at: loop.now, since: startTime, depth: depth)
         gestureEnd?.invalidate()
         gestureEnd = nil
         send(.trackingEnded)

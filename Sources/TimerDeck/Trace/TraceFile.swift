@@ -1,0 +1,91 @@
+import Glibc
+import RunLoopKit
+
+/// `--trace FILE`: every fire the fire log records and every nested run of the loop, one JSON
+/// object per line (the README lists the fields). Times are nanoseconds on the dashboard's uptime
+/// clock from its start, so a headless run's trace is the same every time.
+///
+/// ```swift
+/// let trace = try TraceFile(path: "run.jsonl")
+/// driver.trace = trace
+/// ```
+package final class TraceFile {
+    private let descriptor: Int32
+    /// The path, for messages.
+    package let path: String
+    /// The first write error, if any (the trace then stops; the exit report says so).
+    package private(set) var failure: String?
+
+    /// Creates (or truncates) `path`.
+    package init(path: String) throws(TraceFileError) {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            throw TraceFileError(
+                message: "trace file \(UserText.quote(path)): \(String(cString: strerror(errno))) "
+                    + "(give a path in a directory you can write to)")
+        }
+        self.descriptor = descriptor
+        self.path = path
+    }
+
+    deinit {
+        close(descriptor)
+    }
+
+    /// Writes one fire.
+    func fire(
+        _ record: FireRecord, since start: Instant, mechanism: String, depth: Int
+    ) {
+        let time = start.duration(to: record.time).nanoseconds
+        write(
+            "{\"event\":\"fire\",\"t_ns\":\(time),\"timer\":\(Self.quoted(record.timer)),"
+                + "\"mechanism\":\(Self.quoted(mechanism)),\"mode\":\(Self.quoted(record.mode?.rawValue ?? "")),"
+                + "\"scheduled_ns\":\(time - record.lateness.nanoseconds),\"lateness_ns\":\(record.lateness.nanoseconds),"
+                + "\"ticks\":\(record.ticks),\"depth\":\(depth)"
+                + (record.note.map { ",\"note\":\(Self.quoted($0))" } ?? "") + "}")
+    }
+
+    /// Writes the start (`"nested-run"`) or the end (`"nested-run-end"`) of a nested run in `mode`.
+    func nestedRun(ended: Bool, mode: RunLoop.Mode, at time: Instant, since start: Instant, depth: Int) {
+        write(
+            "{\"event\":\"\(ended ? "nested-run-end" : "nested-run")\",\"t_ns\":\(start.duration(to: time).nanoseconds),"
+                + "\"mode\":\(Self.quoted(mode.rawValue)),\"depth\":\(depth)}")
+    }
+
+    private func write(_ line: String) {
+        guard failure == nil else { return }
+        let bytes = Array((line + "\n").utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                failure = "trace file \(UserText.quote(path)): \(String(cString: strerror(errno)))"
+                return
+            }
+            offset += written
+        }
+    }
+
+    /// `text` as a JSON string.
+    static func quoted(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\t": result += "\\t"
+            case "\r": result += "\\r"
+            default:
+                if scalar.value < 0x20 {
+                    let hex = String(scalar.value, radix: 16)
+                    result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    result.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return result + "\""
+    }
+}
