@@ -11,7 +11,7 @@ struct TimerDeckCommand: ParsableCommand {
         abstract: "A terminal dashboard of live run loop, display link and dispatch timers.",
         discussion:
             "Scroll the fire log to put the run loop into the tracking mode and watch default-mode timers pause. Press ? in the dashboard for the keys.",
-        version: "timerdeck 0.1.0")
+        version: "timerdeck 0.1.0", subcommands: [PlotCommand.self])
 
     @Option(help: "A config file (TOML); Resources/timerdeck.toml documents every field.")
     var config: String?
