@@ -34,4 +34,6 @@ enum Command: Equatable, Sendable {
     case dismiss
     /// `q`: quit.
     case quit
+    /// Shows the timeline view (`4`) or the dashboard (`1`).
+    case showTimeline(Bool)
 }

@@ -55,6 +55,10 @@ extension DashboardState {
             isHelpVisible = false
             return [.render(.all)]
         case .quit: return quit()
+        case .showTimeline(let shown):
+            guard isTimelineVisible != shown else { return [] }
+            isTimelineVisible = shown
+            return [.render(.all)]
         }
     }
 
