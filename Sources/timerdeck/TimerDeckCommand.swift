@@ -41,6 +41,10 @@ struct TimerDeckCommand: ParsableCommand {
     @Option(help: "Write every fire and nested run to this file as JSON Lines (the README lists the fields).")
     var trace: String?
 
+    @Option(
+        help: "Record the live session's input with its times as a headless script (replay: --headless --script FILE).")
+    var record: String?
+
     /// The signals that end a headless run.
     static let headlessSignals = [SIGINT, SIGTERM, SIGHUP]
 
@@ -107,6 +111,11 @@ struct TimerDeckCommand: ParsableCommand {
             throw ExitCode(2)
         }
         defer { reportTrace(traceFile) }
+        if headless && record != nil {
+            printError(
+                "timerdeck: --record records a live session; a headless run replays one (--headless --script FILE)")
+            throw ExitCode(2)
+        }
         if headless {
             uploads.removeTemporaryDirectory(on: Self.headlessSignals)
             try runHeadless(settings, uploads: uploads, trace: traceFile)
@@ -116,9 +125,19 @@ struct TimerDeckCommand: ParsableCommand {
             printError("timerdeck: --script is only used with --headless (e.g. timerdeck --headless --script FILE)")
             throw ExitCode(2)
         }
+        let recorder: SessionRecorder?
+        do {
+            recorder = try record.map { path throws(TraceFileError) in try SessionRecorder(path: path) }
+        } catch {
+            printError("timerdeck: \(error.message)")
+            throw ExitCode(2)
+        }
+        defer {
+            if let failure = recorder?.failure { printError("timerdeck: \(failure); the recording stops there") }
+        }
         let left: Int
         do {
-            left = try TerminalSession.run(config: settings, uploads: uploads, trace: traceFile)
+            left = try TerminalSession.run(config: settings, uploads: uploads, trace: traceFile, recorder: recorder)
         } catch {
             printError("timerdeck: \(error)")
             throw ExitCode(2)

@@ -31,6 +31,8 @@ package final class DashboardDriver {
     private var renderScheduled = false
     /// Whether a change is drawn at once (a terminal) or only when asked (a headless snapshot).
     private let rendersOnChange: Bool
+    /// Where the session's input is recorded as a headless script (`--record FILE`), if anywhere.
+    package var recorder: SessionRecorder?
     /// Where every fire and nested run is traced (`--trace FILE`), if anywhere.
     package var trace: TraceFile?
     /// Runs timers' hooks off the loop's thread; made at the first hook.
@@ -80,12 +82,14 @@ package final class DashboardDriver {
     /// Handles keys in order. A key that starts a tracking gesture runs the nested tracking run;
     /// the keys after it are handled inside that run, as a scroll view keeps receiving touches.
     package func receive(_ keys: [Key]) {
+        recorder?.keys(keys, at: loop.now)
         pendingKeys.append(contentsOf: keys)
         handlePendingKeys()
     }
 
     /// The screen changed size (a resize, a return from Ctrl-Z): the layout follows.
     package func screenResized() {
+        recorder?.resize(to: screen.size, at: loop.now)
         send(.resize(screen.size))
     }
 

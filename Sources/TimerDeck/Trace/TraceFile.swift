@@ -1,4 +1,3 @@
-import Glibc
 import RunLoopKit
 
 /// `--trace FILE`: every fire the fire log records and every nested run of the loop, one JSON
@@ -10,26 +9,14 @@ import RunLoopKit
 /// driver.trace = trace
 /// ```
 package final class TraceFile {
-    private let descriptor: Int32
-    /// The path, for messages.
-    package let path: String
+    private let file: LineFile
+
     /// The first write error, if any (the trace then stops; the exit report says so).
-    package private(set) var failure: String?
+    package var failure: String? { file.failure.map { "trace file " + $0 } }
 
     /// Creates (or truncates) `path`.
     package init(path: String) throws(TraceFileError) {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else {
-            throw TraceFileError(
-                message: "trace file \(UserText.quote(path)): \(String(cString: strerror(errno))) "
-                    + "(give a path in a directory you can write to)")
-        }
-        self.descriptor = descriptor
-        self.path = path
-    }
-
-    deinit {
-        close(descriptor)
+        file = try LineFile(path: path, role: "trace file")
     }
 
     /// Writes one fire.
@@ -53,18 +40,7 @@ package final class TraceFile {
     }
 
     private func write(_ line: String) {
-        guard failure == nil else { return }
-        let bytes = Array((line + "\n").utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
-            if written < 0 {
-                if errno == EINTR { continue }
-                failure = "trace file \(UserText.quote(path)): \(String(cString: strerror(errno)))"
-                return
-            }
-            offset += written
-        }
+        file.write(line)
     }
 
     /// `text` as a JSON string.
