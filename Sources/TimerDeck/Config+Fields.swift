@@ -24,6 +24,7 @@ extension Config {
         .duration("uploads.keep_delivered", \.uploads.keepDelivered, in: .seconds(3_600) ... .seconds(8_760 * 3_600)),
         .integer("uploads.keep_delivered_count", \.uploads.keepDeliveredCount, in: 0...1_000_000_000),
         .flag("countdown.bell", \.countdownActions.bell),
+        .flag("countdown.flash", \.countdownActions.flash),
         .text("countdown.hook", \.countdownActions.hook, accepted: TimerActions.hookRule, emptyIsNone: true),
         .duration("countdown.hook_limit", \.countdownActions.hookLimit, in: TimerActions.hookLimitRange),
     ]

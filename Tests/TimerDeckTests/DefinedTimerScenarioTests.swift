@@ -135,6 +135,25 @@ struct DefinedTimerScenarioTests {
     }
 }
 
+@Suite("A defined timer's flash")
+struct DefinedTimerFlashTests {
+    @Test("A flashing timer's row is highlighted from its fire for half a second, also while tracking")
+    @available(*, noasync)
+    func rowFlashesForHalfASecond() {
+        var definition = timer("tea")
+        definition.actions.flash = true
+        let rig = DefinedTimerRig([definition])
+        rig.run(untilMilliseconds: 999)
+        #expect(!rig.driver.state.rows[0].isFlashing)
+        rig.run(untilMilliseconds: 1_000)
+        #expect(rig.driver.state.rows[0].isFlashing)
+        rig.run(.tracking, untilMilliseconds: 1_499)
+        #expect(rig.driver.state.rows[0].isFlashing)
+        rig.run(.tracking, untilMilliseconds: 1_500)
+        #expect(!rig.driver.state.rows[0].isFlashing)
+    }
+}
+
 @Suite("A defined timer is a row like the built-in ones")
 struct DefinedTimerRowTests {
     @Test("s starts it, f fires it by hand (T2), p holds it, x invalidates it, and the inspector shows each state")

@@ -218,6 +218,12 @@ package final class DashboardDriver {
         case .render(let parts): invalidate(parts)
         case .renderRow(let id): invalidate([], row: id)
         case .ring: screen.ring()
+        case .endFlash(let id, let duration):
+            // In the common modes, so a flash ends during a scroll too.
+            let end = Timer(fireAt: loop.now + duration, interval: .zero, repeats: false) { [unowned self] _ in
+                send(.flashEnded(id))
+            }
+            loop.add(end, forMode: .common)
         case .runHook(let id, let hook, let environment): hooks.run(hook, for: id, environment: environment)
         }
     }

@@ -34,7 +34,11 @@ enum InspectorPanel {
             let display = snapshot.displayState(of: row)
             let scheduled = display == .running || display == .waitingForMode
             let cells: [(String, Style)] = [
-                (row.name, Style(.normal, bold: selected, reverse: selected)),
+                (
+                    row.name,
+                    row.isFlashing
+                        ? Style(.warn, bold: true, reverse: true) : Style(.normal, bold: selected, reverse: selected)
+                ),
                 (row.mechanismText, Style(.dim)),
                 (PanelText.mode(row.mode), Style(.accent)),
                 (display.description, PanelText.style(for: display)),

@@ -11,6 +11,10 @@ extension DashboardState {
         let actions = row.actions
         guard actions.actsOn == .fire || ends else { return [] }
         var effects: [Effect] = actions.bell ? [.ring] : []
+        if actions.flash {
+            rows[id.index].isFlashing = true
+            effects += redraw(row) + [.endFlash(id, after: TimerActions.flashLength)]
+        }
         guard let command = actions.hook else { return effects }
         guard !row.isHookRunning else {
             record(

@@ -83,6 +83,9 @@ struct DashboardState: Sendable {
             hint = text
             return [.render(.status)]
         case .hookFinished(let id, let result, let time): return hookFinished(id, result, at: time)
+        case .flashEnded(let id):
+            rows[id.index].isFlashing = false
+            return redraw(rows[id.index])
         }
     }
 

@@ -38,6 +38,8 @@ enum Effect: Equatable, Sendable {
     case quit
     /// Rings the terminal bell (a timer's action).
     case ring
+    /// Ends a row's flash after `duration`, with ``Event/flashEnded(_:)``.
+    case endFlash(RowID, after: Duration)
     /// Runs a timer's hook off the loop's thread; its end comes back as ``Event/hookFinished(_:_:)``.
     case runHook(RowID, Hook, environment: [String: String])
 }

@@ -28,6 +28,8 @@ struct RowState: Equatable, Sendable {
     var missedTicks = 0
     /// Its bell and hook, and when they act.
     var actions = TimerActions()
+    /// Whether it is flashing (its action), until ``Event/flashEnded(_:)``.
+    var isFlashing = false
     /// Whether its hook is running (a hook never runs twice at once for one timer).
     var isHookRunning = false
 

@@ -11,6 +11,8 @@ public struct TimerActions: Equatable, Sendable {
 
     /// Whether the terminal bell rings.
     public var bell = false
+    /// Whether its row flashes (is drawn highlighted for ``flashLength``).
+    public var flash = false
     /// A shell command run off the loop's thread; `nil` for none.
     public var hook: String?
     /// How long the hook may run before it is stopped.
@@ -21,6 +23,8 @@ public struct TimerActions: Equatable, Sendable {
     /// No bell, no hook.
     public init() {}
 
+    /// How long a flash lasts.
+    static let flashLength: Duration = .milliseconds(500)
     /// What a hook field accepts, as the error messages say it.
     static let hookRule = "\"\" or a shell command (run by /bin/sh -c)"
     /// The time limits a hook accepts.

@@ -14,6 +14,7 @@ extension TimerDefinition {
         .choice("timers.first_fire", \.firstFire, ["after-interval": .afterInterval, "now": .now]),
         .flag("timers.start", \.startsAtLaunch),
         .flag("timers.bell", \.actions.bell),
+        .flag("timers.flash", \.actions.flash),
         .text("timers.hook", \.actions.hook, accepted: TimerActions.hookRule, emptyIsNone: true),
         .duration("timers.hook_limit", \.actions.hookLimit, in: TimerActions.hookLimitRange),
         .choice("timers.act_on", \.actions.actsOn, ["fire": .fire, "end": .end]),
