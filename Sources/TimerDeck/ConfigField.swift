@@ -105,6 +105,6 @@ struct ConfigField<Root>: Sendable {
                 guard case .text(let text) = value, emptyIsNone || !text.isEmpty else { return false }
                 config[keyPath: path] = text.isEmpty ? nil : text
                 return true
-            }, written: { "\"\($0[keyPath: path] ?? "")\"" })
+            }, written: { ($0[keyPath: path] ?? "").quotedForJSONAndTOML })
     }
 }

@@ -218,6 +218,7 @@ package final class DashboardDriver {
         case .render(let parts): invalidate(parts)
         case .renderRow(let id): invalidate([], row: id)
         case .ring: screen.ring()
+        case .writeTimers(let path, let text): writeTimers(text, to: path)
         case .endFlash(let id, let duration):
             // In the common modes, so a flash ends during a scroll too.
             let end = Timer(fireAt: loop.now + duration, interval: .zero, repeats: false) { [unowned self] _ in

@@ -36,4 +36,6 @@ enum Command: Equatable, Sendable {
     case quit
     /// Shows the timeline view (`4`) or the dashboard (`1`).
     case showTimeline(Bool)
+    /// Asks for a file and writes the defined timers to it (`W`).
+    case writeTimers
 }

@@ -3,6 +3,7 @@ import TerminalUI
 extension DashboardState {
     /// A key: the keymap's command, or a hint that the key does nothing here.
     mutating func receive(_ key: Key) -> [Effect] {
+        if prompt != nil { return promptKey(key) }
         guard let command = Keymap.command(for: key, focus: focus, logPage: layout.logPage) else {
             hint = "key \(key) does nothing here — press ? for help"
             return [.render(.status)]
@@ -55,6 +56,7 @@ extension DashboardState {
             isHelpVisible = false
             return [.render(.all)]
         case .quit: return quit()
+        case .writeTimers: return askForTimersFile()
         case .showTimeline(let shown):
             guard isTimelineVisible != shown else { return [] }
             isTimelineVisible = shown

@@ -34,6 +34,8 @@ struct DashboardState: Sendable {
     var scrollback = 0
     /// What keeps the loop in the tracking mode, if anything.
     var gesture: Gesture = .none
+    /// The line being typed in the status bar (`W`), if any: it takes every key.
+    var prompt: Prompt?
     /// Whether the timeline view (`4`) is shown instead of the panels.
     var isTimelineVisible = false
     /// Whether the help overlay is shown (keys other than `?`, `Esc` and `q` then do nothing).

@@ -36,6 +36,8 @@ enum Effect: Equatable, Sendable {
     case renderRow(RowID)
     /// End the session.
     case quit
+    /// Writes `text` (the defined timers as config) to `path`; a ``Event/notice(_:)`` says how it went.
+    case writeTimers(path: String, text: String)
     /// Rings the terminal bell (a timer's action).
     case ring
     /// Ends a row's flash after `duration`, with ``Event/flashEnded(_:)``.

@@ -32,6 +32,7 @@ enum Keymap {
         case .escape: return .dismiss
         case .character("q"): return .quit
         case .character("4"): return .showTimeline(true)
+        case .character("W"): return .writeTimers
         case .character("1"): return .showTimeline(false)
         case .mouse(let event):
             switch event.kind {

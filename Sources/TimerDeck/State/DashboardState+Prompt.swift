@@ -1,0 +1,48 @@
+import TerminalUI
+
+extension DashboardState {
+    /// `W`: asks for the file to write the defined timers to.
+    mutating func askForTimersFile() -> [Effect] {
+        guard rows.contains(where: { if case .defined = $0.mechanism { true } else { false } }) else {
+            hint = "no timers of your own to write: define them with [[timers]] in the config"
+            return [.render(.status)]
+        }
+        prompt = Prompt(purpose: .writeTimers)
+        hint = prompt?.line
+        return [.render(.status)]
+    }
+
+    /// A key while a prompt is open: editing, Enter to act, Esc to cancel.
+    mutating func promptKey(_ key: Key) -> [Effect] {
+        guard var current = prompt else { return [] }
+        var effects: [Effect] = [.render(.status)]
+        switch key {
+        case .escape:
+            prompt = nil
+            hint = "cancelled"
+            return effects
+        case .enter:
+            prompt = nil
+            guard !current.text.isEmpty else {
+                hint = "no file named: W again to write the timers"
+                return effects
+            }
+            let timers = rows.compactMap { row -> TimerDefinition? in
+                if case .defined(let timer) = row.mechanism { return timer }
+                return nil
+            }
+            hint = nil
+            effects.append(.writeTimers(path: current.text, text: TimerDefinition.configText(timers)))
+            return effects
+        case .backspace:
+            if !current.text.isEmpty { current.text.removeLast() }
+        case .character(let character) where current.text.count < Prompt.maxLength && !character.isNewline:
+            current.text.append(character)
+        default:
+            break
+        }
+        prompt = current
+        hint = current.line
+        return effects
+    }
+}
