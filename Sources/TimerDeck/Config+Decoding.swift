@@ -76,14 +76,16 @@ extension Config {
         return fps
     }
 
-    /// One `[[timers]]` table, checked field by field and as a whole; errors name the timer.
-    private static func timer(_ table: [String: ConfigValue], source: String) throws(ConfigError) -> TimerDefinition {
+    /// One `[[timers]]` table, checked field by field and as a whole; errors name the timer (after
+    /// `source` and a colon, unless `source` is empty).
+    static func timer(_ table: [String: ConfigValue], source: String) throws(ConfigError) -> TimerDefinition {
         var timer = TimerDefinition()
+        let place = source.isEmpty ? "" : source + ": "
         let label: String
         if case .text(let name) = table["name"] {
-            label = "\(source): timer \(UserText.quote(name))"
+            label = "\(place)timer \(UserText.quote(name))"
         } else {
-            label = "\(source): a [[timers]] table without a name"
+            label = "\(place)a [[timers]] table without a name"
         }
         for (name, value) in table.sorted(by: { $0.key < $1.key }) {
             guard let field = TimerDefinition.fieldsByKey["timers.\(name)"] else {

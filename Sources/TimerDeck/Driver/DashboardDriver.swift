@@ -217,6 +217,7 @@ package final class DashboardDriver {
         case .leaveTracking, .quit: loop.stop()
         case .render(let parts): invalidate(parts)
         case .renderRow(let id): invalidate([], row: id)
+        case .addTimer(let id): timers.append(makeTimer(for: state[id]))
         case .ring: screen.ring()
         case .writeTimers(let path, let text): writeTimers(text, to: path)
         case .endFlash(let id, let duration):

@@ -57,6 +57,7 @@ extension DashboardState {
             return [.render(.all)]
         case .quit: return quit()
         case .writeTimers: return askForTimersFile()
+        case .addTimer: return askForTimer()
         case .showTimeline(let shown):
             guard isTimelineVisible != shown else { return [] }
             isTimelineVisible = shown

@@ -21,6 +21,8 @@ extension DashboardState {
             prompt = nil
             hint = "cancelled"
             return effects
+        case .enter where current.purpose == .addTimer:
+            return effects + addTimer(from: current)
         case .enter:
             prompt = nil
             guard !current.text.isEmpty else {
@@ -43,6 +45,41 @@ extension DashboardState {
         }
         prompt = current
         hint = current.line
+        if current.purpose == .addTimer, !current.text.isEmpty {
+            // Checked as it is typed: the problem with the text so far, if any.
+            do throws(ConfigError) {
+                _ = try TimerDefinition.parse(line: current.text, taken: rows.map(\.name))
+            } catch {
+                hint = current.line + "  — " + error.message
+            }
+        }
         return effects
+    }
+
+    /// `a`: asks for a new timer's definition.
+    mutating func askForTimer() -> [Effect] {
+        prompt = Prompt(purpose: .addTimer)
+        hint = prompt?.line
+        return [.render(.status)]
+    }
+
+    /// Enter at the add-timer prompt: a valid definition becomes a running row; otherwise the prompt
+    /// stays open with what is wrong.
+    private mutating func addTimer(from current: Prompt) -> [Effect] {
+        let timer: TimerDefinition
+        do throws(ConfigError) {
+            timer = try TimerDefinition.parse(line: current.text, taken: rows.map(\.name))
+        } catch {
+            hint = current.line + "  — " + error.message
+            return []
+        }
+        prompt = nil
+        let id = RowID(index: rows.count)
+        var row = Scene.Row(defined: timer).state(id: id)
+        row.run = .running
+        rows.append(row)
+        layout = DashboardLayout(size: layout.size, rowCount: rows.count, hasUploads: uploadsLabel != nil)
+        hint = "added \(timer.name): s starts or stops it, W writes your timers to a file"
+        return [.addTimer(id), .start(id), .render(.all)]
     }
 }

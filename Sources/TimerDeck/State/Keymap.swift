@@ -33,6 +33,7 @@ enum Keymap {
         case .character("q"): return .quit
         case .character("4"): return .showTimeline(true)
         case .character("W"): return .writeTimers
+        case .character("a"): return .addTimer
         case .character("1"): return .showTimeline(false)
         case .mouse(let event):
             switch event.kind {

@@ -4,6 +4,8 @@ struct Prompt: Equatable, Sendable {
     enum Purpose: Equatable, Sendable {
         /// Writes the defined timers to the file the text names (`W`).
         case writeTimers
+        /// Adds the timer the text defines (`a`).
+        case addTimer
     }
 
     /// The longest text accepted.
@@ -16,6 +18,7 @@ struct Prompt: Equatable, Sendable {
     var line: String {
         switch purpose {
         case .writeTimers: "write the timers to (Enter writes, Esc cancels): \(text)▏"
+        case .addTimer: text.isEmpty ? "add timer: \(TimerDefinition.lineSyntax)  (Esc cancels)" : "add timer: \(text)▏"
         }
     }
 }
