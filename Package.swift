@@ -84,7 +84,8 @@ let package = Package(
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TestSupport"]),
         // Imports the executable too, to check its command-line parsing.
         .testTarget(
-            name: "TimerDeckTests", dependencies: ["TimerDeck", "timerdeck", "TestSupport"], exclude: ["Snapshots"]),
+            name: "TimerDeckTests", dependencies: ["TimerDeck", "timerdeck", "TestSupport"],
+            exclude: ["Snapshots", "Traces"]),
         .testTarget(name: "UploadsTests", dependencies: ["Uploads", "TestSupport"]),
         // Runs the built timerdeck-bench (and through it timerdeck) as a child process.
         .testTarget(name: "BenchTests", dependencies: ["TestSupport"]),

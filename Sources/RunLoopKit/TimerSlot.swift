@@ -1,10 +1,10 @@
-/// A repeating run loop timer that can be started, stopped, suspended, resumed, moved between modes
+/// A run loop timer (repeating unless told otherwise) that can be started, stopped, suspended, resumed, moved between modes
 /// and fired by hand, reporting every fire with its lateness and skipped ticks: what a dashboard or
 /// a job scheduler does with a timer without rebuilding these steps each time.
 ///
 /// Suspending parks the fire date in the distant future and remembers the time that was left (the
 /// usual iOS idiom); resuming puts it back. Stopping invalidates the timer; starting schedules a new
-/// one, first fire one interval from now (seed M1).
+/// one, first fire one interval from now (seed M1) unless ``firesAtStart`` says at once.
 ///
 /// ```swift
 /// let slot = TimerSlot(interval: .seconds(5), mode: .common, loop: .current)
@@ -34,6 +34,12 @@ public final class TimerSlot {
     public private(set) var mode: RunLoop.Mode
     /// Weak: a slot that outlives its loop does nothing (``start()`` schedules nothing).
     private weak var loop: RunLoop?
+    /// The timer's tolerance (C-T9), applied at the next ``start()``.
+    public var tolerance: Duration = .zero
+    /// Whether it repeats; a one-shot timer invalidates itself after its fire. Applied at the next ``start()``.
+    public var repeats = true
+    /// Whether the first fire is at the start rather than one interval later. Applied at the next ``start()``.
+    public var firesAtStart = false
     /// What runs at each fire.
     public var onFire: (Fire) -> Void = { _ in }
     private var timer: Timer?
@@ -60,14 +66,17 @@ public final class TimerSlot {
     /// The next fire, or `nil` when stopped or suspended.
     public var nextFire: Instant? { isSuspended ? nil : timer.flatMap { $0.isValid ? $0.fireDate : nil } }
 
-    /// Schedules a new repeating timer, first fire one interval from now (seed M1, Darwin semantics).
+    /// Schedules a new timer, first fire one interval from now (seed M1, Darwin semantics) or at once
+    /// with ``firesAtStart``, repeating unless ``repeats`` is off, with ``tolerance``.
     public func start() {
         stop()
         wasInvalidated = false
         guard let loop else { return }
-        let timer = Timer(fireAt: loop.now + interval, interval: interval, repeats: true) { [weak self] timer in
+        let firstFire = firesAtStart ? loop.now : loop.now + interval
+        let timer = Timer(fireAt: firstFire, interval: interval, repeats: repeats) { [weak self] timer in
             self?.fired(timer)
         }
+        timer.tolerance = tolerance
         loop.add(timer, forMode: mode)
         self.timer = timer
     }

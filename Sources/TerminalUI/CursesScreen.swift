@@ -138,6 +138,11 @@ public final class CursesScreen: Screen {
     }
 
     /// Reads every key available without blocking; a resize also resizes the screen.
+    /// Rings the terminal's bell (ncurses falls back to a visible flash where there is none).
+    public func ring() {
+        _ = beep()
+    }
+
     public func readKeys() -> [Key] {
         guard isActive else { return [] }
         var keys: [Key] = []

@@ -9,6 +9,13 @@
 public final class GridScreen: Screen {
     private let grid: CellGrid
     public private(set) var updateCount = 0
+    /// How many times the bell rang (``ring()``).
+    public private(set) var ringCount = 0
+
+    /// Counts the ring: a grid has no bell.
+    public func ring() {
+        ringCount += 1
+    }
 
     /// A blank screen of `size`.
     public init(size: Size) {

@@ -11,6 +11,8 @@ public protocol Screen: AnyObject {
     func flush()
     /// How many flushes actually updated the display.
     var updateCount: Int { get }
+    /// Rings the terminal bell.
+    func ring()
 }
 
 /// The message shown instead of the dashboard when the terminal is too small.

@@ -17,9 +17,9 @@ extension Config {
     /// TOMLKit's decoder reads the sections; each value is then checked against its entry in ``fields``.
     public static func parse(_ text: String, source: String = "config") throws(ConfigError) -> Config {
         try ConfigLines.check(text, source: source)
-        let sections: [String: [String: ConfigValue]]
+        let sections: [String: ConfigSection]
         do {
-            sections = try TOMLDecoder().decode([String: [String: ConfigValue]].self, from: text)
+            sections = try TOMLDecoder().decode([String: ConfigSection].self, from: text)
         } catch let error as TOMLParseError {
             throw ConfigError(message: "\(source):\(error.source.begin.line): \(error.description)")
         } catch let error as DecodingError {
@@ -31,7 +31,18 @@ extension Config {
             throw ConfigError(message: "\(source): \(error)")
         }
         var config = Config()
-        for (section, values) in sections.sorted(by: { $0.key < $1.key }) {
+        for (section, entry) in sections.sorted(by: { $0.key < $1.key }) {
+            let values: [String: ConfigValue]
+            switch entry {
+            case .table(let table): values = table
+            case .tables(let tables) where section == "timers":
+                config.timers = try tables.map { table throws(ConfigError) in try timer(table, source: source) }
+                continue
+            case .tables:
+                throw ConfigError(
+                    message: "\(source): [[\(section)]] is not a list of tables; only [[timers]] is (known sections: "
+                        + "\(knownSections))")
+            }
             for (name, value) in values.sorted(by: { $0.key < $1.key }) {
                 let key = "\(section).\(name)"
                 guard let field = fieldsByKey[key] else {
@@ -43,6 +54,7 @@ extension Config {
                 try field.apply(value, to: &config, source: source)
             }
         }
+        try checkTimerNames(config.timers, source: source)
         let retry = config.uploads.pipeline.retry
         guard retry.base <= retry.cap else {
             throw ConfigError(
@@ -64,10 +76,44 @@ extension Config {
         return fps
     }
 
+    /// One `[[timers]]` table, checked field by field and as a whole; errors name the timer (after
+    /// `source` and a colon, unless `source` is empty).
+    static func timer(_ table: [String: ConfigValue], source: String) throws(ConfigError) -> TimerDefinition {
+        var timer = TimerDefinition()
+        let place = source.isEmpty ? "" : source + ": "
+        let label: String
+        if case .text(let name) = table["name"] {
+            label = "\(place)timer \(UserText.quote(name))"
+        } else {
+            label = "\(place)a [[timers]] table without a name"
+        }
+        for (name, value) in table.sorted(by: { $0.key < $1.key }) {
+            guard let field = TimerDefinition.fieldsByKey["timers.\(name)"] else {
+                throw ConfigError(
+                    message: "\(label): unknown field \(UserText.quote("timers.\(name)")) (known: "
+                        + "\(TimerDefinition.fields.map(\.key).joined(separator: ", ")))")
+            }
+            try field.apply(value, to: &timer, source: label)
+        }
+        if let problem = timer.problem { throw ConfigError(message: "\(label): \(problem)") }
+        return timer
+    }
+
+    /// Two timers with one name could not be told apart in the log.
+    private static func checkTimerNames(_ timers: [TimerDefinition], source: String) throws(ConfigError) {
+        var seen = Set(Scene.builtInNames)
+        for timer in timers where !seen.insert(timer.name).inserted {
+            throw ConfigError(
+                message: "\(source): timer \(UserText.quote(timer.name)): field 'timers.name' is already used by "
+                    + "another timer (accepted: a name no other timer has; taken: "
+                    + "\(Scene.builtInNames.joined(separator: ", ")) and the timers above)")
+        }
+    }
+
     private static var knownSections: String {
         var seen: [Substring] = []
         for field in fields where !seen.contains(field.section) { seen.append(field.section) }
-        return seen.map { "[\($0)]" }.joined(separator: ", ")
+        return seen.map { "[\($0)]" }.joined(separator: ", ") + ", [[timers]]"
     }
 
     /// The top-level key a decoding error is about: a value written outside any `[section]`.

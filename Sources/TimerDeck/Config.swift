@@ -10,6 +10,12 @@ import RunLoopKit
 public struct Config: Equatable, Sendable {
     /// Length of an SMS countdown in seconds (S1).
     public var countdownSeconds = 60
+    /// What the SMS rows do when their countdown reaches Send (S1): the bell and/or a hook.
+    public var countdownActions: TimerActions = {
+        var actions = TimerActions()
+        actions.actsOn = .end
+        return actions
+    }()
     /// Refresh rate of the ticker's display link in Hz.
     public var tickerFPS = 60
     /// Mode the ticker's display link starts in (M4).
@@ -22,6 +28,8 @@ public struct Config: Equatable, Sendable {
     public var mouse = true
     /// The periodic sample-and-upload pipeline (S2).
     public var uploads = UploadsConfig()
+    /// The user's own timers, from the `[[timers]]` tables, in the file's order.
+    public var timers: [TimerDefinition] = []
 
     /// The built-in defaults (the same values as the shipped config file).
     public init() {}

@@ -1,10 +1,11 @@
 import RunLoopKit
 
-/// One field of the config file: its `section.key`, what it accepts, and where it goes in ``Config``.
+/// One field of the config file: its `section.key`, what it accepts, and where it goes in `Root`
+/// (``Config``, or a ``TimerDefinition`` for a field of a `[[timers]]` table).
 ///
-/// ``Config/fields`` is the one table of them: decoding, the error messages and the documented
-/// defaults all come from it.
-struct ConfigField: Sendable {
+/// ``Config/fields`` and ``TimerDefinition/fields`` are the tables of them: decoding, the error
+/// messages and the documented defaults all come from them.
+struct ConfigField<Root>: Sendable {
     /// `section.key`, as written in the file.
     let key: String
     /// What the field accepts, as the error message and the shipped file say it: `an integer 1…240`.
@@ -12,22 +13,22 @@ struct ConfigField: Sendable {
     /// The range alone (`1…240`, `1ms…10s`), or `nil` for a field without one.
     let range: String?
     /// Stores `value` into a config; `false` if the value is not accepted.
-    private let store: @Sendable (inout Config, ConfigValue) -> Bool
+    private let store: @Sendable (inout Root, ConfigValue) -> Bool
     /// The field's value in `config`, written as in the file (`60`, `"250ms"`, `true`).
-    let written: @Sendable (Config) -> String
+    let written: @Sendable (Root) -> String
 
     /// The section the field belongs to.
     var section: Substring { key.prefix { $0 != "." } }
 
     /// Stores `value` into `config`, or names the field, the value and what is accepted.
-    func apply(_ value: ConfigValue, to config: inout Config, source: String) throws(ConfigError) {
+    func apply(_ value: ConfigValue, to config: inout Root, source: String) throws(ConfigError) {
         guard store(&config, value) else {
             throw ConfigError(message: "\(source): field '\(key)' = \(value) is invalid (accepted: \(accepted))")
         }
     }
 
     /// A whole number in `range`.
-    static func integer(_ key: String, _ path: WritableKeyPath<Config, Int> & Sendable, in range: ClosedRange<Int>)
+    static func integer(_ key: String, _ path: WritableKeyPath<Root, Int> & Sendable, in range: ClosedRange<Int>)
         -> ConfigField
     {
         let bounds = "\(range.lowerBound)…\(range.upperBound)"
@@ -42,7 +43,7 @@ struct ConfigField: Sendable {
 
     /// A duration string (`"250ms"`, `"3s"`, `"5m"`, `"2h"`) in `range`.
     static func duration(
-        _ key: String, _ path: WritableKeyPath<Config, Duration> & Sendable,
+        _ key: String, _ path: WritableKeyPath<Root, Duration> & Sendable,
         in range: ClosedRange<Duration>
     ) -> ConfigField {
         let bounds = DurationText.range(range)
@@ -59,7 +60,7 @@ struct ConfigField: Sendable {
     }
 
     /// `true` or `false`.
-    static func flag(_ key: String, _ path: WritableKeyPath<Config, Bool> & Sendable) -> ConfigField {
+    static func flag(_ key: String, _ path: WritableKeyPath<Root, Bool> & Sendable) -> ConfigField {
         ConfigField(
             key: key, accepted: "true or false", range: nil,
             store: { config, value in
@@ -71,7 +72,7 @@ struct ConfigField: Sendable {
 
     /// One of a fixed set of names.
     static func choice<Value: Sendable>(
-        _ key: String, _ path: WritableKeyPath<Config, Value> & Sendable,
+        _ key: String, _ path: WritableKeyPath<Root, Value> & Sendable,
         _ choices: KeyValuePairs<String, Value>
     ) -> ConfigField where Value: Equatable {
         let names = choices.map(\.key)
@@ -89,13 +90,13 @@ struct ConfigField: Sendable {
     }
 
     /// A run loop mode by name (M4).
-    static func mode(_ key: String, _ path: WritableKeyPath<Config, RunLoop.Mode> & Sendable) -> ConfigField {
+    static func mode(_ key: String, _ path: WritableKeyPath<Root, RunLoop.Mode> & Sendable) -> ConfigField {
         choice(key, path, ["default": .default, "tracking": .tracking, "common": .common])
     }
 
     /// A string; an empty one stores `nil` when `emptyIsNone`, and is refused otherwise.
     static func text(
-        _ key: String, _ path: WritableKeyPath<Config, String?> & Sendable, accepted: String,
+        _ key: String, _ path: WritableKeyPath<Root, String?> & Sendable, accepted: String,
         emptyIsNone: Bool
     ) -> ConfigField {
         ConfigField(
@@ -104,6 +105,6 @@ struct ConfigField: Sendable {
                 guard case .text(let text) = value, emptyIsNone || !text.isEmpty else { return false }
                 config[keyPath: path] = text.isEmpty ? nil : text
                 return true
-            }, written: { "\"\($0[keyPath: path] ?? "")\"" })
+            }, written: { ($0[keyPath: path] ?? "").quotedForJSONAndTOML })
     }
 }

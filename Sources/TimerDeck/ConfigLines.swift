@@ -2,8 +2,8 @@
 ///
 /// toml++ (inside TOMLKit) checks some malformed input with assertions rather than errors, so a
 /// typo could stop the process. Instead of refusing the inputs known to do that, this admits only
-/// the small part of TOML a config needs, line by line: blank lines and comments, `[section]`
-/// headers with a plain name, and `key = value` where the value is a quoted string, a number,
+/// the small part of TOML a config needs, line by line: blank lines and comments, `[section]` and
+/// `[[section]]` (array of tables) headers with a plain name, and `key = value` where the value is a quoted string, a number,
 /// `true` or `false`, optionally followed by a comment. Everything else is refused with its line
 /// number and what is accepted.
 enum ConfigLines {
@@ -24,16 +24,19 @@ enum ConfigLines {
         var position = skipBlanks(line, from: 0)
         guard position < line.count, line[position] != "#" else { return nil }
         if line[position] == "[" {
-            position = skipBlanks(line, from: position + 1)
+            // `[[name]]`: the brackets are written together, as TOML requires.
+            let isArray = position + 1 < line.count && line[position + 1] == "["
+            position = skipBlanks(line, from: position + (isArray ? 2 : 1))
             let nameEnd = skipName(line, from: position)
             guard nameEnd > position else {
-                return "a section header needs a plain name, e.g. [ticker] (letters, digits, _ or -)"
+                return "a section header needs a plain name, e.g. [ticker] or [[timers]] (letters, digits, _ or -)"
             }
             position = skipBlanks(line, from: nameEnd)
-            guard position < line.count, line[position] == "]" else {
-                return "a section header is [name] with a plain name, e.g. [ticker]"
+            let closing = isArray ? 2 : 1
+            guard position + closing <= line.count, line[position..<position + closing].allSatisfy({ $0 == "]" }) else {
+                return "a section header is [name] or [[name]] with a plain name, e.g. [ticker] or [[timers]]"
             }
-            return restIsComment(line, from: position + 1)
+            return restIsComment(line, from: position + closing)
         }
         let keyEnd = skipName(line, from: position)
         guard keyEnd > position else {

@@ -13,7 +13,9 @@ enum TerminalSession {
     /// On the way out the upload pipeline gets its bounded final flush; the result says how many
     /// samples stay in the outbox for the next start.
     @available(*, noasync)
-    static func run(config: Config, uploads: UploadsSetup) throws(TerminalError) -> Int {
+    static func run(
+        config: Config, uploads: UploadsSetup, trace: TraceFile?, recorder: SessionRecorder?
+    ) throws(TerminalError) -> Int {
         let screen = try CursesScreen.start(mouse: config.mouse)
         defer { screen.stop() }
         let loop = RunLoop.current
@@ -21,6 +23,9 @@ enum TerminalSession {
         let driver = StandardDashboard.make(
             config: config, loop: loop, screen: screen, pipeline: pipeline,
             sinkLabel: uploads.sinkLabel, rendersOnChange: true)
+        driver.trace = trace
+        recorder?.begin(size: screen.size, at: loop.now)
+        driver.recorder = recorder
 
         let input = RunLoop.FileDescriptorSource(fileDescriptor: screen.inputDescriptor) {
             let keys = screen.readKeys()
@@ -58,6 +63,7 @@ enum TerminalSession {
             loop.run(mode: .default, until: .distantFuture)
         }
         input.invalidate()
+        driver.recorder?.finish(at: loop.now)
         driver.show(
             hint:
                 "quitting: sending pending uploads (at most \(DurationText.setting(config.uploads.pipeline.flushTimeout)))…"

@@ -11,7 +11,7 @@ struct TimerDeckCommand: ParsableCommand {
         abstract: "A terminal dashboard of live run loop, display link and dispatch timers.",
         discussion:
             "Scroll the fire log to put the run loop into the tracking mode and watch default-mode timers pause. Press ? in the dashboard for the keys.",
-        version: "timerdeck 0.1.0")
+        version: "timerdeck 0.1.0", subcommands: [PlotCommand.self])
 
     @Option(help: "A config file (TOML); Resources/timerdeck.toml documents every field.")
     var config: String?
@@ -37,6 +37,13 @@ struct TimerDeckCommand: ParsableCommand {
 
     @Option(help: "The outbox database (default: ~/.local/state/timerdeck/outbox.sqlite; headless: a temporary one).")
     var outbox: String?
+
+    @Option(help: "Write every fire and nested run to this file as JSON Lines (the README lists the fields).")
+    var trace: String?
+
+    @Option(
+        help: "Record the live session's input with its times as a headless script (replay: --headless --script FILE).")
+    var record: String?
 
     /// The signals that end a headless run.
     static let headlessSignals = [SIGINT, SIGTERM, SIGHUP]
@@ -96,18 +103,41 @@ struct TimerDeckCommand: ParsableCommand {
             printError("timerdeck: \(error.message)")
             throw ExitCode(2)
         }
+        let traceFile: TraceFile?
+        do {
+            traceFile = try trace.map { path throws(TraceFileError) in try TraceFile(path: path) }
+        } catch {
+            printError("timerdeck: \(error.message)")
+            throw ExitCode(2)
+        }
+        defer { reportTrace(traceFile) }
+        if headless && record != nil {
+            printError(
+                "timerdeck: --record records a live session; a headless run replays one (--headless --script FILE)")
+            throw ExitCode(2)
+        }
         if headless {
             uploads.removeTemporaryDirectory(on: Self.headlessSignals)
-            try runHeadless(settings, uploads: uploads)
+            try runHeadless(settings, uploads: uploads, trace: traceFile)
             return
         }
         if script != nil {
             printError("timerdeck: --script is only used with --headless (e.g. timerdeck --headless --script FILE)")
             throw ExitCode(2)
         }
+        let recorder: SessionRecorder?
+        do {
+            recorder = try record.map { path throws(TraceFileError) in try SessionRecorder(path: path) }
+        } catch {
+            printError("timerdeck: \(error.message)")
+            throw ExitCode(2)
+        }
+        defer {
+            if let failure = recorder?.failure { printError("timerdeck: \(failure); the recording stops there") }
+        }
         let left: Int
         do {
-            left = try TerminalSession.run(config: settings, uploads: uploads)
+            left = try TerminalSession.run(config: settings, uploads: uploads, trace: traceFile, recorder: recorder)
         } catch {
             printError("timerdeck: \(error)")
             throw ExitCode(2)
@@ -122,7 +152,12 @@ struct TimerDeckCommand: ParsableCommand {
         if report.failed { throw ExitCode(1) }
     }
 
-    private func runHeadless(_ settings: Config, uploads: UploadsSetup) throws {
+    /// Says when the trace could not be written to the end.
+    private func reportTrace(_ trace: TraceFile?) {
+        if let failure = trace?.failure { printError("timerdeck: \(failure); the trace stops there") }
+    }
+
+    private func runHeadless(_ settings: Config, uploads: UploadsSetup, trace: TraceFile?) throws {
         guard let script else {
             printError(
                 "timerdeck: --headless needs --script FILE (commands: size WxH, key NAME, wait DURATION, snapshot, quit)"
@@ -139,7 +174,7 @@ struct TimerDeckCommand: ParsableCommand {
             printError("timerdeck: \(error.message)")
             throw ExitCode(2)
         }
-        let session = HeadlessSession(config: settings, uploads: uploads, script: steps) { print($0) }
+        let session = HeadlessSession(config: settings, uploads: uploads, script: steps, trace: trace) { print($0) }
         try reportUploads(left: session.run(), uploads: uploads)
     }
 }

@@ -15,7 +15,7 @@ struct ConfigInputTests {
     }
 
     @Test("decision 13: every numeric field names its range", arguments: Config.fields.filter { $0.range != nil })
-    func everyRangedFieldRejectsOutOfRange(field: ConfigField) {
+    func everyRangedFieldRejectsOutOfRange(field: ConfigField<Config>) {
         let section = field.section
         let name = field.key.dropFirst(section.count + 1)
         let value = field.accepted.hasPrefix("an integer") ? "9223372036854775807" : "\"99999999h\""
@@ -70,8 +70,8 @@ struct ConfigInputTests {
             parseError("[tickr]\nfps = 60").hasPrefix(
                 "c.toml: unknown field \"tickr.fps\" (known: countdown.seconds, ticker.fps,"))
         #expect(
-            parseError("[ticker.sub]\nx = 1") == "c.toml:1: a section header is [name] with a plain name, e.g. [ticker]"
-        )
+            parseError("[ticker.sub]\nx = 1")
+                == "c.toml:1: a section header is [name] or [[name]] with a plain name, e.g. [ticker] or [[timers]]")
         #expect(
             parseError("[ticker]\nfps = [60]")
                 == "c.toml:2: a value is a quoted string (\"…\"), a whole number, true or false")

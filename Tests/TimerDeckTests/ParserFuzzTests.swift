@@ -67,11 +67,16 @@ struct ParserFuzzTests {
     @Test("Config files: 100,000 generated TOML texts")
     func configFiles() {
         var fuzz = FuzzInput("config files")
-        let keys = Config.fields.map { ($0.section, $0.key.dropFirst($0.section.count + 1)) }
+        // `[[timers]]` tables too: each timer key is written under its own array-of-tables header.
+        let keys =
+            Config.fields.map { ($0.section, $0.key.dropFirst($0.section.count + 1)) }
+            + TimerDefinition.fields.map { ("[timers]", $0.key.dropFirst($0.section.count + 1)) }
         let values = [
             "60", "\"250ms\"", "\"common\"", "true", "\"\"", "1.5", "[1, 2]", "{ a = 1 }", "\"route\"", "1979-05-27",
+            "\"tea\"", "\"dispatch\"", "\"now\"", "\"wall\"",
         ]
         var accepted = 0
+        var acceptedTimers = 0
         for _ in 0..<Self.inputs {
             var text = ""
             for _ in 0..<(fuzz.below(4)) {
@@ -83,16 +88,23 @@ struct ParserFuzzTests {
                     case 2: "\"" + fuzz.number() + fuzz.pick(["ms", "s", "m", "h"]) + "\""
                     default: "\"" + fuzz.bytes(maxCount: 10).filter { $0 != "\"" && $0 != "\\" && !$0.isNewline } + "\""
                     }
-                text += "[\(section)]\n\(key) = \(value)\n"
+                // A timer table gets a name most of the time, so the other fields are reached.
+                let name =
+                    section == "[timers]" && key != "name" && fuzz.below(4) != 0 ? "name = \"t\(fuzz.below(3))\"\n" : ""
+                text += "[\(section)]\n\(name)\(key) = \(value)\n"
             }
             switch fuzz.below(10) {
             case 0: text = fuzz.bytes(maxCount: 100)
             case 1, 2: text = fuzz.mutate(text)
             default: break
             }
-            if (try? Config.parse(text)) != nil { accepted += 1 }
+            if let config = try? Config.parse(text) {
+                accepted += 1
+                if !config.timers.isEmpty { acceptedTimers += 1 }
+            }
         }
         #expect(accepted > 0, "the generator reached the accepting paths")
+        #expect(acceptedTimers > 0, "the generator reached accepted [[timers]] tables")
     }
 
     @Test("Option values: 100,000 generated --fps texts are range-checked, never a trap")

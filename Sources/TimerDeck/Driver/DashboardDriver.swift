@@ -20,7 +20,7 @@ package final class DashboardDriver {
     private let screen: any Screen
     private let view: DashboardView
     private let pipeline: UploadPipeline?
-    private let startTime: Instant
+    let startTime: Instant
     /// The real timer of each row, by ``RowID/index``.
     private var timers: [any RowTimer] = []
     private var gestureEnd: Timer?
@@ -31,6 +31,14 @@ package final class DashboardDriver {
     private var renderScheduled = false
     /// Whether a change is drawn at once (a terminal) or only when asked (a headless snapshot).
     private let rendersOnChange: Bool
+    /// Where the session's input is recorded as a headless script (`--record FILE`), if anywhere.
+    package var recorder: SessionRecorder?
+    /// Where every fire and nested run is traced (`--trace FILE`), if anywhere.
+    package var trace: TraceFile?
+    /// Runs timers' hooks off the loop's thread; made at the first hook.
+    private lazy var hooks = HookRunner(loop: loop) { [unowned self] id, result in
+        send(.hookFinished(id, result, time: loop.now))
+    }
 
     /// A driver of `scene` on `loop`, drawing on `screen`; `pipeline` (on `loop`) drives the upload
     /// rows. The tracking mode is made common, as UIKit does (decisions.md 6). ``launch()`` starts it.
@@ -64,19 +72,24 @@ package final class DashboardDriver {
 
     /// Applies `event` and performs the effects.
     func send(_ event: Event) {
-        perform(state.apply(event))
+        let logged = state.log.totalAppended
+        let effects = state.apply(event)
+        if let trace { traceFires(since: logged, to: trace) }
+        perform(effects)
         keepRelativeTimesFresh()
     }
 
     /// Handles keys in order. A key that starts a tracking gesture runs the nested tracking run;
     /// the keys after it are handled inside that run, as a scroll view keeps receiving touches.
     package func receive(_ keys: [Key]) {
+        recorder?.keys(keys, at: loop.now)
         pendingKeys.append(contentsOf: keys)
         handlePendingKeys()
     }
 
     /// The screen changed size (a resize, a return from Ctrl-Z): the layout follows.
     package func screenResized() {
+        recorder?.resize(to: screen.size, at: loop.now)
         send(.resize(screen.size))
     }
 
@@ -130,6 +143,8 @@ package final class DashboardDriver {
                 slot: TimerSlot(interval: interval, mode: row.mode ?? .default, loop: loop), onFire: report)
         case .dispatchTimer(let interval, let clock):
             return DispatchRowTimer(loop: loop, clock: clock, interval: interval, onFire: report)
+        case .defined(let timer):
+            return definedTimer(timer, mode: row.mode, report: report)
         case .displayLink(let refreshRate):
             return DisplayLinkRowTimer(loop: loop, refreshRate: refreshRate, onFire: report)
         case .uploadJob(let job, _):
@@ -202,6 +217,16 @@ package final class DashboardDriver {
         case .leaveTracking, .quit: loop.stop()
         case .render(let parts): invalidate(parts)
         case .renderRow(let id): invalidate([], row: id)
+        case .addTimer(let id): timers.append(makeTimer(for: state[id]))
+        case .ring: screen.ring()
+        case .writeTimers(let path, let text): writeTimers(text, to: path)
+        case .endFlash(let id, let duration):
+            // In the common modes, so a flash ends during a scroll too.
+            let end = Timer(fireAt: loop.now + duration, interval: .zero, repeats: false) { [unowned self] _ in
+                send(.flashEnded(id))
+            }
+            loop.add(end, forMode: .common)
+        case .runHook(let id, let hook, let environment): hooks.run(hook, for: id, environment: environment)
         }
     }
 
@@ -214,7 +239,10 @@ package final class DashboardDriver {
             loop.add(end, forMode: .tracking)
             gestureEnd = end
         }
+        let depth = loop.nestingDepth + 1
+        trace?.nestedRun(ended: false, mode: .tracking, at: loop.now, since: startTime, depth: depth)
         loop.run(mode: .tracking, until: .distantFuture)
+        trace?.nestedRun(ended: true, mode: .tracking, at: loop.now, since: startTime, depth: depth)
         gestureEnd?.invalidate()
         gestureEnd = nil
         send(.trackingEnded)

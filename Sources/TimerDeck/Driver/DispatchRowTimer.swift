@@ -1,30 +1,46 @@
 import RunLoopKit
 
-/// A row driven by a repeating dispatch timer whose handler runs on the loop, first event at once
-/// (G2), as the seed's code does; no run loop mode pauses it (G1).
+/// A row driven by a dispatch timer whose handler runs on the loop; no run loop mode pauses it (G1).
+/// An SMS button's timer repeats with its first event at once (G2), as the seed's code does; a
+/// defined timer follows its definition (first event, repeats, leeway).
 final class DispatchRowTimer: RowTimer {
     private unowned let loop: RunLoop
     private let clock: ClockKind
     private let interval: Duration
+    private let firesAtStart: Bool
+    private let repeats: Bool
+    private let leeway: Duration
     private let onFire: (Fire) -> Void
     private var timer: DispatchTimer?
     /// When the running timer started, on its clock: the grid its events fall on.
     private var started: Instant?
+    /// Whether fires are reported with their lateness on the grid (a row without a button, whose
+    /// state has no deadline to measure them by).
+    private var reportsLateness = false
 
-    init(loop: RunLoop, clock: ClockKind, interval: Duration, onFire: @escaping (Fire) -> Void) {
+    init(
+        loop: RunLoop, clock: ClockKind, interval: Duration, firesAtStart: Bool = true, repeats: Bool = true,
+        leeway: Duration = .zero, onFire: @escaping (Fire) -> Void
+    ) {
         self.loop = loop
         self.clock = clock
         self.interval = interval
+        self.firesAtStart = firesAtStart
+        self.repeats = repeats
+        self.leeway = leeway
         self.onFire = onFire
     }
 
     func start(for row: RowState) {
         stop()
         started = loop.clock.now(clock)
+        reportsLateness = row.button == nil
         let timer = DispatchTimer(clock: clock, runLoop: loop) { [weak self] event in
             self?.deliver(ticks: event.ticks, isManual: false)
         }
-        timer.schedule(deadline: .now, repeating: interval)
+        // C-G2: `.now` is the first event at once; a one-shot timer has no repeat interval.
+        timer.schedule(
+            deadline: firesAtStart ? .now : .after(interval), repeating: repeats ? interval : nil, leeway: leeway)
         timer.resume()
         self.timer = timer
     }
@@ -61,9 +77,27 @@ final class DispatchRowTimer: RowTimer {
         return loop.now + .nanoseconds(step - elapsed % step)
     }
 
+    /// How late an event at `clockNow` is on the grid (first point at the start, or one interval
+    /// after it), and how many grid points it stands for.
+    private func lateness(at clockNow: Instant) -> Duration {
+        guard let started else { return .zero }
+        let step = max(interval.nanoseconds, 1)
+        let first = started.nanoseconds + (firesAtStart ? 0 : step)
+        let elapsed = clockNow.nanoseconds - first
+        return .nanoseconds(elapsed > 0 ? elapsed % step : 0)
+    }
+
     var framesPerSecond: Double? { nil }
 
     private func deliver(ticks: Int, isManual: Bool) {
+        if reportsLateness {
+            let clockNow = loop.clock.now(clock)
+            onFire(
+                .timer(
+                    time: loop.now, mode: loop.currentMode, lateness: isManual ? .zero : lateness(at: clockNow),
+                    ticks: ticks, isManual: isManual))
+            return
+        }
         onFire(
             .dispatch(
                 time: loop.now, mode: loop.currentMode, clockNow: loop.clock.now(clock), ticks: ticks,

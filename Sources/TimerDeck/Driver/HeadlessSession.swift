@@ -29,7 +29,7 @@ package final class HeadlessSession {
     /// The upload pipeline runs on the same virtual clock; its outbox and sink come from `uploads`.
     @available(*, noasync)
     package init(
-        config: Config, uploads setup: UploadsSetup, script: HeadlessScript,
+        config: Config, uploads setup: UploadsSetup, script: HeadlessScript, trace: TraceFile? = nil,
         output: @escaping (String) -> Void
     ) {
         var resolved: [ResolvedStep] = []
@@ -52,6 +52,7 @@ package final class HeadlessSession {
         driver = StandardDashboard.make(
             config: config, loop: loop, screen: screen, pipeline: uploads,
             sinkLabel: setup.sinkLabel, rendersOnChange: false)
+        driver.trace = trace
     }
 
     /// Runs the script to its end (or `quit`), then flushes the uploads; returns the samples left in the outbox.

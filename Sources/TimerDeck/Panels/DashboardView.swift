@@ -6,7 +6,7 @@ import TerminalUI
 /// With the help overlay open, the panels draw through a canvas that leaves the overlay's cells
 /// alone, so a ripple frame costs what it costs without the overlay and the overlay is drawn once.
 final class DashboardView {
-    private let screen: any Screen
+    let screen: any Screen
     private var lastSize: Size?
     private var helpWasVisible = false
 
@@ -34,6 +34,10 @@ final class DashboardView {
             return
         }
         let canvas = state.isHelpVisible ? screen.canvas.masking(layout.help) : screen.canvas
+        if state.isTimelineVisible {
+            drawTimeline(snapshot, on: canvas, parts: parts)
+            return
+        }
         let focus = state.focus
         if parts.contains(.title) { TitleBar.draw(snapshot, on: canvas.region(layout.title)) }
         if parts.contains(.countdowns) {

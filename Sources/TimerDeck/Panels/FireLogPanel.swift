@@ -25,7 +25,9 @@ enum FireLogPanel {
             let mode = PanelText.fit(record.mode?.rawValue ?? "queue", 8)
             let late = PanelText.fit(DurationText.format(record.lateness), 6)
             let ticks = record.ticks > 1 ? "×\(record.ticks)" : "1"
-            let text = "\(time) \(PanelText.fit(record.timer, 11)) \(mode) \(late) \(ticks)"
+            let text =
+                "\(time) \(PanelText.fit(record.timer, 11)) \(mode) \(late) \(ticks)"
+                + (record.note.map { "  " + $0 } ?? "")
             let style = record.ticks > 1 ? Style(.warn) : (record.mode == .tracking ? Style(.accent) : .normal)
             inner.put(text, row: line + 1, column: 1, style: style)
         }

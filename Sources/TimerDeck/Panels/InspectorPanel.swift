@@ -23,13 +23,22 @@ enum InspectorPanel {
     static func drawRows(_ ids: Set<RowID>?, of snapshot: DashboardSnapshot, on canvas: Canvas, focused: Bool) {
         let inner = canvas.region(canvas.bounds.inset.relative(to: canvas.bounds))
         let state = snapshot.state
-        for (index, row) in state.rows.enumerated() where index + 1 < inner.height && ids?.contains(row.id) != false {
-            inner.clear(row: index + 1)
+        // More rows than lines: the list scrolls so the selected row stays in view.
+        let visible = max(inner.height - 1, 1)
+        let first = max(state.selected(.inspector) - visible + 1, 0)
+        for (index, row) in state.rows.enumerated()
+        where index >= first && index - first < visible && ids?.contains(row.id) != false {
+            let line = index - first + 1
+            inner.clear(row: line)
             let selected = focused && state.selected(.inspector) == index
             let display = snapshot.displayState(of: row)
             let scheduled = display == .running || display == .waitingForMode
             let cells: [(String, Style)] = [
-                (row.name, Style(.normal, bold: selected, reverse: selected)),
+                (
+                    row.name,
+                    row.isFlashing
+                        ? Style(.warn, bold: true, reverse: true) : Style(.normal, bold: selected, reverse: selected)
+                ),
                 (row.mechanismText, Style(.dim)),
                 (PanelText.mode(row.mode), Style(.accent)),
                 (display.description, PanelText.style(for: display)),
@@ -42,7 +51,7 @@ enum InspectorPanel {
             ]
             var at = 1
             for (cell, width) in zip(cells, columns.map(\.width)) {
-                inner.put(PanelText.fit(cell.0, width), row: index + 1, column: at, style: cell.1)
+                inner.put(PanelText.fit(cell.0, width), row: line, column: at, style: cell.1)
                 at += width + 1
             }
         }

@@ -11,13 +11,14 @@ extension Scene {
         var rows: [Row] = [
             Row(
                 name: "sms-default", mechanism: .runLoopTimer(interval: second), mode: .default,
-                countdownSeconds: seconds),
+                countdownSeconds: seconds, actions: config.countdownActions),
             Row(
-                name: "sms-common", mechanism: .runLoopTimer(interval: second), mode: .common, countdownSeconds: seconds
-            ),
+                name: "sms-common", mechanism: .runLoopTimer(interval: second), mode: .common,
+                countdownSeconds: seconds,
+                actions: config.countdownActions),
             Row(
                 name: "sms-gcd", mechanism: .dispatchTimer(interval: second, clock: .continuous), mode: .default,
-                countdownSeconds: seconds),
+                countdownSeconds: seconds, actions: config.countdownActions),
             Row(
                 name: "ticker", mechanism: .displayLink(refreshRate: config.tickerFPS), mode: config.tickerMode,
                 startsAtLaunch: true),
@@ -35,10 +36,16 @@ extension Scene {
                     mechanism: .uploadJob(.upload, interval: pipeline.uploadInterval), mode: pipeline.mode,
                     startsAtLaunch: true))
         }
+        rows += config.timers.map(Row.init(defined:))
         return Scene(
             rows: rows, uploadsLabel: uploadsLabel, gestureQuiet: config.gestureQuiet,
             logCapacity: config.logCapacity)
     }
+}
+
+extension Scene {
+    /// The names of the standard scene's own rows, which a defined timer cannot take.
+    static let builtInNames = ["sms-default", "sms-common", "sms-gcd", "ticker", "sampler", "uploader"]
 }
 
 extension UploadPipeline.Job {

@@ -20,15 +20,19 @@ struct Scene: Sendable {
         var countdownSeconds: Int?
         /// Whether it starts with the dashboard.
         var startsAtLaunch = false
+        /// Its bell and hook.
+        var actions = TimerActions()
 
         /// The row's state before anything ran.
         func state(id: RowID) -> RowState {
             var ticker: TickerSettings?
             if case .displayLink = mechanism { ticker = TickerSettings() }
-            return RowState(
+            var row = RowState(
                 id: id, name: name, mechanism: mechanism, startsAtLaunch: startsAtLaunch,
                 mode: mechanism.hasModes ? mode : nil, button: countdownSeconds.map { Countdown(seconds: $0) },
                 ticker: ticker)
+            row.actions = actions
+            return row
         }
     }
 

@@ -34,4 +34,10 @@ enum Command: Equatable, Sendable {
     case dismiss
     /// `q`: quit.
     case quit
+    /// Shows the timeline view (`4`) or the dashboard (`1`).
+    case showTimeline(Bool)
+    /// Asks for a new timer's definition and adds it (`a`).
+    case addTimer
+    /// Asks for a file and writes the defined timers to it (`W`).
+    case writeTimers
 }

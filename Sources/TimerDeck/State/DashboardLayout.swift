@@ -20,7 +20,8 @@ struct DashboardLayout: Equatable, Sendable {
     init(size: Size, rowCount: Int, hasUploads: Bool) {
         self.size = size
         let topHeight = Self.topHeight
-        let inspectorHeight = min(max(rowCount + 3, 5), 9)
+        // A scene with more timers gets a taller inspector on a taller terminal (a third of it).
+        let inspectorHeight = min(max(rowCount + 3, 5), max(9, size.height / 3))
         let leftWidth = size.width * 11 / 20
         let logTop = 1 + topHeight + inspectorHeight
         let logHeight = max(size.height - logTop - 1, 0)

@@ -15,13 +15,24 @@ extension DashboardState {
                     time: time, timer: row.name, mode: mode, lateness: isManual ? .zero : lateness,
                     ticks: isManual ? 1 : ticks))
             var effects = redraw(row, also: .log)
+            var ends = false
             if row.button != nil {
                 // S1: one fire, one second less; the last one ends the countdown and its timer.
                 rows[id.index].button?.tick()
                 if rows[id.index].button?.isEnabled == true {
                     rows[id.index].run = .idle
                     effects.append(.stop(id))
+                    ends = true
                 }
+            }
+            if !isManual, case .defined(let timer) = row.mechanism, !timer.repeats {
+                // C-T5: a one-shot timer ends after its fire.
+                rows[id.index].run = .idle
+                effects.append(.stop(id))
+                ends = true
+            }
+            if !isManual || ends {
+                effects += act(row: id, ends: ends, time: time, mode: mode, lateness: lateness, ticks: ticks)
             }
             return effects
         case .dispatch(let time, let mode, let clockNow, let ticks, let isManual):
@@ -72,6 +83,9 @@ extension DashboardState {
             rows[id.index].run = .idle
             rows[id.index].deadline = nil
             effects.append(.stop(id))
+            effects += act(
+                row: id, ends: true, time: time, mode: mode, lateness: rows[id.index].lastLateness ?? .zero,
+                ticks: ticks)
         }
         return effects
     }

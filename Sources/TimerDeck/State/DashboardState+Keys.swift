@@ -3,6 +3,7 @@ import TerminalUI
 extension DashboardState {
     /// A key: the keymap's command, or a hint that the key does nothing here.
     mutating func receive(_ key: Key) -> [Effect] {
+        if prompt != nil { return promptKey(key) }
         guard let command = Keymap.command(for: key, focus: focus, logPage: layout.logPage) else {
             hint = "key \(key) does nothing here — press ? for help"
             return [.render(.status)]
@@ -55,6 +56,12 @@ extension DashboardState {
             isHelpVisible = false
             return [.render(.all)]
         case .quit: return quit()
+        case .writeTimers: return askForTimersFile()
+        case .addTimer: return askForTimer()
+        case .showTimeline(let shown):
+            guard isTimelineVisible != shown else { return [] }
+            isTimelineVisible = shown
+            return [.render(.all)]
         }
     }
 
@@ -77,7 +84,9 @@ extension DashboardState {
         guard count > 0 else { return [] }
         let old = selectedRow
         selection[focus] = min(max(selected(focus) + delta, 0), count - 1)
-        guard focus == .countdowns || focus == .inspector, let old, let new = selectedRow else {
+        // An inspector with more rows than lines scrolls with the selection: it is drawn whole.
+        let inspectorScrolls = focus == .inspector && rows.count > layout.inspector.height - 3
+        guard focus == .countdowns || focus == .inspector, !inspectorScrolls, let old, let new = selectedRow else {
             return [.render(focus.part)]
         }
         return old.id == new.id ? [] : [.renderRow(old.id), .renderRow(new.id)]

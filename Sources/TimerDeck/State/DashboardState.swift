@@ -34,6 +34,10 @@ struct DashboardState: Sendable {
     var scrollback = 0
     /// What keeps the loop in the tracking mode, if anything.
     var gesture: Gesture = .none
+    /// The line being typed in the status bar (`W`), if any: it takes every key.
+    var prompt: Prompt?
+    /// Whether the timeline view (`4`) is shown instead of the panels.
+    var isTimelineVisible = false
     /// Whether the help overlay is shown (keys other than `?`, `Esc` and `q` then do nothing).
     var isHelpVisible = false
     /// A short message for the status bar until the next key (an ignored key, a refused action).
@@ -80,6 +84,10 @@ struct DashboardState: Sendable {
         case .notice(let text):
             hint = text
             return [.render(.status)]
+        case .hookFinished(let id, let result, let time): return hookFinished(id, result, at: time)
+        case .flashEnded(let id):
+            rows[id.index].isFlashing = false
+            return redraw(rows[id.index])
         }
     }
 

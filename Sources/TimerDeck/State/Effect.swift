@@ -36,4 +36,14 @@ enum Effect: Equatable, Sendable {
     case renderRow(RowID)
     /// End the session.
     case quit
+    /// Makes the real timer of a row added at run time (it is the last row).
+    case addTimer(RowID)
+    /// Writes `text` (the defined timers as config) to `path`; a ``Event/notice(_:)`` says how it went.
+    case writeTimers(path: String, text: String)
+    /// Rings the terminal bell (a timer's action).
+    case ring
+    /// Ends a row's flash after `duration`, with ``Event/flashEnded(_:)``.
+    case endFlash(RowID, after: Duration)
+    /// Runs a timer's hook off the loop's thread; its end comes back as ``Event/hookFinished(_:_:)``.
+    case runHook(RowID, Hook, environment: [String: String])
 }

@@ -26,4 +26,8 @@ enum Event: Sendable {
     case terminate
     /// A message for the status bar from the session itself (what quitting waits for).
     case notice(String)
+    /// A row's flash is over.
+    case flashEnded(RowID)
+    /// A timer's hook ended at `time`.
+    case hookFinished(RowID, Hook.Result, time: Instant)
 }

@@ -13,6 +13,8 @@ struct FireRecord: Equatable, Sendable {
     var lateness: Duration
     /// Ticks that this fire stands for: 1, or more when missed ticks were coalesced or skipped.
     var ticks: Int
+    /// What a timer's action said (a hook's exit status and first line), shown after the ticks.
+    var note: String?
 }
 
 /// The fire log: every fire, newest last, bounded in memory (oldest dropped first).

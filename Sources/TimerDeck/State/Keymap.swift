@@ -31,6 +31,10 @@ enum Keymap {
         case .character("?"): return .toggleHelp
         case .escape: return .dismiss
         case .character("q"): return .quit
+        case .character("4"): return .showTimeline(true)
+        case .character("W"): return .writeTimers
+        case .character("a"): return .addTimer
+        case .character("1"): return .showTimeline(false)
         case .mouse(let event):
             switch event.kind {
             case .wheelUp: return .scroll(lines: -wheelLines)

@@ -11,10 +11,15 @@ enum Mechanism: Equatable, Sendable {
     case displayLink(refreshRate: Int)
     /// One of the upload pipeline's two jobs, a run loop timer owned by the pipeline (S2).
     case uploadJob(UploadPipeline.Job, interval: Duration)
+    /// A timer the user defined in the config: a run loop or dispatch timer with its own settings.
+    case defined(TimerDefinition)
 
     /// Whether the mechanism lives in run loop modes (a dispatch timer does not, G1).
     var hasModes: Bool {
-        if case .dispatchTimer = self { return false }
-        return true
+        switch self {
+        case .dispatchTimer: false
+        case .defined(let timer): timer.kind == .runLoop
+        default: true
+        }
     }
 }

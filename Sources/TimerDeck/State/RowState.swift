@@ -26,6 +26,12 @@ struct RowState: Equatable, Sendable {
     var lastLateness: Duration?
     /// Ticks skipped or coalesced so far (C-T6, D3).
     var missedTicks = 0
+    /// Its bell and hook, and when they act.
+    var actions = TimerActions()
+    /// Whether it is flashing (its action), until ``Event/flashEnded(_:)``.
+    var isFlashing = false
+    /// Whether its hook is running (a hook never runs twice at once for one timer).
+    var isHookRunning = false
 
     /// The mechanism and its settings as the inspector shows them: "RunLoop Timer 1s".
     var mechanismText: String {
@@ -36,13 +42,30 @@ struct RowState: Equatable, Sendable {
             "DispatchTimer " + DurationText.setting(interval)
         case .displayLink(let refreshRate):
             "DisplayLink \(refreshRate)/\(ticker?.frameInterval ?? 1)" + (ticker?.isSlow == true ? " slow" : "")
+        case .defined(let timer):
+            (timer.kind == .runLoop ? "RunLoop Timer " : "DispatchTimer ") + DurationText.setting(timer.interval)
+                + (timer.repeats ? "" : " once")
+        }
+    }
+
+    /// The mechanism as a hook's environment names it: "runloop", "dispatch", "displaylink", "upload".
+    var mechanismName: String {
+        switch mechanism {
+        case .runLoopTimer: "runloop"
+        case .dispatchTimer: "dispatch"
+        case .displayLink: "displaylink"
+        case .uploadJob: "upload"
+        case .defined(let timer): timer.kind.rawValue
         }
     }
 
     /// The mechanism in a word, for the SMS panel: "Timer", "GCD".
     var kindText: String {
-        if case .dispatchTimer = mechanism { return "GCD" }
-        return "Timer"
+        switch mechanism {
+        case .dispatchTimer: return "GCD"
+        case .defined(let timer) where timer.kind == .dispatch: return "GCD"
+        default: return "Timer"
+        }
     }
 
     /// The upload job the row stands for, if any.

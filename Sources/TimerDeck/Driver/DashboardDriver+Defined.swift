@@ -1,0 +1,22 @@
+import RunLoopKit
+
+extension DashboardDriver {
+    /// The real timer of a row the user defined: a ``TimerSlot`` for a run loop timer, a
+    /// ``DispatchRowTimer`` for a dispatch timer, each set up as the definition says.
+    func definedTimer(_ timer: TimerDefinition, mode: RunLoop.Mode?, report: @escaping (Fire) -> Void)
+        -> any RowTimer
+    {
+        switch timer.kind {
+        case .runLoop:
+            let slot = TimerSlot(interval: timer.interval, mode: mode ?? .default, loop: loop)
+            slot.tolerance = timer.tolerance
+            slot.repeats = timer.repeats
+            slot.firesAtStart = timer.firstFire == .now
+            return SlotRowTimer(slot: slot, onFire: report)
+        case .dispatch:
+            return DispatchRowTimer(
+                loop: loop, clock: timer.clock, interval: timer.interval, firesAtStart: timer.firstFire == .now,
+                repeats: timer.repeats, leeway: timer.tolerance, onFire: report)
+        }
+    }
+}

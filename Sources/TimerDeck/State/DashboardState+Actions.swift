@@ -1,0 +1,49 @@
+import RunLoopKit
+
+extension DashboardState {
+    /// Row `id`'s actions for one scheduled fire (`ends`: the fire that ends it): the bell and the
+    /// hook, when they act at every fire or this one ends the timer. A hook still running from an
+    /// earlier fire is not started again; the log says so.
+    mutating func act(
+        row id: RowID, ends: Bool, time: Instant, mode: RunLoop.Mode?, lateness: Duration, ticks: Int
+    ) -> [Effect] {
+        let row = rows[id.index]
+        let actions = row.actions
+        guard actions.actsOn == .fire || ends else { return [] }
+        var effects: [Effect] = actions.bell ? [.ring] : []
+        if actions.flash {
+            rows[id.index].isFlashing = true
+            effects += redraw(row) + [.endFlash(id, after: TimerActions.flashLength)]
+        }
+        guard let command = actions.hook else { return effects }
+        guard !row.isHookRunning else {
+            record(
+                FireRecord(
+                    time: time, timer: row.name, mode: mode, lateness: lateness, ticks: ticks,
+                    note: "hook still running; not started again"))
+            return effects + [.render(.log)]
+        }
+        rows[id.index].isHookRunning = true
+        let environment = [
+            "TIMERDECK_TIMER": row.name,
+            "TIMERDECK_MECHANISM": row.mechanismName,
+            "TIMERDECK_MODE": mode?.rawValue ?? "",
+            "TIMERDECK_SCHEDULED_NS": String(time.nanoseconds - lateness.nanoseconds),
+            "TIMERDECK_FIRED_NS": String(time.nanoseconds),
+            "TIMERDECK_LATENESS_NS": String(lateness.nanoseconds),
+            "TIMERDECK_TICKS": String(ticks),
+        ]
+        effects.append(.runHook(id, Hook(command: command, timeLimit: actions.hookLimit), environment: environment))
+        return effects
+    }
+
+    /// A hook ended at `time`: its exit status and first line go into the log.
+    mutating func hookFinished(_ id: RowID, _ result: Hook.Result, at time: Instant) -> [Effect] {
+        rows[id.index].isHookRunning = false
+        let row = rows[id.index]
+        record(
+            FireRecord(
+                time: time, timer: row.name, mode: nil, lateness: .zero, ticks: 1, note: "hook " + result.summary))
+        return [.render(.log)]
+    }
+}

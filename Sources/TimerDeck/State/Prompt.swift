@@ -1,0 +1,24 @@
+/// A line of text the user is typing in the status bar, and what it is for.
+struct Prompt: Equatable, Sendable {
+    /// What Enter does with the text.
+    enum Purpose: Equatable, Sendable {
+        /// Writes the defined timers to the file the text names (`W`).
+        case writeTimers
+        /// Adds the timer the text defines (`a`).
+        case addTimer
+    }
+
+    /// The longest text accepted.
+    static let maxLength = 200
+
+    var purpose: Purpose
+    var text = ""
+
+    /// The status bar's line: the question and the text so far.
+    var line: String {
+        switch purpose {
+        case .writeTimers: "write the timers to (Enter writes, Esc cancels): \(text)▏"
+        case .addTimer: text.isEmpty ? "add timer: \(TimerDefinition.lineSyntax)  (Esc cancels)" : "add timer: \(text)▏"
+        }
+    }
+}

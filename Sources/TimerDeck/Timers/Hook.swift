@@ -1,0 +1,171 @@
+import Dispatch
+import Glibc
+import Synchronization
+
+/// A timer's hook command: run by `/bin/sh -c` in its own process group, with the fire described in
+/// its environment, stopped at its time limit. ``run(environment:)`` blocks, so the driver calls it
+/// off the run loop thread.
+///
+/// ```swift
+/// let hook = Hook(command: "notify-send \"$TIMERDECK_TIMER\"", timeLimit: .seconds(5))
+/// let result = hook.run(environment: ["TIMERDECK_TIMER": "tea"])   // .exited(0, firstLine: "")
+/// ```
+struct Hook: Equatable, Sendable {
+    /// How a hook ended.
+    enum Result: Equatable, Sendable {
+        /// It exited with `status`; `firstLine` is the first line it wrote (stdout and stderr).
+        case exited(status: Int32, firstLine: String)
+        /// A signal ended it.
+        case killed(signal: Int32, firstLine: String)
+        /// It was still running at its time limit and was stopped (with its process group).
+        case timedOut(firstLine: String)
+        /// It could not be started.
+        case failedToStart(String)
+
+        /// One line for the fire log.
+        var summary: String {
+            switch self {
+            case .exited(let status, let line): "exit \(status)" + (line.isEmpty ? "" : ": \(line)")
+            case .killed(let signal, let line): "killed by signal \(signal)" + (line.isEmpty ? "" : ": \(line)")
+            case .timedOut(let line): "stopped at its time limit" + (line.isEmpty ? "" : ": \(line)")
+            case .failedToStart(let reason): "could not start: \(reason)"
+            }
+        }
+    }
+
+    /// The longest first line kept; the rest of the output is read and dropped.
+    static let lineLimit = 200
+
+    /// The shell command.
+    var command: String
+    /// How long it may run.
+    var timeLimit: Duration
+
+    /// Runs the command with `environment` added to this process's, reads its first output line,
+    /// and stops it at the time limit. Blocks the calling thread until it ends.
+    func run(environment: [String: String]) -> Result {
+        var output: [Int32] = [0, 0]
+        guard pipe(&output) == 0 else { return .failedToStart(String(cString: strerror(errno))) }
+        let (readEnd, writeEnd) = (output[0], output[1])
+        _ = fcntl(readEnd, F_SETFD, FD_CLOEXEC)
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, writeEnd, STDOUT_FILENO)
+        posix_spawn_file_actions_adddup2(&actions, writeEnd, STDERR_FILENO)
+        posix_spawn_file_actions_addclose(&actions, writeEnd)
+
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        // Its own process group, so the time limit stops whatever it started too.
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK))
+
+        var variables: [String: String] = [:]
+        var entry = environ
+        while let pointer = entry.pointee {
+            let text = String(cString: pointer)
+            if let equals = text.firstIndex(of: "=") {
+                variables[String(text[..<equals])] = String(text[text.index(after: equals)...])
+            }
+            entry += 1
+        }
+        variables.merge(environment) { _, new in new }
+        let arguments: [String] = ["/bin/sh", "-c", command]
+        let argv = arguments.map { strdup($0) } + [nil]
+        let envp = variables.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            for argument in argv { free(argument) }
+            for variable in envp { free(variable) }
+        }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, "/bin/sh", &actions, &attributes, argv, envp)
+        close(writeEnd)
+        defer { close(readEnd) }
+        guard spawned == 0 else { return .failedToStart(String(cString: strerror(spawned))) }
+
+        let deadline = Self.now() + timeLimit.nanoseconds
+        let (firstLine, reachedEnd) = readFirstLine(from: readEnd, deadline: deadline)
+        let child = pid
+        let watch = Watch()
+        if reachedEnd {
+            // The output ended: the hook is exiting, or it closed its output and goes on. A watchdog
+            // stops it at the deadline while this thread waits for its exit without reaping it, so
+            // its process group cannot be another's when the watchdog acts.
+            DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(max(deadline - Self.now(), 0)))) {
+                watch.stopUnlessExited(child)
+            }
+            var info = siginfo_t()
+            while waitid(P_PID, id_t(child), &info, WEXITED | WNOWAIT) < 0 && errno == EINTR {}
+            watch.exited()
+        } else {
+            watch.stopUnlessExited(child)
+        }
+        var status: Int32 = 0
+        while waitpid(child, &status, 0) < 0 && errno == EINTR {}
+        if watch.wasStopped { return .timedOut(firstLine: firstLine) }
+        let signal = status & 0x7F
+        return signal == 0
+            ? .exited(status: (status >> 8) & 0xFF, firstLine: firstLine)
+            : .killed(signal: signal, firstLine: firstLine)
+    }
+
+    /// Reads `descriptor` until its end or `deadline` (uptime nanoseconds), keeping the first line.
+    private func readFirstLine(from descriptor: Int32, deadline: Int64) -> (line: String, reachedEnd: Bool) {
+        var line: [UInt8] = []
+        var lineDone = false
+        var buffer = [UInt8](repeating: 0, count: 4_096)
+        while true {
+            let left = deadline - Self.now()
+            guard left > 0 else { return (Self.text(line), false) }
+            var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&poller, 1, Int32(min((left + 999_999) / 1_000_000, Int64(Int32.max))))
+            if ready < 0 && errno != EINTR { return (Self.text(line), true) }
+            guard ready > 0 else { continue }
+            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { return (Self.text(line), true) }
+            for byte in buffer[..<count] where !lineDone {
+                if byte == UInt8(ascii: "\n") || line.count >= Self.lineLimit {
+                    lineDone = true
+                } else {
+                    line.append(byte)
+                }
+            }
+        }
+    }
+
+    /// Whether a hook exited before its watchdog stopped it, shared by the two threads.
+    private final class Watch: Sendable {
+        private let state = Mutex((exited: false, stopped: false))
+
+        /// Stops the process group `child` leads, unless it has exited (it is not reaped yet).
+        func stopUnlessExited(_ child: pid_t) {
+            state.withLock { state in
+                guard !state.exited else { return }
+                state.stopped = true
+                kill(-child, SIGKILL)
+            }
+        }
+
+        func exited() { state.withLock { $0.exited = true } }
+
+        var wasStopped: Bool { state.withLock { $0.stopped } }
+    }
+
+    private static func text(_ bytes: [UInt8]) -> String {
+        String(decoding: bytes, as: UTF8.self).filter { !$0.isNewline && $0 != "\r" }
+    }
+
+    private static func now() -> Int64 {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
+    }
+}

@@ -1,0 +1,69 @@
+import RunLoopKit
+
+extension TimerDefinition {
+    /// Every field of a `[[timers]]` table with what it accepts: the one place their ranges live.
+    /// `Resources/timerdeck.toml` documents the same fields.
+    static let fields: [ConfigField<TimerDefinition>] = [
+        .text("timers.name", \.optionalName, accepted: nameRule, emptyIsNone: false),
+        .choice("timers.mechanism", \.kind, ["runloop": .runLoop, "dispatch": .dispatch]),
+        .duration("timers.interval", \.interval, in: intervalRange),
+        .flag("timers.repeats", \.repeats),
+        .duration("timers.tolerance", \.tolerance, in: .zero ... .seconds(3_600)),
+        .mode("timers.mode", \.mode),
+        .choice("timers.clock", \.clock, ["uptime": .uptime, "continuous": .continuous, "wall": .wall]),
+        .choice("timers.first_fire", \.firstFire, ["after-interval": .afterInterval, "now": .now]),
+        .flag("timers.start", \.startsAtLaunch),
+        .flag("timers.bell", \.actions.bell),
+        .flag("timers.flash", \.actions.flash),
+        .text("timers.hook", \.actions.hook, accepted: TimerActions.hookRule, emptyIsNone: true),
+        .duration("timers.hook_limit", \.actions.hookLimit, in: TimerActions.hookLimitRange),
+        .choice("timers.act_on", \.actions.actsOn, ["fire": .fire, "end": .end]),
+    ]
+
+    /// The fields by `timers.key`.
+    static let fieldsByKey = Dictionary(uniqueKeysWithValues: fields.map { ($0.key, $0) })
+
+    /// The intervals a timer accepts.
+    static let intervalRange: ClosedRange<Duration> = .milliseconds(1) ... .seconds(86_400)
+    /// The longest name.
+    static let maxNameLength = 24
+    /// What a name must be, as the error messages say it.
+    static let nameRule = "1…\(maxNameLength) letters, digits, - or _"
+
+    /// The name as an optional, for the field table (an empty name is refused there).
+    var optionalName: String? {
+        get { name.isEmpty ? nil : name }
+        set { name = newValue ?? "" }
+    }
+
+    /// Whether `text` is an acceptable timer name.
+    static func isValidName(_ text: String) -> Bool {
+        !text.isEmpty && text.count <= maxNameLength
+            && text.unicodeScalars.allSatisfy { scalar in
+                switch scalar {
+                case "a"..."z", "A"..."Z", "0"..."9", "-", "_": true
+                default: false
+                }
+            }
+    }
+
+    /// What is wrong with the definition as a whole (its fields each passed), or `nil`.
+    var problem: String? {
+        if !Self.isValidName(name) {
+            return "field 'timers.name' = \(UserText.quote(name)) is invalid (accepted: \(Self.nameRule))"
+        }
+        if kind == .runLoop && clock != .uptime {
+            return "field 'timers.clock' = \"\(clock)\" is invalid for a run loop timer (accepted: \"uptime\"; "
+                + "use mechanism = \"dispatch\" for the continuous or wall clock)"
+        }
+        if kind == .dispatch && mode != .default {
+            return "field 'timers.mode' is set for a dispatch timer, which has no mode (G1) "
+                + "(accepted: leave it out, or use mechanism = \"runloop\")"
+        }
+        if actions.actsOn == .end && repeats {
+            return "field 'timers.act_on' = \"end\" is invalid for a repeating timer, which never ends by itself "
+                + "(accepted: \"fire\", or repeats = false)"
+        }
+        return nil
+    }
+}

@@ -1,0 +1,90 @@
+import RunLoopKit
+import TerminalUI
+
+/// `--record FILE`: the live session's input (keys, wheel scrolls, resizes) with the time between
+/// them, written as a headless script, so `timerdeck --headless --script FILE` replays it on the
+/// virtual clock. Waits are whole milliseconds; input a script cannot express (a mouse button, a
+/// function key) is written as a comment.
+///
+/// ```swift
+/// let recorder = try SessionRecorder(path: "session.txt")
+/// recorder.begin(size: screen.size, at: loop.now)
+/// recorder.keys([.character("s")], at: loop.now)
+/// recorder.finish(at: loop.now)
+/// ```
+package final class SessionRecorder {
+    private let file: LineFile
+    private var last: Instant = .zero
+    /// Whether the quit key ended the script (with a snapshot of the screen it left).
+    private var ended = false
+
+    /// The first write error, if any.
+    package var failure: String? { file.failure.map { "recording " + $0 } }
+
+    /// Creates (or truncates) the script at `path`.
+    package init(path: String) throws(TraceFileError) {
+        file = try LineFile(path: path, role: "recording")
+    }
+
+    /// Starts the script: the screen's `size` at `time`.
+    package func begin(size: Size, at time: Instant) {
+        last = time
+        file.write("# timerdeck --record: replay with timerdeck --headless --script \(file.path)")
+        file.write("size \(size.width)x\(size.height)")
+    }
+
+    /// Records `keys` read at `time`.
+    package func keys(_ keys: [Key], at time: Instant) {
+        guard !keys.isEmpty else { return }
+        wait(until: time)
+        for key in keys where !ended {
+            if key == .character("q") {
+                // The screen the session ended on, then the quit.
+                file.write("snapshot")
+                ended = true
+            }
+            if let name = Self.scriptName(of: key) {
+                file.write("key \(name)")
+            } else {
+                file.write("# \(key): not replayable")
+            }
+        }
+    }
+
+    /// Records a resize to `size` at `time`.
+    package func resize(to size: Size, at time: Instant) {
+        guard !ended else { return }
+        wait(until: time)
+        file.write("size \(size.width)x\(size.height)")
+    }
+
+    /// Ends the script at `time` with a snapshot of the last screen, unless the quit key ended it.
+    package func finish(at time: Instant) {
+        guard !ended else { return }
+        ended = true
+        wait(until: time)
+        file.write("snapshot")
+    }
+
+    /// The waits from the last input to `time`, in whole milliseconds, each at most the script's longest.
+    private func wait(until time: Instant) {
+        var left = last.duration(to: time).nanoseconds / 1_000_000
+        last = time
+        let longest = HeadlessScript.waitRange.upperBound.nanoseconds / 1_000_000
+        while left > 0 {
+            let step = min(left, longest)
+            file.write("wait \(step)ms")
+            left -= step
+        }
+    }
+
+    /// The name of `key` in a headless script, if a script can say it.
+    static func scriptName(of key: Key) -> String? {
+        switch key {
+        case .mouse(let event) where event.kind == .wheelUp: return "wheel-up"
+        case .mouse(let event) where event.kind == .wheelDown: return "wheel-down"
+        case .mouse, .function, .resize, .unknown, .character("#"): return nil
+        default: return Key.scriptNamed(key.description) == key ? key.description : nil
+        }
+    }
+}

@@ -1,0 +1,48 @@
+import RunLoopKit
+
+/// `--trace FILE`: every fire the fire log records and every nested run of the loop, one JSON
+/// object per line (the README lists the fields). Times are nanoseconds on the dashboard's uptime
+/// clock from its start, so a headless run's trace is the same every time.
+///
+/// ```swift
+/// let trace = try TraceFile(path: "run.jsonl")
+/// driver.trace = trace
+/// ```
+package final class TraceFile {
+    private let file: LineFile
+
+    /// The first write error, if any (the trace then stops; the exit report says so).
+    package var failure: String? { file.failure.map { "trace file " + $0 } }
+
+    /// Creates (or truncates) `path`.
+    package init(path: String) throws(TraceFileError) {
+        file = try LineFile(path: path, role: "trace file")
+    }
+
+    /// Writes one fire.
+    func fire(
+        _ record: FireRecord, since start: Instant, mechanism: String, depth: Int
+    ) {
+        let time = start.duration(to: record.time).nanoseconds
+        write(
+            "{\"event\":\"fire\",\"t_ns\":\(time),\"timer\":\(Self.quoted(record.timer)),"
+                + "\"mechanism\":\(Self.quoted(mechanism)),\"mode\":\(Self.quoted(record.mode?.rawValue ?? "")),"
+                + "\"scheduled_ns\":\(time - record.lateness.nanoseconds),\"lateness_ns\":\(record.lateness.nanoseconds),"
+                + "\"ticks\":\(record.ticks),\"depth\":\(depth)"
+                + (record.note.map { ",\"note\":\(Self.quoted($0))" } ?? "") + "}")
+    }
+
+    /// Writes the start (`"nested-run"`) or the end (`"nested-run-end"`) of a nested run in `mode`.
+    func nestedRun(ended: Bool, mode: RunLoop.Mode, at time: Instant, since start: Instant, depth: Int) {
+        write(
+            "{\"event\":\"\(ended ? "nested-run-end" : "nested-run")\",\"t_ns\":\(start.duration(to: time).nanoseconds),"
+                + "\"mode\":\(Self.quoted(mode.rawValue)),\"depth\":\(depth)}")
+    }
+
+    private func write(_ line: String) {
+        file.write(line)
+    }
+
+    /// `text` as a JSON string.
+    static func quoted(_ text: String) -> String { text.quotedForJSONAndTOML }
+}

@@ -1,0 +1,57 @@
+internal import FoundationEssentials
+
+/// One line of a `--trace` file, as ``TracePlot`` reads it back.
+struct TraceLine: Decodable, Equatable, Sendable {
+    /// `fire`, `nested-run` or `nested-run-end`.
+    var event: String
+    /// Nanoseconds since the dashboard started.
+    var time: Int64
+    /// The timer's name (fires only).
+    var timer: String?
+    /// The run loop mode.
+    var mode: String?
+    /// How late it fired, in nanoseconds (fires only).
+    var lateness: Int64?
+    /// Grid points it stands for (fires only).
+    var ticks: Int?
+
+    private enum CodingKeys: String, CodingKey {
+        case event, timer, mode, ticks
+        case time = "t_ns"
+        case lateness = "lateness_ns"
+    }
+
+    /// The lines of a trace file's `text`; an unreadable line is named with what is wrong.
+    static func parse(_ text: String, source: String) throws(TracePlotError) -> [TraceLine] {
+        var lines: [TraceLine] = []
+        let decoder = JSONDecoder()
+        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+        where !line.allSatisfy(\.isWhitespace) {
+            let parsed: TraceLine
+            do {
+                parsed = try decoder.decode(TraceLine.self, from: Data(line.utf8))
+            } catch {
+                throw TracePlotError(
+                    message: "\(source):\(index + 1): not a trace line (a JSON object with \"event\" and \"t_ns\", "
+                        + "as timerdeck --trace writes them)")
+            }
+            guard ["fire", "nested-run", "nested-run-end"].contains(parsed.event) else {
+                throw TracePlotError(
+                    message: "\(source):\(index + 1): unknown event \(UserText.quote(parsed.event)) "
+                        + "(accepted: \"fire\", \"nested-run\", \"nested-run-end\")")
+            }
+            guard parsed.time >= 0, (parsed.lateness ?? 0) >= 0, parsed.lateness ?? 0 <= parsed.time,
+                (parsed.ticks ?? 1) >= 1
+            else {
+                throw TracePlotError(
+                    message: "\(source):\(index + 1): t_ns and lateness_ns must be 0 or more (lateness_ns at most "
+                        + "t_ns) and ticks 1 or more")
+            }
+            guard parsed.event != "fire" || parsed.timer != nil else {
+                throw TracePlotError(message: "\(source):\(index + 1): a fire needs its \"timer\"")
+            }
+            lines.append(parsed)
+        }
+        return lines
+    }
+}

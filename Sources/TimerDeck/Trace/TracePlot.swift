@@ -1,0 +1,181 @@
+/// A trace drawn as an SVG timeline: one lane per timer with a mark per fire, a line back to its
+/// scheduled time when it fired late, ×N when it stands for skipped ticks, nested (tracking) runs as
+/// shaded bands, a time axis and a legend.
+///
+/// ```swift
+/// let svg = try TracePlot(text: traceText, source: "run.jsonl").svg
+/// ```
+package struct TracePlot: Sendable {
+    /// Drawing sizes, in SVG user units.
+    static let width = 1_000.0
+    static let left = 140.0
+    static let right = 20.0
+    static let top = 40.0
+    static let laneHeight = 28.0
+    static let bottom = 70.0
+
+    let lines: [TraceLine]
+    /// Timer names in the order of their first fire: one lane each.
+    let lanes: [String]
+    /// The time the plot ends at (the last event, at least 1 ns).
+    let span: Int64
+
+    /// Reads the trace `text` (from `source`, for messages).
+    package init(text: String, source: String) throws(TracePlotError) {
+        lines = try TraceLine.parse(text, source: source)
+        var lanes: [String] = []
+        for line in lines {
+            if let timer = line.timer, !lanes.contains(timer) { lanes.append(timer) }
+        }
+        self.lanes = lanes
+        span = max(lines.map(\.time).max() ?? 0, 1)
+    }
+
+    /// The x of time `nanoseconds`.
+    func x(_ nanoseconds: Int64) -> Double {
+        Self.left + Double(nanoseconds) / Double(span) * (Self.width - Self.left - Self.right)
+    }
+
+    /// The y of lane `index`'s centre.
+    func y(lane index: Int) -> Double { Self.top + (Double(index) + 0.5) * Self.laneHeight }
+
+    /// The SVG document.
+    package var svg: String {
+        let plotBottom = Self.top + Double(lanes.count) * Self.laneHeight
+        let height = plotBottom + Self.bottom
+        var out = [
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(Self.width))\" height=\"\(Int(height))\" "
+                + "viewBox=\"0 0 \(Int(Self.width)) \(Int(height))\" font-family=\"monospace\" font-size=\"12\">",
+            "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>",
+            "<text x=\"\(Self.number(Self.left))\" y=\"20\" font-size=\"14\">timerdeck trace: \(lanes.count) timers, "
+                + "\(lines.filter { $0.event == "fire" }.count) fires</text>",
+        ]
+        out += bands(bottom: plotBottom)
+        for (index, name) in lanes.enumerated() {
+            out += lane(index, name: name)
+        }
+        out += axis(at: plotBottom)
+        out += legend(at: plotBottom + 45)
+        out.append("</svg>")
+        return out.joined(separator: "\n") + "\n"
+    }
+
+    /// Nested runs as shaded bands (a run still open at the end reaches the end).
+    private func bands(bottom: Double) -> [String] {
+        var out: [String] = []
+        var open: [TraceLine] = []
+        for line in lines {
+            if line.event == "nested-run" { open.append(line) }
+            if line.event == "nested-run-end", let start = open.popLast() {
+                out.append(band(from: start.time, to: line.time, mode: start.mode ?? "", bottom: bottom))
+            }
+        }
+        for start in open { out.append(band(from: start.time, to: span, mode: start.mode ?? "", bottom: bottom)) }
+        return out
+    }
+
+    private func band(from start: Int64, to end: Int64, mode: String, bottom: Double) -> String {
+        "<rect class=\"band\" data-mode=\"\(Self.escaped(mode))\" x=\"\(Self.number(x(start)))\" y=\"\(Self.number(Self.top))\" "
+            + "width=\"\(Self.number(x(end) - x(start)))\" height=\"\(Self.number(bottom - Self.top))\" "
+            + "fill=\"#f6d58b\" fill-opacity=\"0.45\"/>"
+    }
+
+    private func lane(_ index: Int, name: String) -> [String] {
+        let y = y(lane: index)
+        var out = [
+            "<g class=\"lane\" data-timer=\"\(Self.escaped(name))\">",
+            "<text x=\"8\" y=\"\(Self.number(y + 4))\">\(Self.escaped(name))</text>",
+            "<line x1=\"\(Self.number(Self.left))\" y1=\"\(Self.number(y))\" x2=\"\(Self.number(Self.width - Self.right))\" y2=\"\(Self.number(y))\" stroke=\"#ccc\"/>",
+        ]
+        for line in lines where line.event == "fire" && line.timer == name {
+            let lateness = line.lateness ?? 0
+            let at = Self.number(x(line.time))
+            if lateness > 0 {
+                out.append(
+                    "<line class=\"late\" x1=\"\(Self.number(x(line.time - lateness)))\" y1=\"\(Self.number(y))\" x2=\"\(at)\" "
+                        + "y2=\"\(Self.number(y))\" stroke=\"#d62728\" stroke-width=\"3\"/>")
+            }
+            out.append(
+                "<circle class=\"fire\" data-t-ns=\"\(line.time)\" cx=\"\(at)\" cy=\"\(Self.number(y))\" r=\"4\" "
+                    + "fill=\"\(lateness > 0 ? "#d62728" : "#1f77b4")\"/>")
+            if let ticks = line.ticks, ticks > 1 {
+                out.append("<text class=\"ticks\" x=\"\(at)\" y=\"\(Self.number(y - 7))\">×\(ticks)</text>")
+            }
+        }
+        out.append("</g>")
+        return out
+    }
+
+    /// The time axis, with a tick at round steps (1, 2 or 5 × a power of ten) and at most 10 labels.
+    private func axis(at y: Double) -> [String] {
+        var step: Int64 = 1
+        while span / step > 10 { step = Self.nextStep(after: step) }
+        var out = [
+            "<g class=\"axis\">",
+            "<line x1=\"\(Self.number(Self.left))\" y1=\"\(Self.number(y))\" x2=\"\(Self.number(Self.width - Self.right))\" y2=\"\(Self.number(y))\" stroke=\"black\"/>",
+        ]
+        var tick: Int64 = 0
+        while tick <= span {
+            let at = Self.number(x(tick))
+            out.append(
+                "<line x1=\"\(at)\" y1=\"\(Self.number(y))\" x2=\"\(at)\" y2=\"\(Self.number(y + 5))\" stroke=\"black\"/>"
+            )
+            out.append(
+                "<text x=\"\(at)\" y=\"\(Self.number(y + 18))\" text-anchor=\"middle\">\(DurationText.format(.nanoseconds(tick)))</text>"
+            )
+            let (next, overflow) = tick.addingReportingOverflow(step)
+            if overflow { break }
+            tick = next
+        }
+        out.append("</g>")
+        return out
+    }
+
+    private func legend(at y: Double) -> [String] {
+        [
+            "<g class=\"legend\">",
+            "<circle cx=\"\(Self.number(Self.left))\" cy=\"\(Self.number(y))\" r=\"4\" fill=\"#1f77b4\"/>",
+            "<text x=\"\(Self.number(Self.left + 10))\" y=\"\(Self.number(y + 4))\">fire on time</text>",
+            "<line x1=\"\(Self.number(Self.left + 120))\" y1=\"\(Self.number(y))\" x2=\"\(Self.number(Self.left + 140))\" y2=\"\(Self.number(y))\" stroke=\"#d62728\" stroke-width=\"3\"/>",
+            "<circle cx=\"\(Self.number(Self.left + 140))\" cy=\"\(Self.number(y))\" r=\"4\" fill=\"#d62728\"/>",
+            "<text x=\"\(Self.number(Self.left + 150))\" y=\"\(Self.number(y + 4))\">late fire (line from its scheduled time; ×N: ticks)</text>",
+            "<rect x=\"\(Self.number(Self.left + 530))\" y=\"\(Self.number(y - 7))\" width=\"20\" height=\"14\" fill=\"#f6d58b\" fill-opacity=\"0.45\"/>",
+            "<text x=\"\(Self.number(Self.left + 556))\" y=\"\(Self.number(y + 4))\">nested run (tracking mode)</text>",
+            "</g>",
+        ]
+    }
+
+    /// The next round step after `step`: 1 → 2 → 5 → 10 → 20 …
+    private static func nextStep(after step: Int64) -> Int64 {
+        var decade: Int64 = 1
+        while decade <= step / 10 { decade *= 10 }
+        switch step / decade {
+        case 1: return decade * 2
+        case 2: return decade * 5
+        default: return decade * 10
+        }
+    }
+
+    /// A coordinate with at most two decimals.
+    static func number(_ value: Double) -> String {
+        let hundredths = (value * 100).rounded()
+        let whole = Int64(hundredths) / 100
+        let fraction = abs(Int64(hundredths) % 100)
+        return fraction == 0 ? String(whole) : String(whole) + "." + (fraction < 10 ? "0" : "") + String(fraction)
+    }
+
+    /// `text` safe inside SVG text and attributes.
+    static func escaped(_ text: String) -> String {
+        var out = ""
+        for character in text {
+            switch character {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            default: out.append(character)
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,38 @@
+import ArgumentParser
+import Glibc
+import TimerDeck
+
+/// `timerdeck plot TRACE --out FILE`: a `--trace` file drawn as an SVG timeline.
+struct PlotCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "plot",
+        abstract: "Draw a --trace file as an SVG timeline: lanes, fires, lateness, nested runs, axis and legend.")
+
+    @Argument(help: "The trace (JSON Lines, as timerdeck --trace writes it).")
+    var trace: String
+
+    @Option(help: "Where the SVG goes.")
+    var out: String
+
+    func run() throws {
+        let svg: String
+        do {
+            svg = try TracePlot(text: InputFile.read(trace, role: "trace"), source: trace).svg
+        } catch let error as InputFileError {
+            printError("timerdeck plot: \(error.message)")
+            throw ExitCode(2)
+        } catch let error as TracePlotError {
+            printError("timerdeck plot: \(error.message)")
+            throw ExitCode(2)
+        }
+        guard let file = fopen(out, "w") else {
+            printError("timerdeck plot: cannot write \(out): \(String(cString: strerror(errno)))")
+            throw ExitCode(2)
+        }
+        let written = fputs(svg, file)
+        guard fclose(file) == 0, written >= 0 else {
+            printError("timerdeck plot: writing \(out) failed: \(String(cString: strerror(errno)))")
+            throw ExitCode(1)
+        }
+    }
+}

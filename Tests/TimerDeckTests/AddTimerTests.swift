@@ -1,0 +1,58 @@
+import Testing
+
+@testable import TimerDeck
+
+@Suite("a: a timer added from the keyboard, checked as it is typed, is a row like the others")
+struct AddTimerTests {
+    /// Script lines typing `text` one key at a time.
+    func typing(_ text: String) -> String {
+        text.map { $0 == " " ? "key space" : "key \($0)" }.joined(separator: "\n")
+    }
+
+    @Test("The form says what is wrong as the user types, and Enter keeps it open while it is wrong")
+    func validationAsTheUserTypes() throws {
+        let snapshots = try runHeadless(
+            """
+            size 120x40
+            key a
+            \(typing("tea 0"))
+            snapshot
+            key s
+            key enter
+            snapshot
+            \(typing(" cron"))
+            snapshot
+            """)
+        #expect(
+            snapshots[0].screen.contains(
+                "field 'timers.interval' = \"0\" is invalid (accepted: a duration 1ms…24h"))
+        #expect(snapshots[1].screen.contains("field 'timers.interval' = \"0s\" is invalid"))
+        #expect(snapshots[2].screen.contains("\"cron\" is not runloop, dispatch, once"))
+    }
+
+    @Test("C-T5/G2: a one-shot dispatch timer added with a runs, fires once, and the inspector shows it")
+    func addedTimerRuns() throws {
+        let snapshots = try runHeadless(
+            """
+            size 120x40
+            wait 500ms
+            key a
+            \(typing("tea 2s dispatch once"))
+            key enter
+            snapshot
+            wait 2s
+            snapshot
+            """)
+        #expect(snapshots[0].screen.contains("added tea"))
+        #expect(line(snapshots[0].screen, containing: "tea ").contains("DispatchTimer 2s any mode running"))
+        #expect(snapshots[1].screen.contains("2.500s   tea"))
+        #expect(line(snapshots[1].screen, containing: "tea  ").contains("idle"))
+    }
+
+    @Test("A taken name is refused")
+    func takenNameIsRefused() throws {
+        #expect(throws: ConfigError.self) { try TimerDefinition.parse(line: "sms-gcd 1s", taken: ["sms-gcd"]) }
+        #expect(throws: ConfigError.self) { try TimerDefinition.parse(line: "tea", taken: []) }
+        #expect(try TimerDefinition.parse(line: "tea 1s common", taken: []).mode == .common)
+    }
+}

@@ -1,0 +1,129 @@
+import RunLoopKit
+import TestSupport
+import Testing
+
+@testable import TimerDeck
+
+@Suite("[[timers]] in the config: decoded through the field table, checked with clear errors (decision 13)")
+struct DefinedTimerConfigTests {
+    @Test("Every field of a [[timers]] table is read, in the file's order")
+    func timersAreRead() throws {
+        let config = try Config.parse(
+            """
+            [countdown]
+            seconds = 30
+
+            [[timers]]
+            name = "tea"
+            mechanism = "dispatch"
+            interval = "3m"
+            repeats = false
+            tolerance = "1s"
+            clock = "wall"
+            first_fire = "now"
+            start = false
+
+            [[timers]] # a second one
+            name = "beat"
+            interval = "250ms"
+            mode = "common"
+            """)
+        #expect(config.countdownSeconds == 30)
+        #expect(config.timers.map(\.name) == ["tea", "beat"])
+        let tea = config.timers[0]
+        #expect(tea.kind == .dispatch && tea.interval == .seconds(180) && !tea.repeats)
+        #expect(tea.tolerance == .seconds(1) && tea.clock == .wall && tea.firstFire == .now && !tea.startsAtLaunch)
+        let beat = config.timers[1]
+        #expect(beat.kind == .runLoop && beat.interval == .milliseconds(250) && beat.repeats)
+        #expect(
+            beat.mode == .common && beat.clock == .uptime && beat.firstFire == .afterInterval && beat.startsAtLaunch)
+    }
+
+    @Test(
+        "decision 13: an invalid timer names the timer, the field, the value and what is accepted",
+        arguments: [
+            (
+                "[[timers]]\nname = \"tea\"\ninterval = \"0ms\"",
+                "config: timer \"tea\": field 'timers.interval' = \"0ms\" is invalid (accepted: a duration 1ms…24h"
+            ),
+            (
+                "[[timers]]\nname = \"tea\"\nmechanism = \"cron\"",
+                "config: timer \"tea\": field 'timers.mechanism' = \"cron\" is invalid (accepted: \"runloop\" or \"dispatch\")"
+            ),
+            (
+                "[[timers]]\nname = \"tea\"\nmode = \"fast\"",
+                "config: timer \"tea\": field 'timers.mode' = \"fast\" is invalid (accepted: \"default\", \"tracking\" or \"common\")"
+            ),
+            (
+                "[[timers]]\nname = \"a b\"",
+                "config: timer \"a b\": field 'timers.name' = \"a b\" is invalid (accepted: 1…24 letters, digits, - or _)"
+            ),
+            (
+                "[[timers]]\ninterval = \"1s\"",
+                "config: a [[timers]] table without a name: field 'timers.name' = \"\" is invalid"
+            ),
+            (
+                "[[timers]]\nname = \"tea\"\nclock = \"wall\"",
+                "config: timer \"tea\": field 'timers.clock' = \"wall\" is invalid for a run loop timer (accepted: \"uptime\""
+            ),
+            (
+                "[[timers]]\nname = \"tea\"\nmechanism = \"dispatch\"\nmode = \"common\"",
+                "config: timer \"tea\": field 'timers.mode' is set for a dispatch timer, which has no mode (G1)"
+            ),
+            (
+                "[[timers]]\nname = \"tea\"\ncolour = \"red\"",
+                "config: timer \"tea\": unknown field \"timers.colour\" (known: timers.name, timers.mechanism"
+            ),
+            (
+                "[[timers]]\nname = \"tea\"\n[[timers]]\nname = \"tea\"",
+                "config: timer \"tea\": field 'timers.name' is already used by another timer"
+            ),
+            (
+                "[[timers]]\nname = \"ticker\"",
+                "config: timer \"ticker\": field 'timers.name' is already used by another timer"
+            ),
+            (
+                "[[ticker]]\nfps = 30",
+                "config: [[ticker]] is not a list of tables; only [[timers]] is"
+            ),
+        ])
+    func invalidTimerIsNamed(text: String, message: String) {
+        #expect(throws: ConfigError.self) { try Config.parse(text) }
+        do {
+            _ = try Config.parse(text)
+        } catch {
+            #expect(error.message.hasPrefix(message), "\(error.message)")
+        }
+    }
+
+    @Test("A [[header]] must be written with its brackets together and a plain name")
+    func arrayHeaderShape() {
+        for text in ["[ [timers]]", "[[timers] ]", "[[]]", "[[timers]", "[[timers]]]"] {
+            #expect(ConfigLines.problem(in: Array(text.unicodeScalars)) != nil, "\(text)")
+        }
+        #expect(ConfigLines.problem(in: Array("[[timers]] # mine".unicodeScalars)) == nil)
+        #expect(ConfigLines.problem(in: Array("  [[ timers ]]".unicodeScalars)) == nil)
+    }
+
+    @Test("decision 13: the shipped config documents every [[timers]] field with its default and range")
+    func shippedConfigDocumentsTimerFields() throws {
+        let path = RepositoryFile.path("Resources/timerdeck.toml")
+        let lines = try InputFile.read(path, role: "config file").split(separator: "\n")
+        for field in TimerDefinition.fields {
+            let name = field.key.dropFirst(field.section.count + 1)
+            #expect(lines.contains { $0.hasPrefix("# \(name) = ") }, "\(field.key) is not in \(path)")
+            if let range = field.range {
+                #expect(lines.contains { $0.hasPrefix("#") && $0.contains(range) }, "the range of \(field.key)")
+            }
+        }
+    }
+
+    @Test("The standard scene shows defined timers after its own rows, as rows of their own kind")
+    func definedTimersJoinTheStandardScene() throws {
+        let config = try Config.parse("[[timers]]\nname = \"tea\"\nmechanism = \"dispatch\"\nrepeats = false")
+        let state = DashboardState(scene: .standard(config, uploadsLabel: nil), size: DashboardLayout.minimumSize)
+        let tea = try #require(state.rows.last)
+        #expect(state.rows.map(\.name) == ["sms-default", "sms-common", "sms-gcd", "ticker", "tea"])
+        #expect(tea.mechanismText == "DispatchTimer 1s once" && tea.mode == nil && tea.startsAtLaunch)
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import RunLoopKit
+import TerminalUI
+import Testing
+
+@testable import TimerDeck
+
+@Suite("--record: the live session's input as a headless script that replays it")
+struct SessionRecorderTests {
+    /// What a recorder wrote for `body`, which drives it.
+    func recorded(_ body: (SessionRecorder) -> Void) throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("record-\(UUID().uuidString).txt").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let recorder = try SessionRecorder(path: path)
+        body(recorder)
+        return try String(contentsOfFile: path, encoding: .utf8)
+    }
+
+    func milliseconds(_ value: Int64) -> Instant { Instant(nanoseconds: 5_000_000_000 + value * 1_000_000) }
+
+    @Test(
+        "Keys, wheel scrolls and resizes are written with the whole milliseconds between them; q ends with a snapshot")
+    func recordingIsAScript() throws {
+        let text = try recorded { recorder in
+            recorder.begin(size: Size(width: 80, height: 24), at: milliseconds(0))
+            recorder.keys([.enter], at: milliseconds(1_500))
+            recorder.keys([.down, .character(" ")], at: milliseconds(1_500))
+            recorder.keys([.mouse(MouseEvent(kind: .wheelDown, row: 9, column: 4))], at: milliseconds(2_000))
+            recorder.resize(to: Size(width: 120, height: 40), at: milliseconds(2_250))
+            recorder.keys([.function(5), .character("#")], at: milliseconds(2_250))
+            recorder.keys([.character("q")], at: milliseconds(9_000))
+            recorder.finish(at: milliseconds(9_100))
+        }
+        #expect(text.hasPrefix("# timerdeck --record: replay with timerdeck --headless --script /"))
+        #expect(
+            text.drop { $0 != "\n" }.dropFirst() == """
+                size 80x24
+                wait 1500ms
+                key enter
+                key down
+                key space
+                wait 500ms
+                key wheel-down
+                wait 250ms
+                size 120x40
+                # F5: not replayable
+                # #: not replayable
+                wait 6750ms
+                snapshot
+                key q
+
+                """)
+        let script = try HeadlessScript(parsing: text)
+        #expect(script.steps.filter { if case .key = $0 { true } else { false } }.count == 5)
+    }
+
+    @Test("A recorded session replays headless to the same screens as the session it recorded")
+    func recordingReplays() throws {
+        let text = try recorded { recorder in
+            recorder.begin(size: Size(width: 80, height: 24), at: milliseconds(0))
+            recorder.keys([.enter], at: milliseconds(200))
+            recorder.keys([.character("t")], at: milliseconds(3_200))
+            recorder.keys([.character("t")], at: milliseconds(7_700))
+            recorder.finish(at: milliseconds(8_000))
+        }
+        let replayed = try runHeadless(text)
+        let direct = try runHeadless(
+            "size 80x24\nwait 200ms\nkey enter\nwait 3s\nkey t\nwait 4500ms\nkey t\nwait 300ms\nsnapshot\n")
+        #expect(replayed.map(\.time) == ["t=8.000"])
+        #expect(replayed.map(\.screen) == direct.map(\.screen))
+        #expect(line(replayed[0].screen, containing: "Timer in default").contains("Resend"))
+    }
+
+    @Test("A recording that cannot be created is a clear error")
+    func unwritableRecordingIsAnError() {
+        #expect(throws: TraceFileError.self) { try SessionRecorder(path: "/nonexistent-directory/session.txt") }
+    }
+}

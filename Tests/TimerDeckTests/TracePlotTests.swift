@@ -1,0 +1,131 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import TimerDeck
+
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+/// The elements of an SVG document with their attributes, in document order.
+private final class SVGElements: NSObject, XMLParserDelegate {
+    var elements: [(name: String, attributes: [String: String])] = []
+    /// The timer of the lane being read, added to each element inside it as "lane".
+    private var lane: String?
+
+    func parser(
+        _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+        attributes: [String: String] = [:]
+    ) {
+        if name == "g", let timer = attributes["data-timer"] { lane = timer }
+        var attributes = attributes
+        if let lane { attributes["lane"] = lane }
+        elements.append((name, attributes))
+    }
+
+    func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
+        if name == "g" { lane = nil }
+    }
+
+    static func parse(_ svg: String) throws -> SVGElements {
+        let reader = SVGElements()
+        let parser = XMLParser(data: Data(svg.utf8))
+        parser.delegate = reader
+        #expect(parser.parse(), "the SVG is well-formed XML")
+        return reader
+    }
+}
+
+@Suite("timerdeck plot: a trace drawn as an SVG timeline")
+struct TracePlotTests {
+    /// Ten seconds: "beat" on time at 2 s and 10 s, late at 5 s (due at 4 s, two ticks); "gcd" at 1 s;
+    /// a tracking run from 3 s to 6 s. The plot is 840 units wide from x = 140: 84 units a second.
+    static let trace = """
+        {"event":"fire","t_ns":1000000000,"timer":"gcd","mechanism":"dispatch","mode":"default","scheduled_ns":1000000000,"lateness_ns":0,"ticks":1,"depth":1}
+        {"event":"fire","t_ns":2000000000,"timer":"beat","mechanism":"runloop","mode":"default","scheduled_ns":2000000000,"lateness_ns":0,"ticks":1,"depth":1}
+        {"event":"nested-run","t_ns":3000000000,"mode":"tracking","depth":2}
+        {"event":"fire","t_ns":5000000000,"timer":"beat","mechanism":"runloop","mode":"default","scheduled_ns":4000000000,"lateness_ns":1000000000,"ticks":2,"depth":1}
+        {"event":"nested-run-end","t_ns":6000000000,"mode":"tracking","depth":2}
+        {"event":"fire","t_ns":10000000000,"timer":"beat","mechanism":"runloop","mode":"default","scheduled_ns":10000000000,"lateness_ns":0,"ticks":1,"depth":1}
+
+        """
+
+    @Test("One lane per timer in the order of its first fire, a mark per fire at its time's x")
+    func lanesAndMarks() throws {
+        let svg = try SVGElements.parse(TracePlot(text: Self.trace, source: "t.jsonl").svg)
+        let lanes = svg.elements.filter { $0.name == "g" }.compactMap { $0.attributes["data-timer"] }
+        #expect(lanes == ["gcd", "beat"])
+        let fires = svg.elements.filter { $0.attributes["class"] == "fire" }
+        #expect(fires.map { $0.attributes["lane"] ?? "" } == ["gcd", "beat", "beat", "beat"])
+        #expect(fires.map { $0.attributes["cx"] ?? "" } == ["224", "308", "560", "980"])
+        #expect(fires.map { $0.attributes["cy"] ?? "" } == ["54", "82", "82", "82"])
+    }
+
+    @Test("C-T6: a late fire has a line back to its scheduled time and its ticks")
+    func latenessIsDrawn() throws {
+        let plot = try TracePlot(text: Self.trace, source: "t.jsonl").svg
+        let late = try SVGElements.parse(plot).elements.filter { $0.attributes["class"] == "late" }
+        #expect(late.count == 1)
+        #expect(late.first?.attributes["x1"] == "476" && late.first?.attributes["x2"] == "560")
+        #expect(plot.contains(">×2</text>"))
+    }
+
+    @Test("M2: a nested tracking run is a band from its start to its end")
+    func nestedRunIsABand() throws {
+        let bands = try SVGElements.parse(TracePlot(text: Self.trace, source: "t.jsonl").svg).elements
+            .filter { $0.attributes["class"] == "band" }
+        #expect(bands.count == 1)
+        #expect(bands.first?.attributes["data-mode"] == "tracking")
+        #expect(bands.first?.attributes["x"] == "392" && bands.first?.attributes["width"] == "252")
+    }
+
+    @Test("An axis with round ticks and a legend")
+    func axisAndLegend() throws {
+        let plot = try TracePlot(text: Self.trace, source: "t.jsonl").svg
+        let svg = try SVGElements.parse(plot)
+        #expect(svg.elements.contains { $0.name == "g" && $0.attributes["class"] == "axis" })
+        #expect(svg.elements.contains { $0.name == "g" && $0.attributes["class"] == "legend" })
+        #expect(plot.contains(">2.0s</text>") && plot.contains(">10.0s</text>"))
+    }
+
+    @Test("A broken trace line is named with what is wrong, never a trap")
+    func brokenTraceIsAnError() {
+        for (text, message) in [
+            ("{\"event\":\"fire\"}", "t.jsonl:1: not a trace line"),
+            ("\n{\"event\":\"sleep\",\"t_ns\":1}", "t.jsonl:2: unknown event \"sleep\""),
+            ("{\"event\":\"fire\",\"t_ns\":-1,\"timer\":\"a\"}", "t.jsonl:1: t_ns and lateness_ns must be 0 or more"),
+            ("{\"event\":\"fire\",\"t_ns\":1}", "t.jsonl:1: a fire needs its \"timer\""),
+            ("{\"event\":\"fire\",\"t_ns\":99999999999999999999999,\"timer\":\"a\"}", "t.jsonl:1: not a trace line"),
+        ] {
+            do {
+                _ = try TracePlot(text: text, source: "t.jsonl")
+                Issue.record("accepted \(text)")
+            } catch {
+                #expect(error.message.hasPrefix(message), "\(error.message)")
+            }
+        }
+    }
+
+    @Test("The README scene's pinned trace plots to an SVG that a real renderer (rsvg-convert) draws")
+    func plotRendersWithRsvg() throws {
+        let golden = try String(
+            contentsOfFile: RepositoryFile.path("Tests/TimerDeckTests/Traces/readme-scene.jsonl"), encoding: .utf8)
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("plot-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let svgURL = directory.appendingPathComponent("timeline.svg")
+        let pngURL = directory.appendingPathComponent("timeline.png")
+        try TracePlot(text: golden, source: "readme-scene.jsonl").svg.write(
+            to: svgURL, atomically: true, encoding: .utf8)
+        let renderer = Process()
+        renderer.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        renderer.arguments = ["rsvg-convert", svgURL.path, "-o", pngURL.path]
+        try renderer.run()
+        renderer.waitUntilExit()
+        #expect(renderer.terminationStatus == 0, "rsvg-convert (Debian: librsvg2-bin) renders the plot")
+        let png = try Data(contentsOf: pngURL)
+        #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]), "a PNG came out")
+        #expect(png.count > 1_000)
+    }
+}

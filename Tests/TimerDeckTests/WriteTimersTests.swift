@@ -1,0 +1,62 @@
+import Foundation
+import Testing
+
+@testable import TimerDeck
+
+@Suite("W: the timers written back to a config file that loads to the same timers")
+struct WriteTimersTests {
+    static let config = """
+        [[timers]]
+        name = "tea"
+        mechanism = "dispatch"
+        interval = "3m"
+        repeats = false
+        clock = "wall"
+        first_fire = "now"
+        bell = true
+        hook = "notify-send \\"tea is \\\\ ready\\""
+        hook_limit = "2s"
+        act_on = "end"
+
+        [[timers]]
+        name = "beat"
+        interval = "250ms"
+        mode = "common"
+        tolerance = "50ms"
+        flash = true
+        """
+
+    @Test("The written text loads back to the same timers, quotes and backslashes in a hook included")
+    func configTextRoundTrips() throws {
+        let timers = try Config.parse(Self.config).timers
+        #expect(timers.count == 2)
+        #expect(timers[0].actions.hook == "notify-send \"tea is \\ ready\"")
+        #expect(try Config.parse(TimerDefinition.configText(timers)).timers == timers)
+    }
+
+    @Test("W asks for a file in the status bar; Enter writes the timers there and the file loads to the same scene")
+    func writeFromTheDashboard() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("timers-\(UUID().uuidString).toml")
+            .path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let config = try Config.parse(Self.config)
+        let typing = path.map { "key \($0)" }.joined(separator: "\n")
+        let snapshots = try runHeadless(
+            "key W\nkey /\nkey backspace\nsnapshot\n\(typing)\nkey enter\nsnapshot\n", config: config)
+        #expect(snapshots[0].screen.contains("write the timers to (Enter writes, Esc cancels): ▏"))
+        #expect(snapshots[1].screen.contains("wrote the timers to"))
+        let written = try Config.load(from: path)
+        #expect(written.timers == config.timers)
+        let scene = DashboardState(scene: .standard(written, uploadsLabel: nil), size: DashboardLayout.minimumSize)
+        let original = DashboardState(scene: .standard(config, uploadsLabel: nil), size: DashboardLayout.minimumSize)
+        #expect(scene.rows == original.rows)
+    }
+
+    @Test("Esc cancels the prompt; with no timers of its own, W says how to define them")
+    func cancelAndNothingToWrite() throws {
+        let cancelled = try runHeadless("key W\nkey x\nkey esc\nsnapshot\n", config: Config.parse(Self.config))
+        #expect(cancelled[0].screen.contains("cancelled"))
+        let none = try runHeadless("key W\nsnapshot\n")
+        #expect(none[0].screen.contains("no timers of your own to write"))
+    }
+}
