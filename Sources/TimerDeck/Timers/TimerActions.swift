@@ -1,8 +1,8 @@
 /// What a timer does besides its fire-log entry: ring the terminal bell and/or run a hook command,
 /// at every fire or when it ends (a one-shot timer's fire, an SMS countdown reaching Send).
-public struct TimerActions: Equatable, Sendable {
+package struct TimerActions: Equatable, Sendable {
     /// When a timer's actions run.
-    public enum ActsOn: String, Equatable, Sendable, CaseIterable {
+    package enum ActsOn: String, Equatable, Sendable, CaseIterable {
         /// At every scheduled fire.
         case fire
         /// When the timer ends: the fire of a one-shot timer (C-T5), an SMS countdown's last second (S1).
@@ -10,18 +10,18 @@ public struct TimerActions: Equatable, Sendable {
     }
 
     /// Whether the terminal bell rings.
-    public var bell = false
+    package var bell = false
     /// Whether its row flashes (is drawn highlighted for ``flashLength``).
-    public var flash = false
+    package var flash = false
     /// A shell command run off the loop's thread; `nil` for none.
-    public var hook: String?
+    package var hook: String?
     /// How long the hook may run before it is stopped.
-    public var hookLimit: Duration = .seconds(10)
+    package var hookLimit: Duration = .seconds(10)
     /// When the bell and the hook act.
-    public var actsOn: ActsOn = .fire
+    package var actsOn: ActsOn = .fire
 
     /// No bell, no hook.
-    public init() {}
+    package init() {}
 
     /// How long a flash lasts.
     static let flashLength: Duration = .milliseconds(500)

@@ -10,9 +10,9 @@ import RunLoopKit
 /// interval = "3m"
 /// repeats = false
 /// ```
-public struct TimerDefinition: Equatable, Sendable {
+package struct TimerDefinition: Equatable, Sendable {
     /// What drives a defined timer.
-    public enum Kind: String, Equatable, Sendable, CaseIterable {
+    package enum Kind: String, Equatable, Sendable, CaseIterable {
         /// A run loop ``Timer`` on the dashboard's loop, in ``TimerDefinition/mode`` (M1, C-T6).
         case runLoop = "runloop"
         /// A dispatch timer whose events run on the dashboard's loop in no particular mode (G1, C-G4).
@@ -20,7 +20,7 @@ public struct TimerDefinition: Equatable, Sendable {
     }
 
     /// When the first fire is due.
-    public enum FirstFire: String, Equatable, Sendable, CaseIterable {
+    package enum FirstFire: String, Equatable, Sendable, CaseIterable {
         /// At once, as `DispatchTime.now()` does (G2).
         case now
         /// One interval after the start, as `scheduledTimer(withTimeInterval:)` does (M1).
@@ -28,26 +28,26 @@ public struct TimerDefinition: Equatable, Sendable {
     }
 
     /// Short unique name, shown in the inspector and the fire log.
-    public var name = ""
+    package var name = ""
     /// What drives it.
-    public var kind: Kind = .runLoop
+    package var kind: Kind = .runLoop
     /// Time between fires; for a one-shot timer, the time to its fire.
-    public var interval: Duration = .seconds(1)
+    package var interval: Duration = .seconds(1)
     /// Whether it fires again after each interval (C-T5: a one-shot timer ends after its fire).
-    public var repeats = true
+    package var repeats = true
     /// A run loop timer's tolerance or a dispatch timer's leeway (C-T9, C-G1).
-    public var tolerance: Duration = .zero
+    package var tolerance: Duration = .zero
     /// The mode a run loop timer is scheduled in; a dispatch timer has none (G1).
-    public var mode: RunLoop.Mode = .default
+    package var mode: RunLoop.Mode = .default
     /// The clock its deadlines are on (decisions.md 9); a run loop timer is on the uptime clock.
-    public var clock: ClockKind = .uptime
+    package var clock: ClockKind = .uptime
     /// When its first fire is due.
-    public var firstFire: FirstFire = .afterInterval
+    package var firstFire: FirstFire = .afterInterval
     /// Whether it starts with the dashboard (otherwise `s` starts it).
-    public var startsAtLaunch = true
+    package var startsAtLaunch = true
     /// The bell and the hook, and when they act.
-    public var actions = TimerActions()
+    package var actions = TimerActions()
 
     /// An empty definition; `name` must be set before it is valid.
-    public init() {}
+    package init() {}
 }

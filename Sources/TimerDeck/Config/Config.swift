@@ -7,30 +7,30 @@ import RunLoopKit
 /// var config = try Config.parse(tomlText)
 /// config.tickerFPS = 30
 /// ```
-public struct Config: Equatable, Sendable {
+package struct Config: Equatable, Sendable {
     /// Length of an SMS countdown in seconds (S1).
-    public var countdownSeconds = 60
+    package var countdownSeconds = 60
     /// What the SMS rows do when their countdown reaches Send (S1): the bell and/or a hook.
-    public var countdownActions: TimerActions = {
+    package var countdownActions: TimerActions = {
         var actions = TimerActions()
         actions.actsOn = .end
         return actions
     }()
     /// Refresh rate of the ticker's display link in Hz.
-    public var tickerFPS = 60
+    package var tickerFPS = 60
     /// Mode the ticker's display link starts in (M4).
-    public var tickerMode: RunLoop.Mode = .default
+    package var tickerMode: RunLoop.Mode = .default
     /// Quiet period that ends a scroll gesture (decision 7).
-    public var gestureQuiet: Duration = .milliseconds(250)
+    package var gestureQuiet: Duration = .milliseconds(250)
     /// Fire-log entries kept in memory.
-    public var logCapacity = 1_000
+    package var logCapacity = 1_000
     /// Whether mouse events are enabled.
-    public var mouse = true
+    package var mouse = true
     /// The periodic sample-and-upload pipeline (S2).
-    public var uploads = UploadsConfig()
+    package var uploads = UploadsConfig()
     /// The user's own timers, from the `[[timers]]` tables, in the file's order.
-    public var timers: [TimerDefinition] = []
+    package var timers: [TimerDefinition] = []
 
     /// The built-in defaults (the same values as the shipped config file).
-    public init() {}
+    package init() {}
 }

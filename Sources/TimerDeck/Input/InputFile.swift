@@ -3,12 +3,12 @@ import Glibc
 /// Reads a file the user names on the command line (a config file, a headless script) without
 /// Foundation, and refuses what cannot be one: a directory, something that cannot be opened, a
 /// file larger than ``maximumBytes``, text that is not UTF-8.
-public enum InputFile {
+package enum InputFile {
     /// The largest file accepted; a config file or a script is a few hundred bytes.
-    public static let maximumBytes = 1 << 20
+    package static let maximumBytes = 1 << 20
 
     /// The UTF-8 text of the file at `path`; `role` ("config file", "script") names it in errors.
-    public static func read(_ path: String, role: String) throws(InputFileError) -> String {
+    package static func read(_ path: String, role: String) throws(InputFileError) -> String {
         let shown = UserText.quote(path)
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {

@@ -2,7 +2,7 @@ import TOMLKit
 
 extension Config {
     /// Reads and validates the config file at `path`.
-    public static func load(from path: String) throws(ConfigError) -> Config {
+    package static func load(from path: String) throws(ConfigError) -> Config {
         let text: String
         do {
             text = try InputFile.read(path, role: "config file")
@@ -15,7 +15,7 @@ extension Config {
     /// Parses and validates config text; every field is optional and unknown fields are errors.
     ///
     /// TOMLKit's decoder reads the sections; each value is then checked against its entry in ``fields``.
-    public static func parse(_ text: String, source: String = "config") throws(ConfigError) -> Config {
+    package static func parse(_ text: String, source: String = "config") throws(ConfigError) -> Config {
         try ConfigLines.check(text, source: source)
         let sections: [String: ConfigSection]
         do {
@@ -66,7 +66,7 @@ extension Config {
     }
 
     /// Checks a command-line frames-per-second value (decisions.md 13).
-    public static func validateFPS(_ text: String) throws(ConfigError) -> Int {
+    package static func validateFPS(_ text: String) throws(ConfigError) -> Int {
         guard let fps = Int(text), fpsRange.contains(fps) else {
             throw ConfigError(
                 message:

@@ -11,17 +11,17 @@ import struct Foundation.URL
 
 /// The upload pipeline's parts, opened and checked before the dashboard starts: the outbox, the
 /// sampler and the sink chosen by the config and the command line.
-public final class UploadsSetup {
+package final class UploadsSetup {
     /// The shipped GPS track, `Resources/route.gpx`, from the resource bundle the build puts beside
     /// the executable (SwiftPM resources; a missing file is reported when the route is read).
-    public static let shippedRoute = Bundle.module.bundleURL.appendingPathComponent("Resources/route.gpx").path
+    package static let shippedRoute = Bundle.module.bundleURL.appendingPathComponent("Resources/route.gpx").path
 
     /// The durable outbox.
-    public let outbox: Outbox
+    package let outbox: Outbox
     /// The sink batches go to.
-    public let sink: any BatchSink
+    package let sink: any BatchSink
     /// The sink as the panel names it.
-    public let sinkLabel: String
+    package let sinkLabel: String
     private let sampler: any Sampler
     private let settings: UploadPipeline.Settings
     private let temporaryDirectory: URL?
@@ -36,7 +36,7 @@ public final class UploadsSetup {
     /// - Throws: ``UploadsSetupError`` naming the file and the reason: an outbox that cannot be
     ///   opened or is corrupt, a route file that cannot be read, an upload URL that is not an
     ///   absolute http(s) URL.
-    public init(config: UploadsConfig, outboxPath: String?, uploadURL: String?, headless: Bool)
+    package init(config: UploadsConfig, outboxPath: String?, uploadURL: String?, headless: Bool)
         throws(UploadsSetupError)
     {
         var temporaryDirectory: URL?
@@ -102,7 +102,7 @@ public final class UploadsSetup {
     ///
     /// `signals` must already be blocked in every thread (``SignalSource/block(_:)`` first thing in
     /// `main`): a thread of its own waits for them with `sigwait`.
-    public func removeTemporaryDirectory(on signals: [Int32]) {
+    package func removeTemporaryDirectory(on signals: [Int32]) {
         guard let path = temporaryDirectory?.path else { return }
         Thread.detachNewThread {
             var set = sigset_t()
@@ -122,7 +122,7 @@ public final class UploadsSetup {
     }
 
     /// The pipeline on `loop`, not yet started.
-    public func makePipeline(on loop: RunLoop) -> UploadPipeline {
+    package func makePipeline(on loop: RunLoop) -> UploadPipeline {
         let pipeline = UploadPipeline(loop: loop, outbox: outbox, sampler: sampler, sink: sink, settings: settings)
         self.pipeline = pipeline
         return pipeline
@@ -131,7 +131,7 @@ public final class UploadsSetup {
     /// What to tell the user about the uploads at exit, after the pipeline's flush left `left`
     /// samples undelivered; `failed` when a sample was lost or the outbox failed, so the run
     /// must not exit 0.
-    public func exitReport(left: Int) -> (lines: [String], failed: Bool) {
+    package func exitReport(left: Int) -> (lines: [String], failed: Bool) {
         var lines: [String] = []
         let status = pipeline?.status
         if let unsaved = status?.unsaved {
@@ -169,9 +169,9 @@ public final class UploadsSetup {
 }
 
 /// The uploads cannot start; the message says which file and why.
-public struct UploadsSetupError: Error, CustomStringConvertible {
+package struct UploadsSetupError: Error, CustomStringConvertible {
     /// What is wrong and how to fix it.
-    public let message: String
+    package let message: String
 
-    public var description: String { message }
+    package var description: String { message }
 }

@@ -9,9 +9,9 @@ import TerminalUI
 /// snapshot
 /// quit
 /// ```
-public struct HeadlessScript: Equatable, Sendable {
+package struct HeadlessScript: Equatable, Sendable {
     /// One line of a script.
-    public enum Step: Equatable, Sendable {
+    package enum Step: Equatable, Sendable {
         /// `size WxH`: resize the in-memory screen.
         case size(width: Int, height: Int)
         /// `key NAME`: a character, or enter, tab, shift-tab, up, down, pgup, pgdn, home, end, esc.
@@ -25,7 +25,7 @@ public struct HeadlessScript: Equatable, Sendable {
     }
 
     /// The steps, in order.
-    public let steps: [Step]
+    package let steps: [Step]
 
     /// The sizes `size` accepts, for width and height alike.
     static let sideRange = 1...1_000
@@ -34,14 +34,14 @@ public struct HeadlessScript: Equatable, Sendable {
     static let waitRange: ClosedRange<Duration> = .milliseconds(1) ... .seconds(4 * 3_600)
 
     /// A script line that cannot be run; the message names the line and says what is accepted.
-    public struct ParseError: Error, Equatable, CustomStringConvertible {
+    package struct ParseError: Error, Equatable, CustomStringConvertible {
         /// What is wrong, with the line number.
-        public let message: String
-        public var description: String { message }
+        package let message: String
+        package var description: String { message }
     }
 
     /// Parses script text; `source` names it in error messages.
-    public init(parsing text: String, source: String = "script") throws(ParseError) {
+    package init(parsing text: String, source: String = "script") throws(ParseError) {
         var steps: [Step] = []
         // `\r\n` is one Character in Swift, and a newline: CRLF scripts split like LF ones.
         for (index, rawLine) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {

@@ -2,9 +2,9 @@ import RunLoopKit
 import Uploads
 
 /// The `[uploads]` section: what is sampled, how often, and where batches go (S2).
-public struct UploadsConfig: Equatable, Sendable {
+package struct UploadsConfig: Equatable, Sendable {
     /// What takes the samples.
-    public enum SamplerChoice: String, Equatable, Sendable {
+    package enum SamplerChoice: String, Equatable, Sendable {
         /// Walks a GPX track (the shipped route by default).
         case route
         /// Load average and memory from `/proc`.
@@ -12,17 +12,17 @@ public struct UploadsConfig: Equatable, Sendable {
     }
 
     /// The sampler.
-    public var sampler: SamplerChoice = .route
+    package var sampler: SamplerChoice = .route
     /// The GPX track the route sampler replays; `nil` for the shipped `Resources/route.gpx`.
-    public var routePath: String?
+    package var routePath: String?
     /// Where batches are POSTed; `nil` writes them into the uploads directory instead.
-    public var url: String?
+    package var url: String?
     /// How long an HTTP delivery may take before it counts as timed out (and is retried).
-    public var httpTimeout: Duration = .seconds(10)
+    package var httpTimeout: Duration = .seconds(10)
     /// Intervals, modes, flush bound and backoff.
-    public var pipeline = UploadPipeline.Settings()
+    package var pipeline = UploadPipeline.Settings()
     /// How long the outbox keeps acknowledged samples (default: seven days).
-    public var retention = OutboxRetention.sevenDays
+    package var retention = OutboxRetention.sevenDays
 
     /// `uploads.keep_delivered`: how long acknowledged samples are kept (the retention's age).
     var keepDelivered: Duration {
@@ -36,5 +36,5 @@ public struct UploadsConfig: Equatable, Sendable {
     }
 
     /// The defaults of seed S2.
-    public init() {}
+    package init() {}
 }

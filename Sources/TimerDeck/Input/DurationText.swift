@@ -1,7 +1,7 @@
 /// Parses and prints durations written as in the config file and headless scripts: `250ms`, `3s`, `5m`, `2h`.
-public enum DurationText {
+package enum DurationText {
     /// The form a config file would use when it is exact: `2h`, `5m`, `5s`, `250ms`, `0s`; otherwise ``format(_:)``.
-    public static func setting(_ duration: Duration) -> String {
+    package static func setting(_ duration: Duration) -> String {
         let nanos = duration.nanoseconds
         if nanos == 0 { return "0s" }
         for unit in Unit.allCases.reversed() where nanos > 0 && nanos % unit.nanoseconds == 0 {
@@ -11,7 +11,7 @@ public enum DurationText {
     }
 
     /// A short human form: `850ms`, `12.5s`, `4m05s`.
-    public static func format(_ duration: Duration) -> String {
+    package static func format(_ duration: Duration) -> String {
         let nanos = duration.nanoseconds
         let sign = nanos < 0 ? "-" : ""
         let magnitude = nanos.magnitude
