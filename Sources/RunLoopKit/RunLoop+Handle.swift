@@ -69,7 +69,7 @@ extension RunLoop {
         /// Marks the work done and wakes the loop; idempotent.
         public func finish() {
             guard !finished.exchange(true, ordering: .acquiringAndReleasing) else { return }
-            shared.externalWork.subtract(1, ordering: .relaxed)
+            shared.externalWork.subtract(1, ordering: .releasing)
             shared.wakeUp()
         }
 

@@ -70,9 +70,13 @@ final class Waiter {
         case .system:
             waitInKernel(epoll, until: deadline, ready: &ready)
         case .virtual(let virtualClock):
+            // The count is read before the poll: work posts its results (which wakes the loop) before
+            // it finishes, so once the count reads zero the poll below sees what it posted, and time
+            // never jumps past a deadline ahead of a result that came in first.
+            let outsideWorkDone = shared.externalWork.load(ordering: .acquiring) == 0
             let woke = collect(epoll, timeout: 0, into: &ready)
             guard !woke else { return }
-            if let deadline, deadline != Int64.max, shared.externalWork.load(ordering: .relaxed) == 0 {
+            if let deadline, deadline != Int64.max, outsideWorkDone {
                 virtualClock.advance(toUptime: Instant(nanoseconds: deadline))
             } else {
                 collect(epoll, timeout: -1, into: &ready)
