@@ -134,7 +134,9 @@ struct CFParityTests {
             loop.run(mode: "custom", until: SystemClock.now() + .milliseconds(50))
             #expect(modes.isEmpty, "nothing in the non-common mode")
             #expect(loop.run(mode: .default, until: SystemClock.now() + .seconds(30)) == .stopped)
-            #expect(modes == [.default])
+            // Back in a common mode it fires (more than once if libdispatch ticked again before the
+            // stop took effect, under load), and only there.
+            #expect(!modes.isEmpty && modes.allSatisfy { $0 == .default }, "\(modes)")
             timer.cancel()
         }
     }
