@@ -72,6 +72,7 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "dispatch-order-probe", dependencies: ["RunLoopKit"]),
+        .executableTarget(name: "main-queue-probe", dependencies: ["RunLoopKit"]),
         // The uploads soak: simulated days of the pipeline against the loopback collector.
         .executableTarget(
             name: "timerdeck-soak",

@@ -1,3 +1,4 @@
+import CLinuxEvents
 import Glibc
 
 /// The per-thread run loop storage behind ``RunLoop/current``: a pthread key holding a retained loop.
@@ -18,7 +19,8 @@ enum CurrentRunLoop {
         }
         let loop: RunLoop
         do {
-            loop = try RunLoop.make()
+            // C-R13: the main thread's current loop is the main loop.
+            loop = cle_is_main_thread() != 0 ? RunLoop.main : try RunLoop.make()
         } catch {
             fatalError(
                 "RunLoop.current: cannot create this thread's run loop: \(error); free descriptors or raise the limit (ulimit -n)"

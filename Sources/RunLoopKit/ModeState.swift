@@ -11,6 +11,8 @@ final class ModeState {
     var descriptorSources: [Int32: RunLoop.FileDescriptorSource] = [:]
     /// This mode's epoll set, created when the mode first waits (-1 until then).
     var epollDescriptor: Int32 = -1
+    /// Whether the main queue's eventfd is in this mode's epoll set: the mode is common on ``RunLoop/main`` (C-M12).
+    var watchesMainQueue = false
 
     init(mode: RunLoop.Mode, queueID: Int32) {
         self.mode = mode

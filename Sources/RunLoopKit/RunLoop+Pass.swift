@@ -27,6 +27,9 @@ extension RunLoop {
             drainInbox()
             doTimers(in: state)
             if !(handledSource && returnAfterSourceHandled) {
+                handledSource = serviceMainQueue(in: state) || handledSource
+            }
+            if !(handledSource && returnAfterSourceHandled) {
                 handledSource =
                     handleReadyDescriptors(ready, in: state, stopAfterFirst: returnAfterSourceHandled)
                     || handledSource
@@ -48,9 +51,10 @@ extension RunLoop {
         }
     }
 
-    /// Whether `state` has nothing that could make a pass do work (C-M8).
+    /// Whether `state` has nothing that could make a pass do work (C-M8); a common mode of
+    /// ``RunLoop/main`` always may, from the main queue.
     func isEmpty(_ state: ModeState) -> Bool {
-        state.timers.isEmpty && state.sources.isEmpty
+        !drainsMainQueue(in: state) && state.timers.isEmpty && state.sources.isEmpty
             && state.descriptorSources.isEmpty && !hasBlocks(for: state)
     }
 

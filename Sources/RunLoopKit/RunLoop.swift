@@ -46,6 +46,8 @@ public final class RunLoop {
     @exclusivity(unchecked) private var insertionCounter: UInt64 = 0
     /// Reused buffer of due timers (``doTimers(in:)``); only touched on the loop's thread, never re-entrantly.
     @exclusivity(unchecked) var dueScratch: [TimerQueue.Due] = []
+    /// Whether a main-queue drain is in progress (``serviceMainQueue(in:)``), so a nested run does not drain again.
+    var isDrainingMainQueue = false
     /// The state found by the last ``modeState(for:)`` lookup, to skip hashing the mode name.
     private var lastModeState: ModeState?
 
@@ -162,7 +164,9 @@ public final class RunLoop {
         checkThread("addCommonMode(_:)")
         guard mode != .common, !commonModeList.contains(mode) else { return }
         commonModeList.append(mode)
-        commonItems.copy(into: modeState(for: mode), of: self)
+        let state = modeState(for: mode)
+        commonItems.copy(into: state, of: self)
+        watchMainQueue(in: state)
     }
 
     /// Whether `mode` is in the common-modes set.

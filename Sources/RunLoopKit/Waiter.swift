@@ -17,6 +17,10 @@ final class Waiter {
     private var armedDeadline = Int64.max
     private var events = [epoll_event](repeating: epoll_event(), count: 64)
     private var epollDescriptors: [Int32] = []
+    /// libdispatch's main-queue eventfd on ``RunLoop/main`` (-1 elsewhere), watched in common modes only.
+    var mainQueueDescriptor: Int32 = -1
+    /// Set when a wait saw the main queue's eventfd readable; cleared when the queue is drained.
+    var mainQueueSignalled = false
 
     init(shared: LoopShared, clock: RunLoopClock) throws(SystemCallError) {
         self.shared = shared
@@ -35,6 +39,17 @@ final class Waiter {
     /// epoll refuses the descriptor (`EPERM` for a regular file or a directory, `EBADF` for a closed one).
     func register(_ descriptor: Int32, in state: ModeState) throws(SystemCallError) {
         try add(descriptor, to: try epollDescriptor(for: state))
+    }
+
+    /// Adds the main queue's eventfd to `state`'s epoll set, if the set exists (it is added when the
+    /// set is created otherwise).
+    func watchMainQueue(in state: ModeState) {
+        guard state.epollDescriptor >= 0 else { return }
+        do {
+            try add(mainQueueDescriptor, to: state.epollDescriptor)
+        } catch {
+            fatalError("RunLoop: watching the main queue in mode \(state.mode): \(error)")
+        }
     }
 
     /// Stops watching `descriptor` in `state`'s epoll set.
@@ -115,6 +130,13 @@ final class Waiter {
             let descriptor = events[index].data.fd
             if descriptor == shared.wakeDescriptor {
                 shared.drainWakeUps()
+            } else if descriptor == mainQueueDescriptor {
+                // libdispatch only writes the eventfd; the run loop reads it, as CF does.
+                var count: UInt64 = 0
+                SystemCall.mustSucceed("reading the main queue's eventfd") {
+                    _ = try SystemCall.nonBlocking("read") { read(mainQueueDescriptor, &count, 8) }
+                }
+                mainQueueSignalled = true
             } else if descriptor == timerDescriptor {
                 var expirations: UInt64 = 0
                 // EAGAIN: the timer was re-armed after it expired, so there is nothing to read.
@@ -157,6 +179,7 @@ final class Waiter {
         let epoll = try makeEpollSet()
         adopt(epoll, for: state)
         for descriptor in state.descriptorSources.keys { try add(descriptor, to: epoll) }
+        if state.watchesMainQueue { try add(mainQueueDescriptor, to: epoll) }
         return epoll
     }
 

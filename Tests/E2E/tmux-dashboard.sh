@@ -108,6 +108,19 @@ pid=$(pgrep -n -f "^$binary\$" || true)
 if [ -n "$pid" ]; then kill -TERM "$pid"; fi
 check "SIGTERM exits cleanly" "TIMERDECK-EXIT=0"
 
+# --- C-M12: the GCD row on the main queue, drained by the main run loop --------------------------
+printf '[countdown]\ngcd_queue = "main"\n' > "$state/main-queue.toml"
+cleanup
+runs=$((runs + 1))
+socket="timerdeck-e2e-$$-$runs"
+tmux_ -f /dev/null new-session -d -s "$session" -x 120 -y 40 >/dev/null 2>&1 </dev/null \
+    "env TERM=xterm-256color XDG_STATE_HOME=$state $binary --config $state/main-queue.toml; echo TIMERDECK-EXIT=\$?; sleep 60"
+check "main queue: the GCD row names its queue" "GCD main in any mode"
+tmux_ send-keys -t "$session" Down Down Enter
+check "C-M12: the main-queue GCD row counts down on the main run loop" "Resend (58) ] GCD main"
+tmux_ send-keys -t "$session" q
+check "main queue: q quits with status 0" "TIMERDECK-EXIT=0"
+
 # --- Ctrl-Z, resize while stopped, fg: the new layout at once -------------------------------------
 cleanup
 runs=$((runs + 1))

@@ -37,6 +37,7 @@ struct ConfigTests {
             """
             [countdown]
             seconds = 30
+            gcd_queue = "main"
             [ticker]
             fps = 30
             mode = "common"
@@ -48,6 +49,7 @@ struct ConfigTests {
             mouse = false
             """)
         #expect(config.countdownSeconds == 30 && config.tickerFPS == 30 && config.tickerMode == .common)
+        #expect(config.gcdQueue == .main)
         #expect(config.gestureQuiet == .milliseconds(400) && config.logCapacity == 50 && !config.mouse)
     }
 
@@ -59,6 +61,10 @@ struct ConfigTests {
             ("[ticker]\nfps = \"fast\"", "field 'ticker.fps' = \"fast\" is invalid (accepted: an integer 1…240)"),
             ("[gesture]\nquiet = \"0ms\"", "field 'gesture.quiet' = \"0ms\" is invalid (accepted: a duration 1ms…10s"),
             ("[gesture]\nquiet = \"soon\"", "field 'gesture.quiet' = \"soon\" is invalid"),
+            (
+                "[countdown]\ngcd_queue = \"io\"",
+                "field 'countdown.gcd_queue' = \"io\" is invalid (accepted: \"background\" or \"main\")"
+            ),
             (
                 "[ticker]\nmode = \"scrolling\"",
                 "field 'ticker.mode' = \"scrolling\" is invalid (accepted: \"default\", \"tracking\" or \"common\")"

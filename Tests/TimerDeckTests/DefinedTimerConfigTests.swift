@@ -27,9 +27,14 @@ struct DefinedTimerConfigTests {
             name = "beat"
             interval = "250ms"
             mode = "common"
+
+            [[timers]]
+            name = "post"
+            mechanism = "main-queue"
             """)
         #expect(config.countdownSeconds == 30)
-        #expect(config.timers.map(\.name) == ["tea", "beat"])
+        #expect(config.timers.map(\.name) == ["tea", "beat", "post"])
+        #expect(config.timers[2].kind == .mainQueue)
         let tea = config.timers[0]
         #expect(tea.kind == .dispatch && tea.interval == .seconds(180) && !tea.repeats)
         #expect(tea.tolerance == .seconds(1) && tea.clock == .wall && tea.firstFire == .now && !tea.startsAtLaunch)
@@ -48,7 +53,7 @@ struct DefinedTimerConfigTests {
             ),
             (
                 "[[timers]]\nname = \"tea\"\nmechanism = \"cron\"",
-                "config: timer \"tea\": field 'timers.mechanism' = \"cron\" is invalid (accepted: \"runloop\" or \"dispatch\")"
+                "config: timer \"tea\": field 'timers.mechanism' = \"cron\" is invalid (accepted: \"runloop\", \"dispatch\" or \"main-queue\")"
             ),
             (
                 "[[timers]]\nname = \"tea\"\nmode = \"fast\"",

@@ -27,6 +27,7 @@ extension Config {
         .flag("countdown.flash", \.countdownActions.flash),
         .text("countdown.hook", \.countdownActions.hook, accepted: TimerActions.hookRule, emptyIsNone: true),
         .duration("countdown.hook_limit", \.countdownActions.hookLimit, in: TimerActions.hookLimitRange),
+        .choice("countdown.gcd_queue", \.gcdQueue, ["background": .background, "main": .main]),
     ]
 
     /// The ticker's refresh rates, for the config file and `--fps` alike.

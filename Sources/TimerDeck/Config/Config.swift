@@ -16,6 +16,8 @@ package struct Config: Equatable, Sendable {
         actions.actsOn = .end
         return actions
     }()
+    /// The queue of the GCD SMS row's dispatch timer (C-M12, C-G10).
+    package var gcdQueue: DispatchQueueChoice = .background
     /// Refresh rate of the ticker's display link in Hz.
     package var tickerFPS = 60
     /// Mode the ticker's display link starts in (M4).

@@ -13,9 +13,10 @@ extension DashboardDriver {
             slot.repeats = timer.repeats
             slot.firesAtStart = timer.firstFire == .now
             return SlotRowTimer(slot: slot, onFire: report)
-        case .dispatch:
+        case .dispatch, .mainQueue:
             return DispatchRowTimer(
-                loop: loop, clock: timer.clock, interval: timer.interval, firesAtStart: timer.firstFire == .now,
+                loop: loop, clock: timer.clock, queue: timer.kind == .mainQueue ? .main : .background,
+                interval: timer.interval, firesAtStart: timer.firstFire == .now,
                 repeats: timer.repeats, leeway: timer.tolerance, onFire: report)
         }
     }

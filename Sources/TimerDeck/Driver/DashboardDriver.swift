@@ -141,8 +141,8 @@ package final class DashboardDriver {
         case .runLoopTimer(let interval):
             return SlotRowTimer(
                 slot: TimerSlot(interval: interval, mode: row.mode ?? .default, loop: loop), onFire: report)
-        case .dispatchTimer(let interval, let clock):
-            return DispatchRowTimer(loop: loop, clock: clock, interval: interval, onFire: report)
+        case .dispatchTimer(let interval, let clock, let queue):
+            return DispatchRowTimer(loop: loop, clock: clock, queue: queue, interval: interval, onFire: report)
         case .defined(let timer):
             return definedTimer(timer, mode: row.mode, report: report)
         case .displayLink(let refreshRate):

@@ -1,11 +1,14 @@
+import Dispatch
 import RunLoopKit
 
-/// A row driven by a dispatch timer whose handler runs on the loop; no run loop mode pauses it (G1).
+/// A row driven by a dispatch timer whose events reach the loop in its common modes (G1, C-G10): on a
+/// background queue, or on the main queue that the main run loop drains (C-M12).
 /// An SMS button's timer repeats with its first event at once (G2), as the seed's code does; a
 /// defined timer follows its definition (first event, repeats, leeway).
 final class DispatchRowTimer: RowTimer {
     private unowned let loop: RunLoop
     private let clock: ClockKind
+    private let queue: DispatchQueueChoice
     private let interval: Duration
     private let firesAtStart: Bool
     private let repeats: Bool
@@ -19,11 +22,13 @@ final class DispatchRowTimer: RowTimer {
     private var reportsLateness = false
 
     init(
-        loop: RunLoop, clock: ClockKind, interval: Duration, firesAtStart: Bool = true, repeats: Bool = true,
+        loop: RunLoop, clock: ClockKind, queue: DispatchQueueChoice = .background, interval: Duration,
+        firesAtStart: Bool = true, repeats: Bool = true,
         leeway: Duration = .zero, onFire: @escaping (Fire) -> Void
     ) {
         self.loop = loop
         self.clock = clock
+        self.queue = queue
         self.interval = interval
         self.firesAtStart = firesAtStart
         self.repeats = repeats
@@ -35,14 +40,23 @@ final class DispatchRowTimer: RowTimer {
         stop()
         started = loop.clock.now(clock)
         reportsLateness = row.button == nil
-        let timer = DispatchTimer(clock: clock, runLoop: loop) { [weak self] event in
-            self?.deliver(ticks: event.ticks, isManual: false)
-        }
+        let timer = makeDispatchTimer { [weak self] event in self?.deliver(ticks: event.ticks, isManual: false) }
         // C-G2: `.now` is the first event at once; a one-shot timer has no repeat interval.
         timer.schedule(
             deadline: firesAtStart ? .now : .after(interval), repeating: repeats ? interval : nil, leeway: leeway)
         timer.resume()
         self.timer = timer
+    }
+
+    /// The dispatch timer for ``queue``: libdispatch's main queue on the main run loop, which runs
+    /// `handler` on the loop's thread when it drains the queue; otherwise a background queue with
+    /// the loop's own delivery (see ``DispatchQueueChoice/main``).
+    private func makeDispatchTimer(_ handler: @escaping (DispatchTimer.Event) -> Void) -> DispatchTimer {
+        guard queue == .main, loop.drainsMainQueue else {
+            return DispatchTimer(clock: clock, runLoop: loop, handler: handler)
+        }
+        let onLoop = LoopBound(handler, on: loop)
+        return DispatchTimer(clock: clock, queue: .main) { event in onLoop.value(event) }
     }
 
     func stop() {

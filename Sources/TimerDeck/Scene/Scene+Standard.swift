@@ -17,7 +17,9 @@ extension Scene {
                 countdownSeconds: seconds,
                 actions: config.countdownActions),
             Row(
-                name: "sms-gcd", mechanism: .dispatchTimer(interval: second, clock: .continuous), mode: .default,
+                name: "sms-gcd",
+                mechanism: .dispatchTimer(interval: second, clock: .continuous, queue: config.gcdQueue),
+                mode: .default,
                 countdownSeconds: seconds, actions: config.countdownActions),
             Row(
                 name: "ticker", mechanism: .displayLink(refreshRate: config.tickerFPS), mode: config.tickerMode,

@@ -63,22 +63,28 @@ extension DashboardState {
         _ row: RowState, time: Instant, mode: RunLoop.Mode?, clockNow: Instant,
         ticks: Int, isManual: Bool
     ) -> [Effect] {
-        guard case .dispatchTimer(let interval, _) = row.mechanism, let button = row.button else { return [] }
+        guard case .dispatchTimer(let interval, _, _) = row.mechanism, let button = row.button else { return [] }
         let id = row.id
         let step = max(interval.nanoseconds, 1)
         let deadline = row.deadline ?? clockNow + interval * button.seconds
         rows[id.index].deadline = deadline
         var effects = redraw(row)
+        // The grid point the event stands for. libdispatch starts its grid when the timer is
+        // scheduled, a queue hop before the first event reaches the loop, so later events may come a
+        // little before the grid taken from that first one: up to a tenth of the interval (at most
+        // 50 ms) early counts as on time.
+        let started = deadline.nanoseconds - step * Int64(button.seconds)
+        let early = min(step / 10, 50_000_000)
+        let offset = clockNow.nanoseconds - started
+        let gridIndex = max((offset + early) / step, 0)
         if !isManual {
-            let started = deadline.nanoseconds - step * Int64(button.seconds)
-            let lateness = Duration.nanoseconds((clockNow.nanoseconds - started) % step)
+            let lateness = Duration.nanoseconds(max(offset - gridIndex * step, 0))
             rows[id.index].lastLateness = lateness
             rows[id.index].missedTicks += ticks - 1
             record(FireRecord(time: time, timer: row.name, mode: mode, lateness: lateness, ticks: ticks))
             effects = redraw(row, also: .log)
         }
-        let left = clockNow.duration(to: deadline).nanoseconds
-        rows[id.index].button?.show(remaining: Int((left + step - 1) / step))
+        rows[id.index].button?.show(remaining: max(button.seconds - Int(gridIndex), 0))
         if rows[id.index].button?.isEnabled == true {
             rows[id.index].run = .idle
             rows[id.index].deadline = nil

@@ -5,8 +5,8 @@ import Uploads
 enum Mechanism: Equatable, Sendable {
     /// A repeating run loop timer (``TimerSlot``), first fire one interval after the start (M1).
     case runLoopTimer(interval: Duration)
-    /// A repeating dispatch timer whose handler runs on the loop, first event at once (G2).
-    case dispatchTimer(interval: Duration, clock: ClockKind)
+    /// A repeating dispatch timer on `queue` whose events reach the loop, first event at once (G2).
+    case dispatchTimer(interval: Duration, clock: ClockKind, queue: DispatchQueueChoice)
     /// A display link at `refreshRate` Hz (S3).
     case displayLink(refreshRate: Int)
     /// One of the upload pipeline's two jobs, a run loop timer owned by the pipeline (S2).
@@ -18,7 +18,7 @@ enum Mechanism: Equatable, Sendable {
     var hasModes: Bool {
         switch self {
         case .dispatchTimer: false
-        case .defined(let timer): timer.kind == .runLoop
+        case .defined(let timer): timer.kind.hasModes
         default: true
         }
     }

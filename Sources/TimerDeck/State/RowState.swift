@@ -38,13 +38,13 @@ struct RowState: Equatable, Sendable {
         switch mechanism {
         case .runLoopTimer(let interval), .uploadJob(_, let interval):
             "RunLoop Timer " + DurationText.setting(interval)
-        case .dispatchTimer(let interval, _):
-            "DispatchTimer " + DurationText.setting(interval)
+        case .dispatchTimer(let interval, _, let queue):
+            "DispatchTimer " + DurationText.setting(interval) + (queue == .main ? " main queue" : "")
         case .displayLink(let refreshRate):
             "DisplayLink \(refreshRate)/\(ticker?.frameInterval ?? 1)" + (ticker?.isSlow == true ? " slow" : "")
         case .defined(let timer):
             (timer.kind == .runLoop ? "RunLoop Timer " : "DispatchTimer ") + DurationText.setting(timer.interval)
-                + (timer.repeats ? "" : " once")
+                + (timer.kind == .mainQueue ? " main queue" : "") + (timer.repeats ? "" : " once")
         }
     }
 
@@ -59,11 +59,13 @@ struct RowState: Equatable, Sendable {
         }
     }
 
-    /// The mechanism in a word, for the SMS panel: "Timer", "GCD".
+    /// The mechanism in a word or two, for the SMS panel: "Timer", "GCD", "GCD main" (main queue).
     var kindText: String {
         switch mechanism {
+        case .dispatchTimer(_, _, .main): return "GCD main"
         case .dispatchTimer: return "GCD"
-        case .defined(let timer) where timer.kind == .dispatch: return "GCD"
+        case .defined(let timer) where timer.kind == .mainQueue: return "GCD main"
+        case .defined(let timer) where timer.kind != .runLoop: return "GCD"
         default: return "Timer"
         }
     }

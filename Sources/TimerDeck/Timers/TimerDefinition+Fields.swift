@@ -5,7 +5,7 @@ extension TimerDefinition {
     /// `Resources/timerdeck.toml` documents the same fields.
     static let fields: [ConfigField<TimerDefinition>] = [
         .text("timers.name", \.optionalName, accepted: nameRule, emptyIsNone: false),
-        .choice("timers.mechanism", \.kind, ["runloop": .runLoop, "dispatch": .dispatch]),
+        .choice("timers.mechanism", \.kind, ["runloop": .runLoop, "dispatch": .dispatch, "main-queue": .mainQueue]),
         .duration("timers.interval", \.interval, in: intervalRange),
         .flag("timers.repeats", \.repeats),
         .duration("timers.tolerance", \.tolerance, in: .zero ... .seconds(3_600)),
@@ -56,7 +56,7 @@ extension TimerDefinition {
             return "field 'timers.clock' = \"\(clock)\" is invalid for a run loop timer (accepted: \"uptime\"; "
                 + "use mechanism = \"dispatch\" for the continuous or wall clock)"
         }
-        if kind == .dispatch && mode != .default {
+        if !kind.hasModes && mode != .default {
             return "field 'timers.mode' is set for a dispatch timer, which has no mode (G1) "
                 + "(accepted: leave it out, or use mechanism = \"runloop\")"
         }

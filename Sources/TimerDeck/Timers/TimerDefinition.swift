@@ -15,8 +15,15 @@ package struct TimerDefinition: Equatable, Sendable {
     package enum Kind: String, Equatable, Sendable, CaseIterable {
         /// A run loop ``Timer`` on the dashboard's loop, in ``TimerDefinition/mode`` (M1, C-T6).
         case runLoop = "runloop"
-        /// A dispatch timer whose events run on the dashboard's loop in no particular mode (G1, C-G4).
+        /// A dispatch timer on a background queue whose events reach the dashboard's loop in its
+        /// common modes (G1, C-G4, C-G10).
         case dispatch
+        /// A dispatch timer on the main queue, drained by the main run loop in its common modes
+        /// only: it waits while the loop runs a mode that is not common (C-M12).
+        case mainQueue = "main-queue"
+
+        /// Whether a timer of this kind is scheduled in a run loop mode (a dispatch timer is not, G1).
+        var hasModes: Bool { self == .runLoop }
     }
 
     /// When the first fire is due.
