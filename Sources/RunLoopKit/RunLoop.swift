@@ -46,6 +46,8 @@ public final class RunLoop {
     @exclusivity(unchecked) private var insertionCounter: UInt64 = 0
     /// Reused buffer of due timers (``doTimers(in:)``); only touched on the loop's thread, never re-entrantly.
     @exclusivity(unchecked) var dueScratch: [TimerQueue.Due] = []
+    /// Why the last sleep ended, when an after-waiting observer asked (``lastWakeReason``).
+    var wakeReason: WakeReason?
     /// The state found by the last ``modeState(for:)`` lookup, to skip hashing the mode name.
     private var lastModeState: ModeState?
 

@@ -17,6 +17,8 @@ final class Waiter {
     private var armedDeadline = Int64.max
     private var events = [epoll_event](repeating: epoll_event(), count: 64)
     private var epollDescriptors: [Int32] = []
+    /// Whether the last ``wait(in:until:poll:ready:)`` read a wake-up from another thread.
+    private(set) var sawWakeUp = false
 
     init(shared: LoopShared, clock: RunLoopClock) throws(SystemCallError) {
         self.shared = shared
@@ -62,6 +64,7 @@ final class Waiter {
             fatalError(
                 "RunLoop: cannot wait in mode \(state.mode): \(error); free descriptors or raise the limit (ulimit -n)")
         }
+        sawWakeUp = false
         if poll {
             collect(epoll, timeout: 0, into: &ready)
             return
@@ -114,6 +117,7 @@ final class Waiter {
         for index in 0..<Int(count) {
             let descriptor = events[index].data.fd
             if descriptor == shared.wakeDescriptor {
+                sawWakeUp = true
                 shared.drainWakeUps()
             } else if descriptor == timerDescriptor {
                 var expirations: UInt64 = 0
