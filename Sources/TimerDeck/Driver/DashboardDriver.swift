@@ -35,9 +35,11 @@ package final class DashboardDriver {
     package var recorder: SessionRecorder?
     /// Where every fire and nested run is traced (`--trace FILE`), if anywhere.
     package var trace: TraceFile?
-    /// The lifetime lab's screens (L1–L3); made at the first lab key.
-    private lazy var lab = Lab(loop: loop) { [unowned self] in
-        if state.page == .lab { invalidate(.all) }
+    /// The lifetime lab's screens (L1–L3); made at the first lab key. Weak: the screens' `deinit`s
+    /// report while the driver itself goes away, and leaked ones outlive it.
+    private lazy var lab = Lab(loop: loop) { [weak self] in
+        guard let self, state.page == .lab else { return }
+        invalidate(.all)
     }
     /// Counts the loop's passes, sleeps and wake-ups from launch on (the phases view, `3`).
     private let phaseMeter: PhaseMeter
