@@ -125,6 +125,14 @@ final class LoopShared: Sendable {
         }
     }
 
+    /// Whether a block from another thread waits in the inbox (a wake-up's reason, ``RunLoop/WakeReason``).
+    var hasPendingPerform: Bool {
+        guard hasMail.load(ordering: .acquiring) else { return false }
+        return inbox.withLock { messages in
+            messages.contains { if case .perform = $0 { true } else { false } }
+        }
+    }
+
     func wakeUp() {
         var one: UInt64 = 1
         // EAGAIN: the counter is already full, so a wake-up is pending anyway.

@@ -23,7 +23,10 @@ extension RunLoop {
             ready.removeAll(keepingCapacity: true)
             let deadline = skipSleep ? nil : min(limit, wakeDeadline(for: state) ?? Int64.max)
             waiter.wait(in: state, until: deadline, poll: skipSleep, ready: &ready)
-            if !skipSleep { notify(.afterWaiting, in: state) }
+            if !skipSleep {
+                if state.observerMask.contains(.afterWaiting) { wakeReason = wakeReason(ready: ready, limit: limit) }
+                notify(.afterWaiting, in: state)
+            }
             drainInbox()
             doTimers(in: state)
             if !(handledSource && returnAfterSourceHandled) {

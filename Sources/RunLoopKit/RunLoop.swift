@@ -48,6 +48,8 @@ public final class RunLoop {
     @exclusivity(unchecked) var dueScratch: [TimerQueue.Due] = []
     /// Whether a main-queue drain is in progress (``serviceMainQueue(in:)``), so a nested run does not drain again.
     var isDrainingMainQueue = false
+    /// Why the last sleep ended, when an after-waiting observer asked (``lastWakeReason``).
+    var wakeReason: WakeReason?
     /// The state found by the last ``modeState(for:)`` lookup, to skip hashing the mode name.
     private var lastModeState: ModeState?
 

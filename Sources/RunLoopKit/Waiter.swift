@@ -21,6 +21,8 @@ final class Waiter {
     var mainQueueDescriptor: Int32 = -1
     /// Set when a wait saw the main queue's eventfd readable; cleared when the queue is drained.
     var mainQueueSignalled = false
+    /// Whether the last ``wait(in:until:poll:ready:)`` read a wake-up from another thread.
+    private(set) var sawWakeUp = false
 
     init(shared: LoopShared, clock: RunLoopClock) throws(SystemCallError) {
         self.shared = shared
@@ -77,6 +79,7 @@ final class Waiter {
             fatalError(
                 "RunLoop: cannot wait in mode \(state.mode): \(error); free descriptors or raise the limit (ulimit -n)")
         }
+        sawWakeUp = false
         if poll {
             collect(epoll, timeout: 0, into: &ready)
             return
@@ -129,6 +132,7 @@ final class Waiter {
         for index in 0..<Int(count) {
             let descriptor = events[index].data.fd
             if descriptor == shared.wakeDescriptor {
+                sawWakeUp = true
                 shared.drainWakeUps()
             } else if descriptor == mainQueueDescriptor {
                 // libdispatch only writes the eventfd; the run loop reads it, as CF does.

@@ -32,7 +32,7 @@ enum TerminalSession {
             if keys.contains(.resize) { driver.screenResized() }
             driver.receive(keys.filter { $0 != .resize })
         }
-        loop.add(input, forMode: .common)
+        for mode in RunLoop.Mode.inputModes { loop.add(input, forMode: mode) }
         // Keys typed while the shell still had the terminal in line mode became readable without a
         // wake-up when it left line mode: read them at once.
         func resume() {
@@ -56,7 +56,7 @@ enum TerminalSession {
                 driver.terminate()
             }
         }
-        loop.add(signalSource.source, forMode: .common)
+        for mode in RunLoop.Mode.inputModes { loop.add(signalSource.source, forMode: mode) }
 
         driver.launch()
         while !driver.quitRequested {

@@ -35,6 +35,16 @@ package final class DashboardDriver {
     package var recorder: SessionRecorder?
     /// Where every fire and nested run is traced (`--trace FILE`), if anywhere.
     package var trace: TraceFile?
+    /// The lifetime lab's screens (L1–L3); made at the first lab key. Weak: the screens' `deinit`s
+    /// report while the driver itself goes away, and leaked ones outlive it.
+    private lazy var lab = Lab(loop: loop) { [weak self] in
+        guard let self, state.page == .lab else { return }
+        invalidate(.all)
+    }
+    /// Counts the loop's passes, sleeps and wake-ups from launch on (the phases view, `3`).
+    private let phaseMeter: PhaseMeter
+    /// When the phases view was last asked to redraw.
+    private var phasesDrawn: Instant?
     /// Runs timers' hooks off the loop's thread; made at the first hook.
     private lazy var hooks = HookRunner(loop: loop) { [unowned self] id, result in
         send(.hookFinished(id, result, time: loop.now))
@@ -51,7 +61,9 @@ package final class DashboardDriver {
         view = DashboardView(screen: screen)
         startTime = loop.now
         loop.addCommonMode(.tracking)
+        phaseMeter = PhaseMeter(loop: loop, modes: RunLoop.Mode.inputModes)
         timers = state.rows.map(makeTimer)
+        phaseMeter.onWake = { [unowned self] in redrawPhases() }
         if let pipeline {
             pipeline.onFire = { [unowned self] job, fire in
                 guard let row = state.rows.first(where: { $0.uploadJob == job }) else { return }
@@ -111,7 +123,9 @@ package final class DashboardDriver {
             loop: LoopStatus(
                 mode: loop.currentMode, depth: loop.nestingDepth, commonModes: loop.commonModes,
                 now: loop.now, startTime: startTime),
-            readings: timers.map { RowReading(nextFire: $0.nextFire, framesPerSecond: $0.framesPerSecond) })
+            readings: timers.map { RowReading(nextFire: $0.nextFire, framesPerSecond: $0.framesPerSecond) },
+            lab: state.page == .lab ? lab.readings : [],
+            phases: state.page == .phases ? phaseMeter.reading : nil)
     }
 
     /// Draws the parts that changed since the last render (`everything`: all of them) and flushes once.
@@ -127,7 +141,7 @@ package final class DashboardDriver {
     private func handlePendingKeys() {
         while let key = pendingKeys.popFirst() {
             if !pendingKeys.isEmpty {
-                loop.perform(inModes: [.common]) { [weak self] in self?.handlePendingKeys() }
+                loop.perform(inModes: RunLoop.Mode.inputModes) { [weak self] in self?.handlePendingKeys() }
             }
             send(.key(key))
             if state.quitRequested { return }
@@ -173,6 +187,15 @@ package final class DashboardDriver {
         }
     }
 
+    /// The phases view redraws when the loop wakes anyway, at most four times a second: it never
+    /// wakes the loop itself.
+    private func redrawPhases() {
+        guard state.page == .phases else { return }
+        if let phasesDrawn, phasesDrawn.duration(to: loop.now) < .milliseconds(250) { return }
+        phasesDrawn = loop.now
+        invalidate(.all)
+    }
+
     /// Marks `parts` and the lines of `row` stale; the render runs once, in a common-mode block
     /// later in this pass.
     private func invalidate(_ parts: ViewParts, row: RowID? = nil) {
@@ -180,7 +203,7 @@ package final class DashboardDriver {
         if let row { dirtyRows.insert(row) }
         guard rendersOnChange, !renderScheduled else { return }
         renderScheduled = true
-        loop.perform(inModes: [.common]) { [weak self] in
+        loop.perform(inModes: RunLoop.Mode.inputModes) { [weak self] in
             guard let self else { return }
             renderScheduled = false
             render()
@@ -214,7 +237,12 @@ package final class DashboardDriver {
         case .holdGesture:
             gestureEnd?.invalidate()
             gestureEnd = nil
-        case .leaveTracking, .quit: loop.stop()
+        case .leaveTracking, .leaveModal, .quit: loop.stop()
+        case .openScreen(let strategy): lab.open(strategy)
+        case .closeScreen(let strategy): lab.closeNewest(strategy)
+        case .stopLeftBehind(let strategy): lab.stopLeftBehind(strategy)
+        case .enterModal: runModal()
+        case .makeModalCommon: loop.addCommonMode(.modal)
         case .render(let parts): invalidate(parts)
         case .renderRow(let id): invalidate([], row: id)
         case .addTimer(let id): timers.append(makeTimer(for: state[id]))
@@ -239,13 +267,29 @@ package final class DashboardDriver {
             loop.add(end, forMode: .tracking)
             gestureEnd = end
         }
-        let depth = loop.nestingDepth + 1
-        trace?.nestedRun(ended: false, mode: .tracking, at: loop.now, since: startTime, depth: depth)
-        loop.run(mode: .tracking, until: .distantFuture)
-        trace?.nestedRun(ended: true, mode: .tracking, at: loop.now, since: startTime, depth: depth)
+        runNested(in: .tracking)
         gestureEnd?.invalidate()
         gestureEnd = nil
         send(.trackingEnded)
+    }
+
+    /// Runs the loop re-entrantly in the custom mode until `M` again (C-M11): only what is in that
+    /// mode runs — the input, and the common items once the mode is common (C-M5). A panel source
+    /// that is never signalled keeps the mode from being empty, as a modal panel's event source does.
+    private func runModal() {
+        let panel = RunLoop.Source {}
+        loop.add(panel, forMode: .modal)
+        runNested(in: .modal)
+        panel.invalidate()
+        send(.modalEnded)
+    }
+
+    /// Runs the loop re-entrantly in `mode` until stopped, traced.
+    private func runNested(in mode: RunLoop.Mode) {
+        let depth = loop.nestingDepth + 1
+        trace?.nestedRun(ended: false, mode: mode, at: loop.now, since: startTime, depth: depth)
+        loop.run(mode: mode, until: .distantFuture)
+        trace?.nestedRun(ended: true, mode: mode, at: loop.now, since: startTime, depth: depth)
     }
 
     /// Makes the current callback take `duration`: simulated on a virtual clock, really on the system clock.

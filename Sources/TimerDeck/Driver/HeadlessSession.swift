@@ -61,7 +61,7 @@ package final class HeadlessSession {
     package func run() -> Int {
         RunLoop.withCurrent(loop) {
             driver.launch()
-            loop.perform(inModes: [.common]) { [weak self] in self?.advance() }
+            loop.perform(inModes: RunLoop.Mode.inputModes) { [weak self] in self?.advance() }
             while !driver.quitRequested {
                 loop.run(mode: .default, until: .distantFuture)
             }
@@ -95,7 +95,7 @@ package final class HeadlessSession {
             let timer = Timer(fireAt: loop.now + duration, interval: .zero, repeats: false) { [weak self] _ in
                 self?.continueSoon()
             }
-            loop.add(timer, forMode: .common)
+            for mode in RunLoop.Mode.inputModes { loop.add(timer, forMode: mode) }
         case .snapshot:
             driver.render(everything: true)
             output("--- snapshot t=\(loop.now.description.dropLast()) ---")
@@ -107,6 +107,6 @@ package final class HeadlessSession {
     }
 
     private func continueSoon() {
-        loop.perform(inModes: [.common]) { [weak self] in self?.advance() }
+        loop.perform(inModes: RunLoop.Mode.inputModes) { [weak self] in self?.advance() }
     }
 }

@@ -9,6 +9,10 @@ struct DashboardSnapshot: Sendable {
     let loop: LoopStatus
     /// The live timers' readings, by ``RowID/index``.
     let readings: [RowReading]
+    /// The lifetime lab's counts, by ``LabStrategy/rawValue`` (empty unless the lab is shown).
+    var lab: [LabReading] = []
+    /// The run loop's phases and per-second counts (only while the phases view is shown).
+    var phases: PhaseReading?
 
     /// What `row` is doing, seen from the mode the loop runs now (M2).
     func displayState(of row: RowState) -> DisplayState {

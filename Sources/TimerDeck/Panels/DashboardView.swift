@@ -34,8 +34,8 @@ final class DashboardView {
             return
         }
         let canvas = state.isHelpVisible ? screen.canvas.masking(layout.help) : screen.canvas
-        if state.isTimelineVisible {
-            drawTimeline(snapshot, on: canvas, parts: parts)
+        if state.page != .panels {
+            drawPage(snapshot, on: canvas)
             return
         }
         let focus = state.focus

@@ -34,8 +34,16 @@ enum Command: Equatable, Sendable {
     case dismiss
     /// `q`: quit.
     case quit
-    /// Shows the timeline view (`4`) or the dashboard (`1`).
-    case showTimeline(Bool)
+    /// Shows the dashboard (`1`), the lab (`2`), the phases (`3`) or the timeline (`4`).
+    case show(Page)
+    /// In the lab: select the previous / next strategy; open a screen of it (`o`), close its
+    /// newest (`c`), invalidate the timers its closed screens left behind (`i`).
+    case selectStrategy(by: Int)
+    case openScreen, closeScreen, stopLeftBehind
+    /// `M`: run the loop in the custom mode until `M` again.
+    case toggleModal
+    /// `C`: add the custom mode to the common modes (irreversible, C-M5).
+    case makeModalCommon
     /// Asks for a new timer's definition and adds it (`a`).
     case addTimer
     /// Asks for a file and writes the defined timers to it (`W`).

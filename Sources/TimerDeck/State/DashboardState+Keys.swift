@@ -4,7 +4,8 @@ extension DashboardState {
     /// A key: the keymap's command, or a hint that the key does nothing here.
     mutating func receive(_ key: Key) -> [Effect] {
         if prompt != nil { return promptKey(key) }
-        guard let command = Keymap.command(for: key, focus: focus, logPage: layout.logPage) else {
+        let labCommand = page == .lab ? Keymap.labCommand(for: key) : nil
+        guard let command = labCommand ?? Keymap.command(for: key, focus: focus, logPage: layout.logPage) else {
             hint = "key \(key) does nothing here — press ? for help"
             return [.render(.status)]
         }
@@ -58,10 +59,12 @@ extension DashboardState {
         case .quit: return quit()
         case .writeTimers: return askForTimersFile()
         case .addTimer: return askForTimer()
-        case .showTimeline(let shown):
-            guard isTimelineVisible != shown else { return [] }
-            isTimelineVisible = shown
+        case .show(let shown):
+            guard page != shown else { return [] }
+            page = shown
             return [.render(.all)]
+        case .selectStrategy, .openScreen, .closeScreen, .stopLeftBehind: return labAction(command)
+        case .toggleModal, .makeModalCommon: return modalAction(command)
         }
     }
 

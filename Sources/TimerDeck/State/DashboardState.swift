@@ -36,8 +36,12 @@ struct DashboardState: Sendable {
     var gesture: Gesture = .none
     /// The line being typed in the status bar (`W`), if any: it takes every key.
     var prompt: Prompt?
-    /// Whether the timeline view (`4`) is shown instead of the panels.
-    var isTimelineVisible = false
+    /// What fills the screen: the panels, the lab, the phases or the timeline.
+    var page: Page = .panels
+    /// The lifetime lab's selected strategy (L1–L3).
+    var labStrategy: LabStrategy = .strongTarget
+    /// Whether the loop runs nested in the custom mode ``RunLoop/Mode/modal`` (`M`).
+    var isModalRunning = false
     /// Whether the help overlay is shown (keys other than `?`, `Esc` and `q` then do nothing).
     var isHelpVisible = false
     /// A short message for the status bar until the next key (an ignored key, a refused action).
@@ -77,6 +81,9 @@ struct DashboardState: Sendable {
         case .focus(let panel): return focus(on: panel)
         case .tick: return [.render([.inspector, .uploads])]
         case .gestureQuiet: return gesture == .scrolling ? [.leaveTracking] : []
+        case .modalEnded:
+            isModalRunning = false
+            return quitRequested ? [.render(.all), .quit] : [.render(.all)]
         case .trackingEnded:
             gesture = .none
             return quitRequested ? [.render(.all), .quit] : [.render(.all)]
@@ -93,6 +100,8 @@ struct DashboardState: Sendable {
 
     // MARK: Derived views of the rows
 
+    /// Whether the timeline view (`4`) is shown instead of the panels.
+    var isTimelineVisible: Bool { page == .timeline }
     /// The rows with an SMS button, in the SMS panel's order.
     var buttonRows: [RowState] { rows.filter { $0.button != nil } }
     /// The upload pipeline's rows, in the upload panel's order.

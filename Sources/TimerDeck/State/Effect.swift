@@ -30,6 +30,17 @@ enum Effect: Equatable, Sendable {
     case holdGesture
     /// End the nested tracking run.
     case leaveTracking
+    /// Open a lifetime-lab screen of the strategy / close its newest / invalidate the timers its
+    /// closed screens left behind (L1–L3).
+    case openScreen(LabStrategy)
+    case closeScreen(LabStrategy)
+    case stopLeftBehind(LabStrategy)
+    /// Run the loop re-entrantly in ``RunLoop/Mode/modal`` until ``leaveModal`` (C-M11).
+    case enterModal
+    /// End the nested run in the custom mode.
+    case leaveModal
+    /// Add ``RunLoop/Mode/modal`` to the common modes, for good (C-M5).
+    case makeModalCommon
     /// Redraw these parts.
     case render(ViewParts)
     /// Redraw the lines that show this row (its SMS button, its inspector line).

@@ -20,6 +20,8 @@ enum Event: Sendable {
     case tick
     /// No scroll input for the quiet period: the scroll gesture ends (decision 7).
     case gestureQuiet
+    /// The nested run in the custom mode returned.
+    case modalEnded
     /// The nested tracking run returned.
     case trackingEnded
     /// A terminating signal: quit as `q` does.

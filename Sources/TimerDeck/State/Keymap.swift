@@ -31,10 +31,14 @@ enum Keymap {
         case .character("?"): return .toggleHelp
         case .escape: return .dismiss
         case .character("q"): return .quit
-        case .character("4"): return .showTimeline(true)
+        case .character("2"): return .show(.lab)
+        case .character("3"): return .show(.phases)
+        case .character("4"): return .show(.timeline)
+        case .character("M"): return .toggleModal
+        case .character("C"): return .makeModalCommon
         case .character("W"): return .writeTimers
         case .character("a"): return .addTimer
-        case .character("1"): return .showTimeline(false)
+        case .character("1"): return .show(.panels)
         case .mouse(let event):
             switch event.kind {
             case .wheelUp: return .scroll(lines: -wheelLines)
@@ -44,6 +48,18 @@ enum Keymap {
             case .other: return nil
             }
         default: return nil
+        }
+    }
+
+    /// The lab's own keys (`2`), which come before the others there.
+    static func labCommand(for key: Key) -> Command? {
+        switch key {
+        case .up: .selectStrategy(by: -1)
+        case .down: .selectStrategy(by: 1)
+        case .character("o"): .openScreen
+        case .character("c"): .closeScreen
+        case .character("i"): .stopLeftBehind
+        default: nil
         }
     }
 
@@ -57,7 +73,7 @@ enum Keymap {
         "Enter             press the selected SMS button",
         "s                 start / stop the selected timer",
         "p                 suspend / resume it",
-        "m                 move it to the next mode: default → tracking → common",
+        "m                 move it to the next mode: default → tracking → modal → common",
         "f                 fire it now (sampler, uploader: sample, upload now)",
         "x                 invalidate it",
         "t                 hold the run loop in the tracking mode until t again",
@@ -65,6 +81,10 @@ enum Keymap {
         "wheel, drag       scroll / hold tracking with the mouse",
         "Home / End        oldest / newest log entry",
         "+ / -             ticker frame interval     l  slow-callback load (D3)",
+        "1 2 3 4           panels / lifetime lab / run loop phases / timeline",
+        "lab: ↑ ↓ o c i    strategy, open / close a screen, invalidate leaked timers",
+        "M                 run the loop in the custom mode \"modal\" until M again",
+        "C                 make \"modal\" a common mode (for good, C-M5)",
         "?                 this help    Esc  close    q  quit",
     ]
 }

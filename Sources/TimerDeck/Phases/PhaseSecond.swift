@@ -1,0 +1,15 @@
+import RunLoopKit
+
+/// What the run loop did in one second of its clock, counted by a ``PhaseMeter``.
+struct PhaseSecond: Equatable, Sendable {
+    /// Passes started (``RunLoop/Activity/beforeTimers``).
+    var passes = 0
+    /// Sleeps ended (``RunLoop/Activity/afterWaiting``).
+    var sleeps = 0
+    /// Why each of those sleeps ended, by ``RunLoop/WakeReason``.
+    var wakes: [RunLoop.WakeReason: Int] = [:]
+    /// Time spent asleep within the second.
+    var asleep: Duration = .zero
+    /// The deepest nesting of runs seen in the second (0: the loop did not run).
+    var depth = 0
+}
