@@ -15,8 +15,10 @@ struct LifetimeLabTests {
     )
     func leaksAndRemedies() throws {
         let openAndClose = Array(repeating: "key o\nkey c\nkey down", count: LabStrategy.allCases.count)
-        let freeBoth = "key i\n" + Array(repeating: "key up", count: LabStrategy.allCases.count - 1).joined(
-            separator: "\n") + "\nkey i"
+        let freeBoth =
+            "key i\n"
+            + Array(repeating: "key up", count: LabStrategy.allCases.count - 1).joined(
+                separator: "\n") + "\nkey i"
         let snapshots = try runHeadless(
             "key 2\n" + openAndClose.joined(separator: "\n") + "\nwait 3s\nsnapshot\n" + freeBoth
                 + "\nwait 2s\nsnapshot\n")

@@ -42,8 +42,9 @@ struct ModalModeTests {
     func modalRefusedWhileTrackingAndInModeCycle() {
         var state = DashboardState(scene: .standard(Config(), uploadsLabel: nil), size: .init(width: 80, height: 24))
         _ = state.apply(.key(.character("t")))
-        #expect(state.apply(.key(.character("M"))).isEmpty)
+        #expect(!state.apply(.key(.character("M"))).contains(.enterModal))
         #expect(state.isModalRunning == false)
+        #expect(state.hint?.contains("end the tracking first") == true)
         #expect(RunLoop.Mode.tracking.nextInCycle == .modal)
         #expect(RunLoop.Mode.modal.nextInCycle == .common)
     }
