@@ -73,7 +73,7 @@ enum Keymap {
         "Enter             press the selected SMS button",
         "s                 start / stop the selected timer",
         "p                 suspend / resume it",
-        "m                 move it to the next mode (default, tracking, modal, common)",
+        "m                 next mode: default → tracking → modal → common",
         "f                 fire it now (sampler, uploader: sample, upload now)",
         "x                 invalidate it",
         "t                 hold the run loop in the tracking mode until t again",
