@@ -53,6 +53,17 @@ struct SnapshotTests {
         try check("slow-ticker", "key l\nwait 2s\nsnapshot\n")
     }
 
+    @Test("L1–L3: the lifetime lab 3 s after one screen of every strategy was opened and closed")
+    func lifetimeLab() throws {
+        let openAndClose = String(repeating: "key o\nkey c\nkey down\n", count: LabStrategy.allCases.count)
+        try check("lifetime-lab", "key 2\n" + openAndClose + "key up\nkey o\nwait 3s\nsnapshot\n")
+    }
+
+    @Test("C-M5: the dashboard while \"modal\" runs, made common at 3 s")
+    func modalMadeCommon() throws {
+        try check("modal-common", "key down\nkey enter\nkey M\nwait 3s\nkey C\nwait 2s\nsnapshot\n")
+    }
+
     @Test("The comparer names the first differing cell")
     func comparerNamesTheCell() {
         #expect(GoldenScreen.firstDifference(expected: "abc\ndef", actual: "abc\ndef") == nil)
