@@ -184,10 +184,12 @@ struct DashboardStateTests {
         #expect(state.hint?.hasPrefix("select a timer to start or stop") == true)
     }
 
-    @Test("m moves the selected row through default → tracking → common; a GCD row has no mode (G1)")
+    @Test("m moves the selected row through default → tracking → modal → common; a GCD row has no mode (G1)")
     func moveModeCycles() {
         var state = makeState()
         #expect(state.apply(.key(.character("m"))).contains(.move(Self.smsDefault, to: .tracking)))
+        _ = state.apply(.key(.character("m")))
+        #expect(state[Self.smsDefault].mode == .modal)
         _ = state.apply(.key(.character("m")))
         #expect(state[Self.smsDefault].mode == .common)
         _ = state.apply(.key(.character("m")))

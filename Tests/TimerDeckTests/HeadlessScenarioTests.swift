@@ -178,23 +178,16 @@ struct HeadlessScenarioTests {
         #expect(line(snapshots[1].screen, containing: "delivered").contains("delivered 60"))
     }
 
-    @Test("Keys move a timer between modes live: m cycles default → tracking → common → default")
+    @Test("Keys move a timer between modes live: m cycles default → tracking → modal → common → default")
     func moveModeCycles() throws {
-        let snapshots = try runHeadless(
-            """
-            key m
-            snapshot
-            key m
-            snapshot
-            key m
-            snapshot
-            """)
+        let snapshots = try runHeadless(Array(repeating: "key m\nsnapshot", count: 4).joined(separator: "\n"))
         // The modes column of the inspector and the SMS row, not the row's name (which holds "default").
         let modes = snapshots.map { line($0.screen, containing: "sms-default RunLoop").split(separator: " ")[5] }
-        #expect(modes == ["tracking", "common", "default"])
-        #expect(line(snapshots[0].screen, containing: "] Timer in").contains("Timer in tracking"))
-        #expect(line(snapshots[1].screen, containing: "] Timer in").contains("Timer in common"))
-        #expect(line(snapshots[2].screen, containing: "] Timer in").contains("Timer in default"))
+        let expected = ["tracking", "modal", "common", "default"]
+        #expect(modes.map(String.init) == expected)
+        for (snapshot, mode) in zip(snapshots, expected) {
+            #expect(line(snapshot.screen, containing: "] Timer in").contains("Timer in \(mode)"))
+        }
     }
 
     @Test("Home in the fire log shows a full page of the oldest entries; past 1000 s the time keeps its unit")

@@ -93,9 +93,9 @@ struct TracePlotTests {
     func brokenTraceIsAnError() {
         for (text, message) in [
             ("{\"event\":\"fire\"}", "t.jsonl:1: not a trace line"),
-            ("\n{\"event\":\"sleep\",\"t_ns\":1}", "t.jsonl:2: unknown event \"sleep\""),
+            ("\n{\"event\":\"nap\",\"t_ns\":1}", "t.jsonl:2: unknown event \"nap\""),
             ("{\"event\":\"fire\",\"t_ns\":-1,\"timer\":\"a\"}", "t.jsonl:1: t_ns and lateness_ns must be 0 or more"),
-            ("{\"event\":\"fire\",\"t_ns\":1}", "t.jsonl:1: a fire needs its \"timer\""),
+            ("{\"event\":\"fire\",\"t_ns\":1}", "t.jsonl:1: a \"fire\" line needs its \"timer\""),
             ("{\"event\":\"fire\",\"t_ns\":99999999999999999999999,\"timer\":\"a\"}", "t.jsonl:1: not a trace line"),
         ] {
             do {

@@ -46,15 +46,41 @@ struct TraceTests {
     @Test("Every line is a JSON object with the documented fields")
     @available(*, noasync)
     func linesAreJSONObjects() throws {
-        for line in try trace(of: Self.readmeScene).split(separator: "\n") {
+        let script = Self.readmeScene + "key m\nkey 3\nwait 2s\n"
+        for line in try trace(of: script).split(separator: "\n") {
             let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
             let event = try #require(object["event"] as? String)
             let fields =
                 event == "fire"
                 ? ["event", "t_ns", "timer", "mechanism", "mode", "scheduled_ns", "lateness_ns", "ticks", "depth"]
-                : ["event", "t_ns", "mode", "depth"]
+                : event == "wake-up"
+                    ? ["event", "t_ns", "reason", "mode", "depth"]
+                    : event == "mode"
+                        ? ["event", "t_ns", "timer", "mode", "depth"] : ["event", "t_ns", "mode", "depth"]
             #expect(Set(object.keys).isSuperset(of: fields), "\(line)")
         }
+    }
+
+    @Test("A move with m is traced with the timer and its new mode")
+    @available(*, noasync)
+    func moveIsTraced() throws {
+        // The second row (sms-common) moves from common to default at 2 s.
+        let lines = try trace(of: "key down\nwait 2s\nkey m\nwait 1s\n").split(separator: "\n")
+        #expect(
+            lines.contains(
+                "{\"event\":\"mode\",\"t_ns\":2000000000,\"timer\":\"sms-common\",\"mode\":\"default\",\"depth\":1}"))
+    }
+
+    @Test("C-R1: wake-ups are traced with their reason while the phases page is shown, and not otherwise")
+    @available(*, noasync)
+    func wakeUpsAreTracedOnThePhasesPage() throws {
+        // The ripple's 60 Hz display link wakes the loop; the phases page is shown from 2 s to 4 s.
+        let lines = try trace(of: "key 3\nkey 1\nwait 2s\nkey 3\nwait 2s\nkey 1\nwait 2s\n").split(separator: "\n")
+        let wakes = lines.filter { $0.contains("\"event\":\"wake-up\"") }
+        let times = wakes.compactMap { Int64($0.split(separator: ",")[1].dropFirst("\"t_ns\":".count)) }
+        #expect(wakes.count == 120)
+        #expect(times.allSatisfy { $0 > 2_000_000_000 && $0 <= 4_000_000_000 })
+        #expect(wakes.allSatisfy { $0.hasSuffix("\"reason\":\"timer\",\"mode\":\"default\",\"depth\":1}") })
     }
 
     @Test("A trace file that cannot be created is a clear error")

@@ -191,6 +191,9 @@ package final class DashboardDriver {
     /// wakes the loop itself.
     private func redrawPhases() {
         guard state.page == .phases else { return }
+        if let trace, let reason = loop.lastWakeReason {
+            trace.wakeUp(reason, mode: loop.currentMode, at: loop.now, since: startTime, depth: loop.nestingDepth)
+        }
         if let phasesDrawn, phasesDrawn.duration(to: loop.now) < .milliseconds(250) { return }
         phasesDrawn = loop.now
         invalidate(.all)
@@ -226,7 +229,9 @@ package final class DashboardDriver {
         case .stop(let id): timers[id.index].stop()
         case .suspend(let id): timers[id.index].suspend()
         case .resume(let id): timers[id.index].resume()
-        case .move(let id, let mode): timers[id.index].move(to: mode)
+        case .move(let id, let mode):
+            timers[id.index].move(to: mode)
+            trace?.move(timer: state[id].name, to: mode, at: loop.now, since: startTime, depth: loop.nestingDepth)
         case .fire(let id): timers[id.index].fireNow()
         case .invalidate(let id): timers[id.index].invalidate()
         case .setFrameInterval(let id, let interval): timers[id.index].setFrameInterval(interval)

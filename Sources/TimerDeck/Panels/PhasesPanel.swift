@@ -11,9 +11,6 @@ enum PhasesPanel {
         ("entry", .entry), ("before timers", .beforeTimers), ("before sources", .beforeSources),
         ("before waiting", .beforeWaiting), ("asleep", nil), ("after waiting", .afterWaiting), ("exit", .exit),
     ]
-    private static let reasons: [(String, RunLoop.WakeReason)] = [
-        ("timer", .timer), ("input", .input), ("block", .block), ("wake-up", .wakeUp), ("timeout", .timeout),
-    ]
     private static let cellWidth = 8
 
     static func draw(_ snapshot: DashboardSnapshot, on canvas: Canvas) {
@@ -30,7 +27,7 @@ enum PhasesPanel {
         for (row, text) in modesLines(snapshot.loop).enumerated() {
             inner.put(PanelText.fitWords(" " + text, inner.width), row: 1 + row, column: 0)
         }
-        let header = ["second", "passes", "sleeps"] + reasons.map(\.0) + ["asleep", "depth"]
+        let header = ["second", "passes", "sleeps"] + RunLoop.WakeReason.allCases.map(\.label) + ["asleep", "depth"]
         inner.put(row(header), row: 3, column: 0, style: Style(.dim))
         let rows = Array(reading.seconds.suffix(max(inner.height - 6, 0)))
         let first = reading.firstSecond + reading.seconds.count - rows.count
@@ -58,7 +55,8 @@ enum PhasesPanel {
     private static func line(_ second: PhaseSecond, label: String) -> String {
         let asleep = Int(second.asleep.nanoseconds / 10_000_000)
         let cells =
-            [label, "\(second.passes)", "\(second.sleeps)"] + reasons.map { "\(second.wakes[$0.1] ?? 0)" }
+            [label, "\(second.passes)", "\(second.sleeps)"]
+            + RunLoop.WakeReason.allCases.map { "\(second.wakes[$0] ?? 0)" }
             + ["\(asleep)%", "\(second.depth)"]
         return row(cells)
     }

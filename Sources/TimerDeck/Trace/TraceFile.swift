@@ -1,7 +1,8 @@
 import RunLoopKit
 
-/// `--trace FILE`: every fire the fire log records and every nested run of the loop, one JSON
-/// object per line (the README lists the fields). Times are nanoseconds on the dashboard's uptime
+/// `--trace FILE`: every fire the fire log records, every nested run of the loop, every move of a
+/// timer to another mode and, while the phases page is shown, every wake-up; one JSON object per
+/// line (the README lists the fields). Times are nanoseconds on the dashboard's uptime
 /// clock from its start, so a headless run's trace is the same every time.
 ///
 /// ```swift
@@ -37,6 +38,23 @@ package final class TraceFile {
         write(
             "{\"event\":\"\(ended ? "nested-run-end" : "nested-run")\",\"t_ns\":\(start.duration(to: time).nanoseconds),"
                 + "\"mode\":\(Self.quoted(mode.rawValue)),\"depth\":\(depth)}")
+    }
+
+    /// Writes a timer's move to `mode` (`m`).
+    func move(timer: String, to mode: RunLoop.Mode, at time: Instant, since start: Instant, depth: Int) {
+        write(
+            "{\"event\":\"mode\",\"t_ns\":\(start.duration(to: time).nanoseconds),\"timer\":\(Self.quoted(timer)),"
+                + "\"mode\":\(Self.quoted(mode.rawValue)),\"depth\":\(depth)}")
+    }
+
+    /// Writes the end of a sleep of the loop running `mode`, and why it ended.
+    func wakeUp(
+        _ reason: RunLoop.WakeReason, mode: RunLoop.Mode?, at time: Instant, since start: Instant, depth: Int
+    ) {
+        write(
+            "{\"event\":\"wake-up\",\"t_ns\":\(start.duration(to: time).nanoseconds),"
+                + "\"reason\":\(Self.quoted(reason.label)),\"mode\":\(Self.quoted(mode?.rawValue ?? "")),"
+                + "\"depth\":\(depth)}")
     }
 
     private func write(_ line: String) {

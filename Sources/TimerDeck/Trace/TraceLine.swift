@@ -2,11 +2,11 @@ internal import FoundationEssentials
 
 /// One line of a `--trace` file, as ``TracePlot`` reads it back.
 struct TraceLine: Decodable, Equatable, Sendable {
-    /// `fire`, `nested-run` or `nested-run-end`.
+    /// `fire`, `nested-run`, `nested-run-end`, `mode` (a timer moved) or `wake-up`.
     var event: String
     /// Nanoseconds since the dashboard started.
     var time: Int64
-    /// The timer's name (fires only).
+    /// The timer's name (fires and moves).
     var timer: String?
     /// The run loop mode.
     var mode: String?
@@ -20,6 +20,9 @@ struct TraceLine: Decodable, Equatable, Sendable {
         case time = "t_ns"
         case lateness = "lateness_ns"
     }
+
+    /// The events a trace holds.
+    static let events = ["fire", "nested-run", "nested-run-end", "mode", "wake-up"]
 
     /// The lines of a trace file's `text`; an unreadable line is named with what is wrong.
     static func parse(_ text: String, source: String) throws(TracePlotError) -> [TraceLine] {
@@ -35,10 +38,10 @@ struct TraceLine: Decodable, Equatable, Sendable {
                     message: "\(source):\(index + 1): not a trace line (a JSON object with \"event\" and \"t_ns\", "
                         + "as timerdeck --trace writes them)")
             }
-            guard ["fire", "nested-run", "nested-run-end"].contains(parsed.event) else {
+            guard events.contains(parsed.event) else {
                 throw TracePlotError(
                     message: "\(source):\(index + 1): unknown event \(UserText.quote(parsed.event)) "
-                        + "(accepted: \"fire\", \"nested-run\", \"nested-run-end\")")
+                        + "(accepted: \(events.map { "\"\($0)\"" }.joined(separator: ", ")))")
             }
             guard parsed.time >= 0, (parsed.lateness ?? 0) >= 0, parsed.lateness ?? 0 <= parsed.time,
                 (parsed.ticks ?? 1) >= 1
@@ -47,8 +50,8 @@ struct TraceLine: Decodable, Equatable, Sendable {
                     message: "\(source):\(index + 1): t_ns and lateness_ns must be 0 or more (lateness_ns at most "
                         + "t_ns) and ticks 1 or more")
             }
-            guard parsed.event != "fire" || parsed.timer != nil else {
-                throw TracePlotError(message: "\(source):\(index + 1): a fire needs its \"timer\"")
+            guard !["fire", "mode"].contains(parsed.event) || parsed.timer != nil else {
+                throw TracePlotError(message: "\(source):\(index + 1): a \"\(parsed.event)\" line needs its \"timer\"")
             }
             lines.append(parsed)
         }
