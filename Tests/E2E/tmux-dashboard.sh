@@ -100,6 +100,27 @@ if ls "$state"/timerdeck/uploads/*.json >/dev/null 2>&1; then pass "S2: the fina
 # --- 120x40: bigger layout, resize below the minimum and back, SIGTERM ----------------------------
 start 120 40
 check "120x40: dashboard opens" "Ripple (display link, S3)"
+# L1: a strong-target screen opened and closed in the lifetime lab keeps firing until i frees it.
+tmux_ send-keys -t "$session" 2 o c
+check "L1: the lifetime lab opens" "L1  target-action, strong target"
+lab_counts() { screen | grep -F "L1  target-action, strong target" | head -1 | sed 's/.*strong target//' | grep -o '[0-9]\+' | tr '\n' ' '; }
+leaked=0
+deadline=$((SECONDS + 10))
+while [ $SECONDS -lt $deadline ]; do
+    case "$(lab_counts)" in "1 1 1 1 "[2-9]*) leaked=1; break ;; esac
+    sleep 0.1
+done
+if [ $leaked = 1 ]; then pass "L1: the closed screen stays alive and its timer keeps firing"; else fail "L1: the closed screen stays alive and its timer keeps firing (counts: $(lab_counts))"; fi
+tmux_ send-keys -t "$session" i
+freed=0
+deadline=$((SECONDS + 5))
+while [ $SECONDS -lt $deadline ]; do
+    case "$(lab_counts)" in "1 1 0 0 "*) freed=1; break ;; esac
+    sleep 0.1
+done
+if [ $freed = 1 ]; then pass "L1: i invalidates the leaked timer and the screen is freed"; else fail "L1: i invalidates the leaked timer and the screen is freed (counts: $(lab_counts))"; fi
+tmux_ send-keys -t "$session" 1
+check "1 returns to the dashboard" "SMS resend (S1)"
 tmux_ resize-window -t "$session" -x 60 -y 20 2>/dev/null || tmux_ resize-pane -t "$session" -x 60 -y 20
 check "too small: asks for 80x24" "enlarge the terminal to at least 80×24"
 tmux_ resize-window -t "$session" -x 120 -y 40 2>/dev/null || tmux_ resize-pane -t "$session" -x 120 -y 40
