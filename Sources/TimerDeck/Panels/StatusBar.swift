@@ -9,7 +9,8 @@ enum StatusBar {
                 " \(TextFit.truncate(hint, to: canvas.width - 1))", row: 0, column: 0,
                 style: Style(.warn, bold: true, reverse: true))
         } else {
-            canvas.put(" \(Keymap.hints)", row: 0, column: 0, style: Style(.dim, reverse: true))
+            canvas.put(
+                " \(Keymap.hints(on: snapshot.state.page))", row: 0, column: 0, style: Style(.dim, reverse: true))
         }
     }
 }

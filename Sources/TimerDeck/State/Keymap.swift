@@ -63,8 +63,12 @@ enum Keymap {
         }
     }
 
-    /// The key hints of the status bar.
-    static let hints = "⏎ press  s start/stop  p pause  m mode  f fire  x invalidate  ? keys  q quit"
+    /// The key hints of the status bar on `page`.
+    static func hints(on page: Page) -> String {
+        page == .panels
+            ? "⏎ press  s start/stop  p pause  m mode  f fire  x invalidate  ? keys  q quit"
+            : "1 back  2 lab  3 phases  4 timeline  M modal  C modal → common  ? keys  q quit"
+    }
 
     /// The help overlay's lines.
     static let help: [String] = [
