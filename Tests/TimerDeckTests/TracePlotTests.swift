@@ -80,6 +80,19 @@ struct TracePlotTests {
         #expect(bands.first?.attributes["x"] == "392" && bands.first?.attributes["width"] == "252")
     }
 
+    @Test("A move to another mode is a mark on the timer's lane at its time, named with the new mode")
+    func moveIsMarked() throws {
+        let trace =
+            Self.trace + "{\"event\":\"mode\",\"t_ns\":7000000000,\"timer\":\"beat\",\"mode\":\"common\",\"depth\":1}\n"
+        let moves = try SVGElements.parse(TracePlot(text: trace, source: "t.jsonl").svg).elements
+            .filter { $0.attributes["class"] == "move" }
+        #expect(moves.map(\.name) == ["path", "text"])
+        #expect(moves.allSatisfy { $0.attributes["lane"] == "beat" })
+        // x = 140 + 7 × 84 = 728, the lane's centre at y = 82: the diamond's top is 6 above it.
+        #expect(moves.first?.attributes["d"]?.hasPrefix("M728 76 ") == true)
+        #expect(moves.first?.attributes["data-t-ns"] == "7000000000")
+    }
+
     @Test("An axis with round ticks and a legend")
     func axisAndLegend() throws {
         let plot = try TracePlot(text: Self.trace, source: "t.jsonl").svg

@@ -1,6 +1,6 @@
 /// A trace drawn as an SVG timeline: one lane per timer with a mark per fire, a line back to its
-/// scheduled time when it fired late, ×N when it stands for skipped ticks, nested (tracking) runs as
-/// shaded bands, a time axis and a legend.
+/// scheduled time when it fired late, ×N when it stands for skipped ticks, a green mark where it
+/// moved to another mode, nested (tracking) runs as shaded bands, a time axis and a legend.
 ///
 /// ```swift
 /// let svg = try TracePlot(text: traceText, source: "run.jsonl").svg
@@ -12,7 +12,7 @@ package struct TracePlot: Sendable {
     static let right = 20.0
     static let top = 40.0
     static let laneHeight = 28.0
-    static let bottom = 70.0
+    static let bottom = 90.0
 
     let lines: [TraceLine]
     /// Timer names in the order of their first fire: one lane each.
@@ -102,6 +102,15 @@ package struct TracePlot: Sendable {
                 out.append("<text class=\"ticks\" x=\"\(at)\" y=\"\(Self.number(y - 7))\">×\(ticks)</text>")
             }
         }
+        for line in lines where line.event == "mode" && line.timer == name {
+            let at = x(line.time)
+            out.append(
+                "<path class=\"move\" data-t-ns=\"\(line.time)\" d=\"M\(Self.number(at)) \(Self.number(y - 6)) "
+                    + "l6 6 l-6 6 l-6 -6 z\" fill=\"#2ca02c\"/>")
+            out.append(
+                "<text class=\"move\" x=\"\(Self.number(at + 8))\" y=\"\(Self.number(y + 12))\" fill=\"#2ca02c\">"
+                    + "\(Self.escaped(line.mode ?? ""))</text>")
+        }
         out.append("</g>")
         return out
     }
@@ -141,6 +150,8 @@ package struct TracePlot: Sendable {
             "<text x=\"\(Self.number(Self.left + 150))\" y=\"\(Self.number(y + 4))\">late fire (line from its scheduled time; ×N: ticks)</text>",
             "<rect x=\"\(Self.number(Self.left + 530))\" y=\"\(Self.number(y - 7))\" width=\"20\" height=\"14\" fill=\"#f6d58b\" fill-opacity=\"0.45\"/>",
             "<text x=\"\(Self.number(Self.left + 556))\" y=\"\(Self.number(y + 4))\">nested run (tracking mode)</text>",
+            "<path d=\"M\(Self.number(Self.left)) \(Self.number(y + 14)) l6 6 l-6 6 l-6 -6 z\" fill=\"#2ca02c\"/>",
+            "<text x=\"\(Self.number(Self.left + 10))\" y=\"\(Self.number(y + 24))\">moved to another mode (m), named</text>",
             "</g>",
         ]
     }
