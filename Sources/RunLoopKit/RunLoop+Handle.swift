@@ -43,8 +43,10 @@ extension RunLoop {
         }
 
         /// Tells a loop on a ``VirtualClock`` that work outside it (I/O on another thread) is under
-        /// way: until every such work is finished, its waits block for real input instead of jumping
-        /// the clock to the next deadline. On the system clock this only counts.
+        /// way. Such work takes no virtual time: before each pass and each wait the loop waits for
+        /// real until every such work has finished, so its results are handled at the same point of
+        /// the run every time, and the clock never jumps past a deadline ahead of them. The work
+        /// must not wait for the loop. On the system clock this only counts.
         public func beginExternalWork() -> ExternalWork {
             shared.externalWork.add(1, ordering: .relaxed)
             return ExternalWork(shared: shared)
@@ -69,8 +71,10 @@ extension RunLoop {
         /// Marks the work done and wakes the loop; idempotent.
         public func finish() {
             guard !finished.exchange(true, ordering: .acquiringAndReleasing) else { return }
-            shared.externalWork.subtract(1, ordering: .releasing)
+            // Wake first: a virtual loop that reads the count as zero knows every wake-up of the
+            // finished work has been written (``Waiter/settleOutsideWork(clearingWakeUps:)``).
             shared.wakeUp()
+            shared.externalWork.subtract(1, ordering: .releasing)
         }
 
         deinit {

@@ -11,6 +11,7 @@ extension RunLoop {
         if run.stopped { return .stopped }
         var ready: [Int32] = []
         while true {
+            waiter.settleOutsideWork(clearingWakeUps: true)
             drainInbox()
             notify(.beforeTimers, in: state)
             notify(.beforeSources, in: state)

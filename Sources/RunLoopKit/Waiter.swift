@@ -8,8 +8,8 @@ import Glibc
 /// absolute deadline, which the kernel fires without timer slack. There is no polling tick: with no
 /// deadline the loop sleeps until input or a wake-up.
 ///
-/// On a ``VirtualClock`` it checks input without blocking and then jumps the clock to the deadline;
-/// it blocks for real only when there is no deadline or while external work is outstanding.
+/// On a ``VirtualClock`` it lets outside work finish, checks input without blocking and then jumps
+/// the clock to the deadline; it blocks for real only when there is no deadline.
 final class Waiter {
     private let shared: LoopShared
     private let clock: RunLoopClock
@@ -88,18 +88,30 @@ final class Waiter {
         case .system:
             waitInKernel(epoll, until: deadline, ready: &ready)
         case .virtual(let virtualClock):
-            // The count is read before the poll: work posts its results (which wakes the loop) before
-            // it finishes, so once the count reads zero the poll below sees what it posted, and time
-            // never jumps past a deadline ahead of a result that came in first.
-            let outsideWorkDone = shared.externalWork.load(ordering: .acquiring) == 0
+            settleOutsideWork(clearingWakeUps: false)
             let woke = collect(epoll, timeout: 0, into: &ready)
             guard !woke else { return }
-            if let deadline, deadline != Int64.max, outsideWorkDone {
+            if let deadline, deadline != Int64.max {
                 virtualClock.advance(toUptime: Instant(nanoseconds: deadline))
             } else {
                 collect(epoll, timeout: -1, into: &ready)
             }
         }
+    }
+
+    /// On a ``VirtualClock`` outside work (``RunLoop/Handle/beginExternalWork()``) takes no
+    /// virtual time: this waits for real until none is outstanding. Work posts its results, then
+    /// wakes the loop, then counts itself done, so afterwards everything it posted is in the inbox
+    /// and its wake-ups are written. At the start of a pass (`clearingWakeUps`), where the inbox is
+    /// drained next, those wake-ups are cleared too: whether the work ended before the pass or
+    /// during it then leaves no trace in what the loop does, and a headless run repeats exactly.
+    func settleOutsideWork(clearingWakeUps: Bool) {
+        guard case .virtual = clock else { return }
+        while shared.externalWork.load(ordering: .acquiring) > 0 {
+            var pause = timespec(tv_sec: 0, tv_nsec: 50_000)
+            nanosleep(&pause, nil)
+        }
+        if clearingWakeUps { shared.drainWakeUps() }
     }
 
     private func waitInKernel(_ epoll: Int32, until deadline: Int64?, ready: inout [Int32]) {

@@ -145,4 +145,46 @@ struct ThreadTests {
             #expect(resultTime.withLock { $0 } == .zero, "time did not move while the work was out")
         }
     }
+
+    @Test("Virtual clock: outside work takes no virtual time, so a run's passes, sleeps and results repeat exactly")
+    func externalWorkLeavesNoTrace() async {
+        /// The loop's activities and the results' times, when each timer fire starts work on another
+        /// thread that posts a result and finishes `after` µs (real time) later. With `postedInCallout`
+        /// the result is posted before the callout returns (quick work), otherwise while the loop goes on.
+        @Sendable func activities(postedInCallout: Bool, after: UInt32) -> [String] {
+            let (loop, clock) = makeVirtualLoop()
+            var seen: [String] = []
+            let observer = RunLoop.Observer(activities: [.beforeWaiting, .afterWaiting]) { [unowned loop] _, activity in
+                seen.append(activity == .beforeWaiting ? "sleep" : "woke(\(String(describing: loop.lastWakeReason)))")
+            }
+            loop.add(observer, forMode: .default)
+            let handle = loop.handle
+            let results = Mutex<[Int64]>([])
+            let timer = Timer(fireAt: ms(100), interval: .milliseconds(100), repeats: true) { _ in
+                seen.append("fire")
+                let work = handle.beginExternalWork()
+                let posted = Atomic<Bool>(false)
+                spawnThread {
+                    handle.perform { results.withLock { $0.append(clock.now().milliseconds) } }
+                    posted.store(true, ordering: .releasing)
+                    usleep(after)
+                    work.finish()
+                }
+                while postedInCallout && !posted.load(ordering: .acquiring) { sched_yield() }
+            }
+            loop.add(timer, forMode: .default)
+            loop.run(until: ms(450))
+            timer.invalidate()
+            return seen + results.withLock { $0.map { "result at \($0) ms" } }
+        }
+        await runOnDedicatedThread {
+            let first = activities(postedInCallout: true, after: 0)
+            #expect(first.filter { $0.hasPrefix("result") } == (1...4).map { "result at \($0 * 100) ms" })
+            for (postedInCallout, after): (Bool, UInt32) in [(false, 0), (true, 2_000), (false, 2_000)] {
+                #expect(
+                    activities(postedInCallout: postedInCallout, after: after) == first,
+                    "posted in the callout: \(postedInCallout), finished \(after) µs later")
+            }
+        }
+    }
 }

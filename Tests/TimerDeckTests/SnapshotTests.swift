@@ -64,6 +64,12 @@ struct SnapshotTests {
         try check("modal-common", "key down\nkey enter\nkey M\nwait 3s\nkey C\nwait 2s\nsnapshot\n")
     }
 
+    @Test("C-R1/C-M5: the phases page at 7 s, \"modal\" run from 0 s and made common at 3 s")
+    func phasesOfModal() throws {
+        try check(
+            "modal-phases", "key down\nkey enter\nkey M\nwait 3s\nkey C\nwait 2s\nkey 3\nwait 2s\nsnapshot\n")
+    }
+
     @Test("The comparer names the first differing cell")
     func comparerNamesTheCell() {
         #expect(GoldenScreen.firstDifference(expected: "abc\ndef", actual: "abc\ndef") == nil)
