@@ -121,6 +121,13 @@ done
 if [ $freed = 1 ]; then pass "L1: i invalidates the leaked timer and the screen is freed"; else fail "L1: i invalidates the leaked timer and the screen is freed (counts: $(lab_counts))"; fi
 tmux_ send-keys -t "$session" 1
 check "1 returns to the dashboard" "SMS resend (S1)"
+# C-M5: the custom mode run with M, made common with C for good, left with M.
+tmux_ send-keys -t "$session" M
+check "M runs the loop in the custom mode" "mode: modal  depth: 2  common: [default, tracking]"
+tmux_ send-keys -t "$session" C
+check "C-M5: C makes the custom mode common" "mode: modal  depth: 2  common: [default, tracking, modal]"
+tmux_ send-keys -t "$session" M
+check "M again returns to the default mode; modal stays common" "mode: default  depth: 1  common: [default, tracking, modal]"
 tmux_ resize-window -t "$session" -x 60 -y 20 2>/dev/null || tmux_ resize-pane -t "$session" -x 60 -y 20
 check "too small: asks for 80x24" "enlarge the terminal to at least 80×24"
 tmux_ resize-window -t "$session" -x 120 -y 40 2>/dev/null || tmux_ resize-pane -t "$session" -x 120 -y 40
