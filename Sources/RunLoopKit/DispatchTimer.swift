@@ -62,11 +62,10 @@ public final class DispatchTimer {
     /// waits while the loop runs a mode that is not common and catches up, coalesced, when the loop
     /// returns to one; ticks missed while the loop was busy also come as one event (C-G4). G1
     /// (scrolling never pauses it) holds because the tracking mode is common. On a ``VirtualClock``
-    /// it runs on virtual time.
+    /// or a ``TimeControl`` it runs on the loop's clock: virtual, paused, stepped or slowed down.
     public init(clock: ClockKind = .uptime, runLoop: RunLoop, handler: @escaping (Event) -> Void) {
-        if let virtualClock = runLoop.clock.virtualClock {
-            backend = VirtualDispatchBackend(
-                clock: clock, virtualClock: virtualClock, runLoop: runLoop, handler: handler)
+        if runLoop.clock.isSteered {
+            backend = LoopClockDispatchBackend(clock: clock, runLoop: runLoop, handler: handler)
         } else {
             let delivery = LoopDelivery(handler: handler, on: runLoop)
             backend = RealDispatchBackend(

@@ -108,6 +108,15 @@ public final class RunLoop {
         ownerThread = pthread_self()
         ownerThreadKernelID = cle_thread_id()
         waiter.adopt(resources.defaultEpoll, for: modeState(for: .default))
+        if let control = clock.timeControl {
+            // A change of the controlled clock moves every deadline: a sleeping loop recomputes its own.
+            weak let shared = resources.shared
+            control.observeChanges {
+                guard let shared else { return false }
+                shared.wakeUp()
+                return true
+            }
+        }
     }
 
     deinit {

@@ -1,11 +1,14 @@
 import Glibc
 
-/// The time base of a run loop: the kernel's clocks, or a ``VirtualClock`` for deterministic tests.
+/// The time base of a run loop: the kernel's clocks, a ``VirtualClock`` for deterministic tests,
+/// or a ``TimeControl`` laid over either, which a program can pause, step, slow down and put to sleep.
 public enum RunLoopClock: Sendable {
     /// The kernel clocks: `CLOCK_MONOTONIC`, `CLOCK_BOOTTIME`, `CLOCK_REALTIME` (decisions.md 9).
     case system
     /// A clock that moves only when the run loop waits or a callout declares work.
     case virtual(VirtualClock)
+    /// A controllable clock over ``system`` or ``virtual(_:)``.
+    case controlled(TimeControl)
 
     /// The current reading of `kind`.
     @inline(__always)
@@ -13,13 +16,30 @@ public enum RunLoopClock: Sendable {
         switch self {
         case .system: SystemClock.now(kind)
         case .virtual(let clock): clock.now(kind)
+        case .controlled(let control): control.now(kind)
         }
     }
 
-    /// The virtual clock, if this is one.
+    /// The virtual clock, if this is one or a controlled clock lies over one.
     public var virtualClock: VirtualClock? {
-        if case .virtual(let clock) = self { return clock }
+        switch self {
+        case .system: nil
+        case .virtual(let clock): clock
+        case .controlled(let control): control.base.virtualClock
+        }
+    }
+
+    /// The time control, if this is a controlled clock.
+    public var timeControl: TimeControl? {
+        if case .controlled(let control) = self { return control }
         return nil
+    }
+
+    /// Whether the clock's time can jump or stand still (a virtual or controlled clock): timers
+    /// delivered onto a loop on it must follow the loop's clock rather than the kernel's.
+    var isSteered: Bool {
+        if case .system = self { return false }
+        return true
     }
 }
 

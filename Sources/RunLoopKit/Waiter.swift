@@ -88,14 +88,30 @@ final class Waiter {
         case .system:
             waitInKernel(epoll, until: deadline, ready: &ready)
         case .virtual(let virtualClock):
-            settleOutsideWork(clearingWakeUps: false)
-            let woke = collect(epoll, timeout: 0, into: &ready)
-            guard !woke else { return }
-            if let deadline, deadline != Int64.max {
-                virtualClock.advance(toUptime: Instant(nanoseconds: deadline))
+            waitVirtually(epoll, on: virtualClock, until: deadline, ready: &ready)
+        case .controlled(let control):
+            // The deadline is on the controlled clock; the wait is on its base (none while paused).
+            let baseDeadline = deadline.flatMap { $0 == Int64.max ? nil : control.baseDeadline(forUptime: $0) }
+            if let virtualClock = control.base.virtualClock {
+                waitVirtually(epoll, on: virtualClock, until: baseDeadline, ready: &ready)
             } else {
-                collect(epoll, timeout: -1, into: &ready)
+                waitInKernel(epoll, until: baseDeadline, ready: &ready)
             }
+        }
+    }
+
+    /// Lets outside work finish, polls, then jumps `virtualClock` to `deadline`, or blocks for
+    /// input when there is none.
+    private func waitVirtually(
+        _ epoll: Int32, on virtualClock: VirtualClock, until deadline: Int64?, ready: inout [Int32]
+    ) {
+        settleOutsideWork(clearingWakeUps: false)
+        let woke = collect(epoll, timeout: 0, into: &ready)
+        guard !woke else { return }
+        if let deadline, deadline != Int64.max {
+            virtualClock.advance(toUptime: Instant(nanoseconds: deadline))
+        } else {
+            collect(epoll, timeout: -1, into: &ready)
         }
     }
 
@@ -106,7 +122,7 @@ final class Waiter {
     /// drained next, those wake-ups are cleared too: whether the work ended before the pass or
     /// during it then leaves no trace in what the loop does, and a headless run repeats exactly.
     func settleOutsideWork(clearingWakeUps: Bool) {
-        guard case .virtual = clock else { return }
+        guard clock.virtualClock != nil else { return }
         while shared.externalWork.load(ordering: .acquiring) > 0 {
             var pause = timespec(tv_sec: 0, tv_nsec: 50_000)
             nanosleep(&pause, nil)

@@ -68,7 +68,7 @@ final class LabScreen {
         if let timer {
             return TimerProbe(isScheduled: { timer.isValid }, stop: { timer.invalidate() })
         }
-        weak var dispatch = dispatchTimer
+        weak let dispatch = dispatchTimer
         return TimerProbe(
             isScheduled: { dispatch.map { !$0.isCancelled } ?? false }, stop: { dispatch?.cancel() })
     }

@@ -1,12 +1,16 @@
-/// A ``DispatchTimer`` on a run loop's ``VirtualClock``, with libdispatch's semantics: coalesced
+import Synchronization
+
+/// A ``DispatchTimer`` on the clock of a run loop whose time can jump or stand still (a
+/// ``VirtualClock`` or a ``TimeControl``), with libdispatch's semantics: coalesced
 /// ticks (C-G4), handlers that never overlap and ticks counted while suspended (C-G5), a schedule
 /// that replaces pending ticks (C-G3), and a cancel handler that runs once, after any suspension (C-G7).
 ///
 /// Its ticks come from a run loop timer in the common modes (C-M12, C-G10), so the tracking mode, once
 /// common, does not pause them (G1).
-final class VirtualDispatchBackend: DispatchTimerBackend {
+final class LoopClockDispatchBackend: DispatchTimerBackend {
     private let clock: ClockKind
-    private let virtualClock: VirtualClock
+    /// The loop's clock, read for the timer's own ``ClockKind``.
+    private let loopClock: RunLoopClock
     /// Weak: a timer that outlives its loop stops ticking.
     private weak var runLoop: RunLoop?
     private var handler: ((DispatchTimer.Event) -> Void)?
@@ -18,28 +22,38 @@ final class VirtualDispatchBackend: DispatchTimerBackend {
     private var isSuspended = false
     private var isCancelled = false
     private var cancelHandler: (@Sendable () -> Void)?
+    /// Cleared in `deinit`, so the clock's change observer (on any thread) knows to drop itself.
+    private let liveness = Liveness()
 
-    init(
-        clock: ClockKind, virtualClock: VirtualClock, runLoop: RunLoop, handler: @escaping (DispatchTimer.Event) -> Void
-    ) {
+    init(clock: ClockKind, runLoop: RunLoop, handler: @escaping (DispatchTimer.Event) -> Void) {
         self.clock = clock
-        self.virtualClock = virtualClock
+        loopClock = runLoop.clock
         self.runLoop = runLoop
         self.handler = handler
-        if clock != .uptime {
-            // A simulated machine sleep moves this clock but not uptime: re-arm after one.
-            let rearm = LoopBound({ [weak self] in self?.arm() }, on: runLoop)
-            let handle = runLoop.handle
+        // A simulated sleep or wall jump moves the timer's clock apart from uptime, and a change of
+        // a controlled clock moves every deadline: re-arm after each.
+        let rearm = LoopBound({ [weak self] in self?.arm() }, on: runLoop)
+        let handle = runLoop.handle
+        if clock != .uptime, let virtualClock = loopClock.virtualClock {
             virtualClock.observeSleep { handle.execute(wake: true) { _ in rearm.value() } }
+        }
+        if let control = loopClock.timeControl {
+            let liveness = liveness
+            control.observeChanges {
+                guard liveness.isAlive.load(ordering: .acquiring) else { return false }
+                handle.execute(wake: true) { _ in rearm.value() }
+                return true
+            }
         }
     }
 
     deinit {
+        liveness.isAlive.store(false, ordering: .releasing)
         ticker?.invalidate()
     }
 
     func schedule(deadline: DispatchTimer.Deadline, interval: Int64?, leeway: Int64) {
-        let now = virtualClock.now(clock).nanoseconds
+        let now = loopClock.now(clock).nanoseconds
         switch deadline {
         case .now: target = now
         case .after(let duration): target = now + max(duration.nanoseconds, 0)
@@ -78,7 +92,7 @@ final class VirtualDispatchBackend: DispatchTimerBackend {
     /// Points the run loop timer at the next tick, on the uptime axis.
     func arm() {
         guard isActive, !isSuspended, !isCancelled, let target, let runLoop else { return }
-        let ahead = target - virtualClock.now(clock).nanoseconds
+        let ahead = target - loopClock.now(clock).nanoseconds
         let fireDate = runLoop.now + .nanoseconds(max(ahead, 0))
         if let ticker {
             ticker.fireDate = fireDate
@@ -94,7 +108,7 @@ final class VirtualDispatchBackend: DispatchTimerBackend {
 
     private func tick() {
         guard let target, let handler, !isSuspended, !isCancelled else { return }
-        let now = virtualClock.now(clock).nanoseconds
+        let now = loopClock.now(clock).nanoseconds
         guard now >= target else {
             arm()
             return
@@ -118,4 +132,9 @@ final class VirtualDispatchBackend: DispatchTimerBackend {
         self.cancelHandler = nil
         runLoop.perform(inModes: [.common], cancelHandler)
     }
+}
+
+/// Whether an object still exists, readable from any thread.
+private final class Liveness: Sendable {
+    let isAlive = Atomic<Bool>(true)
 }
