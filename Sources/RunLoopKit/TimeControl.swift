@@ -133,14 +133,14 @@ public final class TimeControl: Sendable {
         change { state in state.wallShift += offset.nanoseconds }
     }
 
-    /// The base uptime at which controlled uptime reaches `deadline`; `nil` while paused (no
-    /// deadline comes), the base's now for a deadline already reached.
+    /// The base uptime at which controlled uptime reaches `deadline`: the base's now for a deadline
+    /// already reached (a step), `nil` for a later one while paused (it never comes).
     func baseDeadline(forUptime deadline: Int64) -> Int64? {
         let baseUptime = base.now(.uptime).nanoseconds
         return state.withLock { state -> Int64? in
-            guard !state.isPaused else { return nil }
             let ahead = deadline - state.uptime(atBase: baseUptime)
             guard ahead > 0 else { return baseUptime }
+            guard !state.isPaused else { return nil }
             // Round up, so the loop never wakes before the deadline.
             let scaled = ahead.multipliedReportingOverflow(by: state.denominator)
             guard !scaled.overflow else { return Int64.max }

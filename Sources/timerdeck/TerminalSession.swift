@@ -3,7 +3,8 @@ import RunLoopKit
 import TerminalUI
 import TimerDeck
 
-/// The dashboard in a real terminal, on the current thread's run loop with the system clock.
+/// The dashboard in a real terminal, on a run loop of this thread whose clock is a `TimeControl`
+/// over the kernel's clocks.
 enum TerminalSession {
     /// The signals the session handles; block them with ``SignalSource/block(_:)`` first thing in `main`.
     static let signals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGWINCH, SIGTSTP, SIGCONT]
@@ -18,7 +19,8 @@ enum TerminalSession {
     ) throws(TerminalError) -> Int {
         let screen = try CursesScreen.start(mouse: config.mouse)
         defer { screen.stop() }
-        let loop = RunLoop.current
+        // The time-control keys (pause, step, slow motion, sleep, wall jumps) steer this clock.
+        let loop = RunLoop(clock: .controlled(TimeControl(base: .system)))
         let pipeline = uploads.makePipeline(on: loop)
         let driver = StandardDashboard.make(
             config: config, loop: loop, screen: screen, pipeline: pipeline,

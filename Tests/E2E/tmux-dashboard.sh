@@ -89,7 +89,7 @@ tmux_ send-keys -t "$session" x
 check "keys do not act behind the help overlay" "the help is open: ? or Esc closes it"
 if screen | grep -qF "sms-default RunLoop Timer 1s default  invalid"; then fail "x behind the help left the timer alone"; else pass "x behind the help left the timer alone"; fi
 tmux_ send-keys -t "$session" Escape
-tmux_ send-keys -t "$session" z
+tmux_ send-keys -t "$session" y
 check "an unknown key leaves a hint" "does nothing here"
 check "S2: samples are committed to the outbox while the dashboard runs" "· last #" 10
 tmux_ send-keys -t "$session" q

@@ -292,8 +292,8 @@ struct HeadlessScenarioTests {
 
     @Test("Unknown keys leave a hint; unknown key names in a script are rejected up front")
     func unknownKeys() throws {
-        let snapshots = try runHeadless("key z\nsnapshot\n")
-        #expect(snapshots[0].screen.contains("key z does nothing here"))
+        let snapshots = try runHeadless("key y\nsnapshot\n")
+        #expect(snapshots[0].screen.contains("key y does nothing here"))
         #expect(throws: (any Error).self) { try runHeadless("key nosuchkey\n") }
     }
 }

@@ -9,6 +9,7 @@ extension Config {
         .mode("ticker.mode", \.tickerMode),
         .duration("gesture.quiet", \.gestureQuiet, in: .milliseconds(1) ... .seconds(10)),
         .integer("log.capacity", \.logCapacity, in: 10...100_000),
+        .duration("time.sleep", \.simulatedSleep, in: .seconds(1) ... .seconds(86_400)),
         .flag("terminal.mouse", \.mouse),
         .choice("uploads.sampler", \.uploads.sampler, ["route": .route, "host": .host]),
         .text("uploads.route", \.uploads.routePath, accepted: "a path to a GPX file", emptyIsNone: false),

@@ -26,6 +26,8 @@ package struct Config: Equatable, Sendable {
     package var gestureQuiet: Duration = .milliseconds(250)
     /// Fire-log entries kept in memory.
     package var logCapacity = 1_000
+    /// The machine sleep `z` simulates: continuous and wall clocks move on by it, uptime does not (G3).
+    package var simulatedSleep: Duration = .seconds(30)
     /// Whether mouse events are enabled.
     package var mouse = true
     /// The periodic sample-and-upload pipeline (S2).

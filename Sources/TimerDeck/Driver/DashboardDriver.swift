@@ -67,7 +67,7 @@ package final class DashboardDriver {
         if let pipeline {
             pipeline.onFire = { [unowned self] job, fire in
                 guard let row = state.rows.first(where: { $0.uploadJob == job }) else { return }
-                send(.fired(row.id, Fire(fire)))
+                send(.fired(row.id, inRealTerms(Fire(fire))))
             }
             pipeline.onChange = { [unowned self, unowned pipeline] in send(.pipelineStatus(pipeline.status)) }
             send(.pipelineStatus(pipeline.status))
@@ -122,7 +122,7 @@ package final class DashboardDriver {
             state: state,
             loop: LoopStatus(
                 mode: loop.currentMode, depth: loop.nestingDepth, commonModes: loop.commonModes,
-                now: loop.now, startTime: startTime),
+                now: loop.now, startTime: startTime, time: timeStatus),
             readings: timers.map { RowReading(nextFire: $0.nextFire, framesPerSecond: $0.framesPerSecond) },
             lab: state.page == .lab ? lab.readings : [],
             phases: state.page == .phases ? phaseMeter.reading : nil)
@@ -150,7 +150,7 @@ package final class DashboardDriver {
 
     private func makeTimer(for row: RowState) -> any RowTimer {
         let id = row.id
-        let report: (Fire) -> Void = { [unowned self] fire in send(.fired(id, fire)) }
+        let report: (Fire) -> Void = { [unowned self] fire in send(.fired(id, inRealTerms(fire))) }
         switch row.mechanism {
         case .runLoopTimer(let interval):
             return SlotRowTimer(
@@ -248,6 +248,7 @@ package final class DashboardDriver {
         case .stopLeftBehind(let strategy): lab.stopLeftBehind(strategy)
         case .enterModal: runModal()
         case .makeModalCommon: loop.addCommonMode(.modal)
+        case .time(let change): changeTime(change)
         case .render(let parts): invalidate(parts)
         case .renderRow(let id): invalidate([], row: id)
         case .addTimer(let id): timers.append(makeTimer(for: state[id]))

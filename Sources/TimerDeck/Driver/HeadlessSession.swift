@@ -11,6 +11,11 @@ import Uploads
 package final class HeadlessSession {
     private let steps: [ResolvedStep]
     private let loop: RunLoop
+    /// The dashboard's clock, steered by the time-control keys, over ``virtualClock``.
+    private let time: TimeControl
+    /// The script's own time: `wait` counts on it, so a paused or slowed dashboard clock does not
+    /// hold the script back.
+    private let virtualClock: VirtualClock
     private let screen: GridScreen
     private let driver: DashboardDriver
     private let output: (String) -> Void
@@ -44,7 +49,10 @@ package final class HeadlessSession {
         }
         steps = resolved
         self.output = output
-        loop = RunLoop(clock: .virtual(VirtualClock()))
+        let base = VirtualClock()
+        virtualClock = base
+        time = TimeControl(base: .virtual(base))
+        loop = RunLoop(clock: .controlled(time))
         screen = GridScreen(size: DashboardLayout.minimumSize)
         uploads = setup.makePipeline(on: loop)
         // Nobody watches between snapshots: changes accumulate and `snapshot` draws the whole
@@ -72,6 +80,12 @@ package final class HeadlessSession {
     /// Takes the next step once the upload pipeline's I/O has come back, so that every step (a
     /// snapshot above all) sees the outcome of what the previous instant started.
     private func advance() {
+        if let next = loop.nextFireDate(forMode: loop.currentMode ?? .default), next <= loop.now {
+            // A key made a timer due at this instant (a step of the clock): go on once it fired.
+            let timer = Timer(fireAt: next, interval: .zero, repeats: false) { [weak self] _ in self?.continueSoon() }
+            for mode in RunLoop.Mode.inputModes { loop.add(timer, forMode: mode) }
+            return
+        }
         uploads.whenSettled { [weak self] in self?.takeNextStep() }
     }
 
@@ -91,14 +105,24 @@ package final class HeadlessSession {
             continueSoon()
             driver.receive([key])
         case .wait(let duration):
-            // Continue in a block, after every timer due at that instant has fired.
-            let timer = Timer(fireAt: loop.now + duration, interval: .zero, repeats: false) { [weak self] _ in
+            guard !time.isPaused else {
+                // Nothing on the dashboard's clock can happen: only the script's time passes.
+                virtualClock.busy(duration)
+                continueSoon()
+                return
+            }
+            // Continue in a block, after every timer due at that instant has fired. In slow
+            // motion the dashboard's clock covers a fraction of the wait.
+            let (numerator, denominator) = time.rate
+            let (scaled, overflow) = duration.nanoseconds.multipliedReportingOverflow(by: numerator)
+            let span: Duration = overflow ? duration : .nanoseconds(scaled / denominator)
+            let timer = Timer(fireAt: loop.now + span, interval: .zero, repeats: false) { [weak self] _ in
                 self?.continueSoon()
             }
             for mode in RunLoop.Mode.inputModes { loop.add(timer, forMode: mode) }
         case .snapshot:
             driver.render(everything: true)
-            output("--- snapshot t=\(loop.now.description.dropLast()) ---")
+            output("--- snapshot t=\(virtualClock.now().description.dropLast()) ---")
             output(screen.snapshot())
             continueSoon()
         case .quit:

@@ -1,6 +1,7 @@
 import TerminalUI
 
-/// The top line: the run loop's current mode and nesting depth, the common-modes set, the gesture.
+/// The top line: the run loop's current mode and nesting depth, the common-modes set, the gesture,
+/// and the clock when it is paused or slowed down.
 enum TitleBar {
     static func draw(_ snapshot: DashboardSnapshot, on canvas: Canvas) {
         let loop = snapshot.loop
@@ -20,6 +21,16 @@ enum TitleBar {
             case .held: "  ⇅ held (t)"
             case .dragging: "  ⇅ dragging"
             }
-        if let gesture { canvas.put(gesture, row: 0, column: column, style: Style(.warn, bold: true, reverse: true)) }
+        if let gesture {
+            column = canvas.put(gesture, row: 0, column: column, style: Style(.warn, bold: true, reverse: true))
+        }
+        var time: [String] = []
+        if loop.time.isPaused { time.append("⏸ paused") }
+        if loop.time.rate != .normal { time.append(loop.time.rate.label) }
+        if !time.isEmpty {
+            canvas.put(
+                "  " + time.joined(separator: " "), row: 0, column: column,
+                style: Style(.warn, bold: true, reverse: true))
+        }
     }
 }

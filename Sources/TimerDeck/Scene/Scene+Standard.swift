@@ -41,7 +41,7 @@ extension Scene {
         rows += config.timers.map(Row.init(defined:))
         return Scene(
             rows: rows, uploadsLabel: uploadsLabel, gestureQuiet: config.gestureQuiet,
-            logCapacity: config.logCapacity)
+            logCapacity: config.logCapacity, simulatedSleep: config.simulatedSleep)
     }
 }
 

@@ -44,4 +44,6 @@ struct Scene: Sendable {
     var gestureQuiet: Duration
     /// Fire-log entries kept.
     var logCapacity: Int
+    /// The machine sleep `z` simulates (G3).
+    var simulatedSleep: Duration = .seconds(30)
 }

@@ -44,8 +44,17 @@ enum Command: Equatable, Sendable {
     case toggleModal
     /// `C`: add the custom mode to the common modes (irreversible, C-M5).
     case makeModalCommon
+    /// The time-control keys: `space`, `.`, `<`, `>`, `z`, `w`, `e`.
+    case time(TimeControlKey)
     /// Asks for a new timer's definition and adds it (`a`).
     case addTimer
     /// Asks for a file and writes the defined timers to it (`W`).
     case writeTimers
+}
+
+/// What a time-control key asks for; the simulated sleep's length comes from the scene.
+enum TimeControlKey: Equatable, Sendable {
+    case togglePause, step, slower, faster, sleep
+    /// The wall clock back (`-1`) or forward (`+1`) by an hour.
+    case jumpWall(hours: Int)
 }

@@ -65,6 +65,7 @@ extension DashboardState {
             return [.render(.all)]
         case .selectStrategy, .openScreen, .closeScreen, .stopLeftBehind: return labAction(command)
         case .toggleModal, .makeModalCommon: return modalAction(command)
+        case .time(let key): return timeAction(key)
         }
     }
 

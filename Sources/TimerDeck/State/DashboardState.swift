@@ -24,6 +24,8 @@ struct DashboardState: Sendable {
     let uploadsLabel: String?
     /// The quiet period that ends a scroll gesture (decision 7).
     let gestureQuiet: Duration
+    /// The machine sleep `z` simulates (G3).
+    let simulatedSleep: Duration
     /// Where the panels go, at the screen's current size.
     var layout: DashboardLayout
     /// The panel with focus.
@@ -58,6 +60,7 @@ struct DashboardState: Sendable {
         rows = scene.rows.enumerated().map { index, row in row.state(id: RowID(index: index)) }
         uploadsLabel = scene.uploadsLabel
         gestureQuiet = scene.gestureQuiet
+        simulatedSleep = scene.simulatedSleep
         log = FireLog(capacity: scene.logCapacity)
         layout = DashboardLayout(size: size, rowCount: scene.rows.count, hasUploads: scene.uploadsLabel != nil)
     }

@@ -41,6 +41,8 @@ enum Effect: Equatable, Sendable {
     case leaveModal
     /// Add ``RunLoop/Mode/modal`` to the common modes, for good (C-M5).
     case makeModalCommon
+    /// Change the dashboard's clock (the time-control keys).
+    case time(TimeChange)
     /// Redraw these parts.
     case render(ViewParts)
     /// Redraw the lines that show this row (its SMS button, its inspector line).

@@ -39,6 +39,13 @@ enum Keymap {
         case .character("W"): return .writeTimers
         case .character("a"): return .addTimer
         case .character("1"): return .show(.panels)
+        case .character(" "): return .time(.togglePause)
+        case .character("."): return .time(.step)
+        case .character("<"): return .time(.slower)
+        case .character(">"): return .time(.faster)
+        case .character("z"): return .time(.sleep)
+        case .character("w"): return .time(.jumpWall(hours: -1))
+        case .character("e"): return .time(.jumpWall(hours: 1))
         case .mouse(let event):
             switch event.kind {
             case .wheelUp: return .scroll(lines: -wheelLines)
