@@ -84,11 +84,15 @@ done
 if [ $scrolled = 1 ]; then pass "scrolling the log enters the tracking mode"; else fail "scrolling the log enters the tracking mode"; fi
 check "the gesture ends after the quiet period" "mode: default  depth: 1"
 tmux_ send-keys -t "$session" '?'
-check "? opens the help overlay" "Keys (? or Esc to close)"
+check "? opens the help overlay" "Keys (↓ more, ? or Esc to close)"
+tmux_ send-keys -t "$session" PPage
+tmux_ send-keys -t "$session" NPage
+check "PgDn scrolls the help to its last keys" "this help    Esc  close    q  quit"
 tmux_ send-keys -t "$session" x
 check "keys do not act behind the help overlay" "the help is open: ? or Esc closes it"
-if screen | grep -qF "sms-default RunLoop Timer 1s default  invalid"; then fail "x behind the help left the timer alone"; else pass "x behind the help left the timer alone"; fi
 tmux_ send-keys -t "$session" Escape
+check "Esc closes the help" "sms-default RunLoop Timer 1s default"
+if screen | grep -qF "sms-default RunLoop Timer 1s default  invalid"; then fail "x behind the help left the timer alone"; else pass "x behind the help left the timer alone"; fi
 tmux_ send-keys -t "$session" y
 check "an unknown key leaves a hint" "does nothing here"
 check "S2: samples are committed to the outbox while the dashboard runs" "· last #" 10
@@ -128,6 +132,25 @@ tmux_ send-keys -t "$session" C
 check "C-M5: C makes the custom mode common" "mode: modal  depth: 2  common: [default, tracking, modal]"
 tmux_ send-keys -t "$session" M
 check "M again returns to the default mode; modal stays common" "mode: default  depth: 1  common: [default, tracking, modal]"
+# Time controls: space pauses every timer (a running countdown stands still), space resumes; < slows down.
+tmux_ send-keys -t "$session" Enter
+check "the default-mode countdown runs" "Resend (5"
+tmux_ send-keys -t "$session" Space
+check "space pauses the dashboard's clock" "⏸ paused"
+paused_label=$(screen | grep -o 'Resend ([0-9]*) \] Timer in default' | head -1)
+sleep 1.5
+if [ "$(screen | grep -o 'Resend ([0-9]*) \] Timer in default' | head -1)" = "$paused_label" ]; then pass "paused: the countdown stands still"; else fail "paused: the countdown stands still"; fi
+tmux_ send-keys -t "$session" Space
+resumed=0
+deadline=$((SECONDS + 5))
+while [ $SECONDS -lt $deadline ]; do
+    [ "$(screen | grep -o 'Resend ([0-9]*) \] Timer in default' | head -1)" != "$paused_label" ] && { resumed=1; break; }
+    sleep 0.05
+done
+if [ $resumed = 1 ]; then pass "space again: the countdown goes on"; else fail "space again: the countdown goes on"; fi
+tmux_ send-keys -t "$session" '<'
+check "< slows the clock to a quarter" "¼×"
+tmux_ send-keys -t "$session" '>'
 tmux_ resize-window -t "$session" -x 60 -y 20 2>/dev/null || tmux_ resize-pane -t "$session" -x 60 -y 20
 check "too small: asks for 80x24" "enlarge the terminal to at least 80×24"
 tmux_ resize-window -t "$session" -x 120 -y 40 2>/dev/null || tmux_ resize-pane -t "$session" -x 120 -y 40

@@ -14,7 +14,9 @@ extension DashboardView {
         case .timeline, .panels: TimelinePanel.draw(snapshot, on: body)
         }
         StatusBar.draw(snapshot, on: canvas.region(layout.status))
-        if snapshot.state.isHelpVisible { HelpOverlay.draw(on: screen.canvas.region(layout.help)) }
+        if snapshot.state.isHelpVisible {
+            HelpOverlay.draw(from: snapshot.state.helpOffset, on: screen.canvas.region(layout.help))
+        }
         screen.flush()
     }
 }

@@ -62,7 +62,9 @@ final class DashboardView {
         if parts.contains(.status) || parts.contains(.title) {
             StatusBar.draw(snapshot, on: canvas.region(layout.status))
         }
-        if parts.contains(.help), state.isHelpVisible { HelpOverlay.draw(on: screen.canvas.region(layout.help)) }
+        if parts.contains(.help), state.isHelpVisible {
+            HelpOverlay.draw(from: snapshot.state.helpOffset, on: screen.canvas.region(layout.help))
+        }
         screen.flush()
     }
 }

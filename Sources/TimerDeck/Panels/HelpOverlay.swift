@@ -1,12 +1,17 @@
 import TerminalUI
 
-/// The `?` overlay: the whole keymap. While it is open, keys other than `?`, `Esc` and `q` do nothing.
+/// The `?` overlay: the whole keymap, scrolled with ↑ ↓ PgUp PgDn when it does not fit. While it is
+/// open, other keys than those, `?`, `Esc` and `q` do nothing.
 enum HelpOverlay {
-    static func draw(on canvas: Canvas) {
+    /// Draws the keys from line `offset` on; a longer list than fits shows where more lie.
+    static func draw(from offset: Int, on canvas: Canvas) {
         canvas.fill()
-        canvas.box(title: "Keys (? or Esc to close)", style: Style(.accent))
         let inner = canvas.region(canvas.bounds.inset.relative(to: canvas.bounds))
-        for (row, line) in Keymap.help.enumerated() {
+        let lines = Keymap.help.dropFirst(offset).prefix(inner.height)
+        let more = [offset > 0 ? "↑" : nil, offset + lines.count < Keymap.help.count ? "↓" : nil].compactMap { $0 }
+        let title = more.isEmpty ? "Keys (? or Esc to close)" : "Keys (\(more.joined()) more, ? or Esc to close)"
+        canvas.box(title: title, style: Style(.accent))
+        for (row, line) in lines.enumerated() {
             inner.put(" \(TextFit.truncate(line, to: inner.width - 1))", row: row, column: 0)
         }
     }

@@ -7,6 +7,9 @@ struct DashboardLayout: Equatable, Sendable {
     static let minimumSize = Size(width: 80, height: 24)
     /// Height of the SMS and ripple panels.
     static let topHeight = 6
+    /// Lines of keys the help overlay shows at once.
+    var helpLines: Int { max(help.height - 2, 1) }
+
     /// Width of the help overlay.
     static let helpWidth = 76
 
@@ -32,9 +35,10 @@ struct DashboardLayout: Equatable, Sendable {
         inspector = Rect(row: 1 + topHeight, column: 0, width: size.width, height: inspectorHeight)
         log = Rect(row: logTop, column: 0, width: size.width - uploadsWidth, height: logHeight)
         status = Rect(row: size.height - 1, column: 0, width: size.width, height: 1)
+        // Below the title, above the status bar; longer than that, it scrolls (↑ ↓).
         help = Rect(
-            row: 3, column: max((size.width - Self.helpWidth) / 2, 0), width: Self.helpWidth,
-            height: Keymap.help.count + 2)
+            row: 2, column: max((size.width - Self.helpWidth) / 2, 0), width: Self.helpWidth,
+            height: min(Keymap.help.count + 2, max(size.height - 3, 3)))
         uploads =
             hasUploads
             ? Rect(row: logTop, column: size.width - uploadsWidth, width: uploadsWidth, height: logHeight) : nil

@@ -17,7 +17,9 @@ extension DashboardState {
         let hadHint = hint != nil
         hint = nil
         var effects: [Effect]
-        if isHelpVisible && !command.worksOverHelp {
+        if isHelpVisible, let lines = command.helpScrollLines(page: layout.helpLines) {
+            effects = scrollHelp(by: lines)
+        } else if isHelpVisible && !command.worksOverHelp {
             // Keys do not reach the timers behind the overlay.
             hint = "the help is open: ? or Esc closes it, q quits"
             effects = []
@@ -50,6 +52,7 @@ extension DashboardState {
         case .frameIntervalUp, .frameIntervalDown, .toggleSlowLoad: return adjustTicker(command)
         case .toggleHelp:
             isHelpVisible.toggle()
+            helpOffset = 0
             // Opening draws the overlay only; closing uncovers every panel.
             return [.render(isHelpVisible ? .help : .all)]
         case .dismiss:
@@ -198,7 +201,30 @@ extension DashboardState {
     }
 }
 
+extension DashboardState {
+    /// Scrolls the help overlay by `lines`, within its keys.
+    fileprivate mutating func scrollHelp(by lines: Int) -> [Effect] {
+        let last = max(Keymap.help.count - layout.helpLines, 0)
+        let offset = min(max(helpOffset + lines, 0), last)
+        guard offset != helpOffset else { return [] }
+        helpOffset = offset
+        return [.render(.help)]
+    }
+}
+
 extension Command {
+    /// How far the key scrolls the help overlay while it is open (`page` lines a page), if it does.
+    func helpScrollLines(page: Int) -> Int? {
+        switch self {
+        case .selectPrevious: -1
+        case .selectNext: 1
+        case .scroll(let lines): lines < -1 ? -page : lines > 1 ? page : lines
+        case .scrollToOldest: -Keymap.help.count
+        case .scrollToNewest: Keymap.help.count
+        default: nil
+        }
+    }
+
     /// Whether the key acts while the help overlay is open: only closing it and quitting do.
     var worksOverHelp: Bool {
         switch self {

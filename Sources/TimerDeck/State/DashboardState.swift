@@ -46,6 +46,8 @@ struct DashboardState: Sendable {
     var isModalRunning = false
     /// Whether the help overlay is shown (keys other than `?`, `Esc` and `q` then do nothing).
     var isHelpVisible = false
+    /// The first help line shown, when the keys do not all fit (↑ ↓ scroll them).
+    var helpOffset = 0
     /// A short message for the status bar until the next key (an ignored key, a refused action).
     var hint: String?
     /// Every fire, bounded.

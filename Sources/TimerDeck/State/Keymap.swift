@@ -96,6 +96,10 @@ enum Keymap {
         "lab: ↑ ↓ o c i    strategy, open / close a screen, free leaked timers",
         "M                 run the loop in the custom mode \"modal\" until M again",
         "C                 make \"modal\" a common mode (for good, C-M5)",
+        "space  .          pause / resume all timers; step to the next fire",
+        "<  >              slow motion: slower / faster (1×, ¼×, ⅒×)",
+        "z  w  e           simulate a machine sleep (G3); wall clock −1 h / +1 h",
+        "a  W              add a timer (a form below); write your timers to a file",
         "?                 this help    Esc  close    q  quit",
     ]
 }
