@@ -15,7 +15,13 @@ extension RunLoop {
     /// Other threads reach the main thread with `DispatchQueue.main.async` or through the loop's
     /// ``handle``, obtained on the main thread.
     @available(*, noasync)
-    public static var main: RunLoop {
+    public static var main: RunLoop { main(clock: .system) }
+
+    /// ``main``, created on first use with `clock` (a program that wants its main loop on a
+    /// ``TimeControl`` asks for it this way before anything else uses ``main``); once it exists it
+    /// is returned as it is, on the clock it was made with.
+    @available(*, noasync)
+    public static func main(clock: RunLoopClock) -> RunLoop {
         precondition(
             cle_is_main_thread() != 0,
             "RunLoop.main used on thread \(cle_thread_id()); it belongs to the main thread (\(getpid())): "
@@ -23,7 +29,7 @@ extension RunLoop {
         if let loop = MainRunLoop.loop { return loop }
         let loop: RunLoop
         do {
-            loop = try RunLoop.make()
+            loop = try RunLoop.make(clock: clock)
         } catch {
             fatalError(
                 "RunLoop.main: cannot create the main run loop: \(error); free descriptors or raise the limit (ulimit -n)"

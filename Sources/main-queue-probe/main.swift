@@ -10,8 +10,11 @@ import RunLoopKit
 //            the custom mode once it is made common
 //   timer    a main-queue dispatch timer pauses in a mode that is not common and catches up after
 //   empty    a common-mode run with nothing scheduled waits for its limit instead of finishing
+//   paused   RunLoop.main made on a paused TimeControl still drains the main queue, and its timers wait
 let modal = RunLoop.Mode("modal")
-let loop = RunLoop.main
+let scenario = CommandLine.arguments.dropFirst().first
+let time = TimeControl(base: .system)
+let loop = scenario == "paused" ? RunLoop.main(clock: .controlled(time)) : RunLoop.main
 
 /// What the main-queue work did; only the main thread touches it.
 @MainActor final class Record {
@@ -66,12 +69,25 @@ let loop = RunLoop.main
     print("main loop, mode not common: \(loop.run(mode: modal, for: .milliseconds(20)))")
 }
 
-switch CommandLine.arguments.dropFirst().first {
+@MainActor func pausedCase() {
+    let record = Record()
+    time.pause()
+    let timer = Timer(fireAt: loop.now, interval: .seconds(1), repeats: true) { _ in record.calls += 1 }
+    loop.add(timer, forMode: .default)
+    loop.run(mode: .default, until: .zero)  // the timer's first fire, due at once
+    DispatchQueue.main.async { record.ran.append("block") }
+    let result = loop.run(mode: .default, for: .seconds(60), returnAfterSourceHandled: true)
+    print("main loop on the controlled clock: \(RunLoop.main.clock.timeControl === time), paused: \(time.isPaused)")
+    print("paused run: \(result), ran \(record.ran), timer fires \(record.calls)")
+}
+
+switch scenario {
 case "async": asyncCase()
 case "timer": timerCase()
 case "empty": emptyCase()
+case "paused": pausedCase()
 default:
-    print("usage: main-queue-probe async|timer|empty")
+    print("usage: main-queue-probe async|timer|empty|paused")
     exit(64)
 }
 exit(0)

@@ -6,7 +6,8 @@ import RunLoopKit
 /// 1. rendering: as launched, the ticker's 60 Hz display link animates the ripple;
 /// 2. every timer paused (the ticker, the sampler, the uploader; the SMS buttons not pressed);
 /// 3. input latency, still paused, so every byte that comes back answers the key;
-/// 4. the three SMS countdowns running, everything else still paused.
+/// 4. the three SMS countdowns running, everything else still paused;
+/// 5. the same with the dashboard's clock paused (`space`): nothing may wake it.
 enum DashboardPeer {
     static let name = "timerdeck"
 
@@ -63,12 +64,17 @@ enum DashboardPeer {
         session.startCountdowns()
         session.terminal.drain(for: plan.settle.nanoseconds)
         let running = idle(session, scene: "sms-running", duration: plan.idle)
+        session.press([.character(" ")])
+        session.terminal.drain(for: plan.settle.nanoseconds)
+        let clockPaused = idle(session, scene: "clock-paused", duration: plan.idle)
         guard session.terminal.isOpen else {
             throw BenchError(
                 "timerdeck ended before the last scene was over (wait status \(session.terminal.waitForExit(timeout: 0)))"
             )
         }
         let status = session.quit(timeout: .seconds(10))
-        return DashboardResult(render: render, paused: paused, input: input, running: running, exitStatus: status)
+        return DashboardResult(
+            render: render, paused: paused, input: input, running: running, clockPaused: clockPaused, exitStatus: status
+        )
     }
 }

@@ -74,6 +74,7 @@ struct Report {
             emit(result.paused)
             emit(result.input)
             emit(result.running)
+            emit(result.clockPaused)
             return
         }
         let size = "\(DashboardSession.columns)×\(DashboardSession.rows)"
@@ -83,10 +84,13 @@ struct Report {
         print(
             "\n#### Idle: wake-ups = voluntary context switches of all threads (+1 per thread ended); switches = voluntary + involuntary"
         )
-        let scenes = ["paused": "every timer paused", "sms-running": "3 SMS countdowns running, the rest paused"]
+        let scenes = [
+            "paused": "every timer paused", "sms-running": "3 SMS countdowns running, the rest paused",
+            "clock-paused": "the same, clock paused (space)",
+        ]
         table(
             ["scene", "seconds", "wake-ups/s", "main thread /s", "switches/s", "CPU ms", "threads", "bytes out"],
-            [result.paused, result.running].map { row in
+            [result.paused, result.running, result.clockPaused].map { row in
                 [
                     scenes[row.scene] ?? row.scene, format(row.seconds, digits: 1),
                     format(row.wakeUpsPerSecond, digits: 2),

@@ -94,6 +94,8 @@ struct DashboardResult: Codable {
     var paused: DashboardIdleResult
     var input: InputLatencyResult
     var running: DashboardIdleResult
+    /// The countdowns' scene with the dashboard's clock paused (`space`).
+    var clockPaused: DashboardIdleResult
     /// The dashboard's exit status after `q` (0 when it quit cleanly).
     var exitStatus: Int32
 }

@@ -3,8 +3,8 @@ import RunLoopKit
 import TerminalUI
 import TimerDeck
 
-/// The dashboard in a real terminal, on a run loop of this thread whose clock is a `TimeControl`
-/// over the kernel's clocks.
+/// The dashboard in a real terminal, on the main run loop, whose clock is a `TimeControl` over the
+/// kernel's clocks.
 enum TerminalSession {
     /// The signals the session handles; block them with ``SignalSource/block(_:)`` first thing in `main`.
     static let signals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGWINCH, SIGTSTP, SIGCONT]
@@ -19,8 +19,9 @@ enum TerminalSession {
     ) throws(TerminalError) -> Int {
         let screen = try CursesScreen.start(mouse: config.mouse)
         defer { screen.stop() }
-        // The time-control keys (pause, step, slow motion, sleep, wall jumps) steer this clock.
-        let loop = RunLoop(clock: .controlled(TimeControl(base: .system)))
+        // The main thread's loop (it drains the main queue, C-M12), on a clock the time-control keys
+        // (pause, step, slow motion, sleep, wall jumps) steer.
+        let loop = RunLoop.main(clock: .controlled(TimeControl(base: .system)))
         let pipeline = uploads.makePipeline(on: loop)
         let driver = StandardDashboard.make(
             config: config, loop: loop, screen: screen, pipeline: pipeline,

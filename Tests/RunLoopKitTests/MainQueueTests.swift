@@ -41,4 +41,13 @@ struct MainQueueTests {
                 "main loop, mode not common: finished",
             ])
     }
+
+    @Test("C-M12: RunLoop.main made on a paused TimeControl drains the main queue while its timers wait")
+    func mainLoopOnAControlledClock() throws {
+        #expect(
+            try probe("paused") == [
+                "main loop on the controlled clock: true, paused: true",
+                "paused run: handledSource, ran [\"block\"], timer fires 1",
+            ])
+    }
 }

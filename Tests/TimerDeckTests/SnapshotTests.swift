@@ -70,6 +70,11 @@ struct SnapshotTests {
             "modal-phases", "key down\nkey enter\nkey M\nwait 3s\nkey C\nwait 2s\nkey 3\nwait 2s\nsnapshot\n")
     }
 
+    @Test("G3: both countdowns pressed, 5 s later a 30 s simulated sleep (z), one second after it")
+    func simulatedSleep() throws {
+        try check("time-sleep", "key enter\nkey down\nkey down\nkey enter\nwait 5s\nkey z\nwait 1s\nsnapshot\n")
+    }
+
     @Test("The comparer names the first differing cell")
     func comparerNamesTheCell() {
         #expect(GoldenScreen.firstDifference(expected: "abc\ndef", actual: "abc\ndef") == nil)
