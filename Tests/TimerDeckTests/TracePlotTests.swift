@@ -93,6 +93,17 @@ struct TracePlotTests {
         #expect(moves.first?.attributes["data-t-ns"] == "7000000000")
     }
 
+    @Test("G3: a simulated sleep is a dashed line across the lanes at its time, with its length")
+    func sleepIsALine() throws {
+        let trace = Self.trace + "{\"event\":\"sleep\",\"t_ns\":8000000000,\"sleep_ns\":30000000000,\"depth\":1}\n"
+        let plot = try TracePlot(text: trace, source: "t.jsonl").svg
+        let sleeps = try SVGElements.parse(plot).elements.filter { $0.attributes["class"] == "sleep" }
+        #expect(sleeps.map(\.name) == ["line", "text"])
+        // x = 140 + 8 × 84 = 812.
+        #expect(sleeps.first?.attributes["x1"] == "812" && sleeps.first?.attributes["x2"] == "812")
+        #expect(plot.contains(">slept 30.0s</text>"))
+    }
+
     @Test("An axis with round ticks and a legend")
     func axisAndLegend() throws {
         let plot = try TracePlot(text: Self.trace, source: "t.jsonl").svg

@@ -248,7 +248,11 @@ package final class DashboardDriver {
         case .stopLeftBehind(let strategy): lab.stopLeftBehind(strategy)
         case .enterModal: runModal()
         case .makeModalCommon: loop.addCommonMode(.modal)
-        case .time(let change): changeTime(change)
+        case .time(let change):
+            changeTime(change)
+            if case .sleep(let length) = change {
+                trace?.sleep(length, at: loop.now, since: startTime, depth: loop.nestingDepth)
+            }
         case .render(let parts): invalidate(parts)
         case .renderRow(let id): invalidate([], row: id)
         case .addTimer(let id): timers.append(makeTimer(for: state[id]))

@@ -1,8 +1,8 @@
 import RunLoopKit
 
 /// `--trace FILE`: every fire the fire log records, every nested run of the loop, every move of a
-/// timer to another mode and, while the phases page is shown, every wake-up; one JSON object per
-/// line (the README lists the fields). Times are nanoseconds on the dashboard's uptime
+/// timer to another mode, every simulated sleep and, while the phases page is shown, every wake-up;
+/// one JSON object per line (the README lists the fields). Times are nanoseconds on the dashboard's uptime
 /// clock from its start, so a headless run's trace is the same every time.
 ///
 /// ```swift
@@ -45,6 +45,13 @@ package final class TraceFile {
         write(
             "{\"event\":\"mode\",\"t_ns\":\(start.duration(to: time).nanoseconds),\"timer\":\(Self.quoted(timer)),"
                 + "\"mode\":\(Self.quoted(mode.rawValue)),\"depth\":\(depth)}")
+    }
+
+    /// Writes a simulated machine sleep of `length` (`z`, G3): continuous and wall time jumped by it.
+    func sleep(_ length: Duration, at time: Instant, since start: Instant, depth: Int) {
+        write(
+            "{\"event\":\"sleep\",\"t_ns\":\(start.duration(to: time).nanoseconds),"
+                + "\"sleep_ns\":\(length.nanoseconds),\"depth\":\(depth)}")
     }
 
     /// Writes the end of a sleep of the loop running `mode`, and why it ended.

@@ -2,7 +2,7 @@ internal import FoundationEssentials
 
 /// One line of a `--trace` file, as ``TracePlot`` reads it back.
 struct TraceLine: Decodable, Equatable, Sendable {
-    /// `fire`, `nested-run`, `nested-run-end`, `mode` (a timer moved) or `wake-up`.
+    /// `fire`, `nested-run`, `nested-run-end`, `mode` (a timer moved), `sleep` (simulated) or `wake-up`.
     var event: String
     /// Nanoseconds since the dashboard started.
     var time: Int64
@@ -14,15 +14,18 @@ struct TraceLine: Decodable, Equatable, Sendable {
     var lateness: Int64?
     /// Grid points it stands for (fires only).
     var ticks: Int?
+    /// How long a simulated sleep lasted, in nanoseconds (sleeps only).
+    var sleep: Int64?
 
     private enum CodingKeys: String, CodingKey {
         case event, timer, mode, ticks
         case time = "t_ns"
         case lateness = "lateness_ns"
+        case sleep = "sleep_ns"
     }
 
     /// The events a trace holds.
-    static let events = ["fire", "nested-run", "nested-run-end", "mode", "wake-up"]
+    static let events = ["fire", "nested-run", "nested-run-end", "mode", "sleep", "wake-up"]
 
     /// The lines of a trace file's `text`; an unreadable line is named with what is wrong.
     static func parse(_ text: String, source: String) throws(TracePlotError) -> [TraceLine] {

@@ -1,6 +1,7 @@
 /// A trace drawn as an SVG timeline: one lane per timer with a mark per fire, a line back to its
 /// scheduled time when it fired late, ×N when it stands for skipped ticks, a green mark where it
-/// moved to another mode, nested (tracking) runs as shaded bands, a time axis and a legend.
+/// moved to another mode, simulated sleeps as dashed lines, nested (tracking) runs as shaded bands,
+/// a time axis and a legend.
 ///
 /// ```swift
 /// let svg = try TracePlot(text: traceText, source: "run.jsonl").svg
@@ -51,6 +52,7 @@ package struct TracePlot: Sendable {
                 + "\(lines.filter { $0.event == "fire" }.count) fires</text>",
         ]
         out += bands(bottom: plotBottom)
+        out += sleeps(bottom: plotBottom)
         for (index, name) in lanes.enumerated() {
             out += lane(index, name: name)
         }
@@ -72,6 +74,19 @@ package struct TracePlot: Sendable {
         }
         for start in open { out.append(band(from: start.time, to: span, mode: start.mode ?? "", bottom: bottom)) }
         return out
+    }
+
+    /// Simulated machine sleeps (G3) as dashed lines across every lane, with their length.
+    private func sleeps(bottom: Double) -> [String] {
+        lines.filter { $0.event == "sleep" }.flatMap { line -> [String] in
+            let at = Self.number(x(line.time))
+            return [
+                "<line class=\"sleep\" data-t-ns=\"\(line.time)\" x1=\"\(at)\" y1=\"\(Self.number(Self.top - 6))\" "
+                    + "x2=\"\(at)\" y2=\"\(Self.number(bottom))\" stroke=\"#7f3fbf\" stroke-dasharray=\"4 3\"/>",
+                "<text class=\"sleep\" x=\"\(at)\" y=\"\(Self.number(Self.top - 8))\" fill=\"#7f3fbf\">"
+                    + "slept \(DurationText.format(.nanoseconds(line.sleep ?? 0)))</text>",
+            ]
+        }
     }
 
     private func band(from start: Int64, to end: Int64, mode: String, bottom: Double) -> String {
@@ -152,6 +167,8 @@ package struct TracePlot: Sendable {
             "<text x=\"\(Self.number(Self.left + 556))\" y=\"\(Self.number(y + 4))\">nested run (tracking mode)</text>",
             "<path d=\"M\(Self.number(Self.left)) \(Self.number(y + 14)) l6 6 l-6 6 l-6 -6 z\" fill=\"#2ca02c\"/>",
             "<text x=\"\(Self.number(Self.left + 10))\" y=\"\(Self.number(y + 24))\">moved to another mode (m), named</text>",
+            "<line x1=\"\(Self.number(Self.left + 290))\" y1=\"\(Self.number(y + 12))\" x2=\"\(Self.number(Self.left + 290))\" y2=\"\(Self.number(y + 26))\" stroke=\"#7f3fbf\" stroke-dasharray=\"4 3\"/>",
+            "<text x=\"\(Self.number(Self.left + 300))\" y=\"\(Self.number(y + 24))\">simulated machine sleep (z, G3)</text>",
             "</g>",
         ]
     }
