@@ -27,7 +27,7 @@ enum TerminalSession {
             config: config, loop: loop, screen: screen, pipeline: pipeline,
             sinkLabel: uploads.sinkLabel, rendersOnChange: true)
         driver.trace = trace
-        recorder?.begin(size: screen.size, at: loop.now)
+        recorder?.begin(size: screen.size, at: driver.startTime)
         driver.recorder = recorder
 
         let input = RunLoop.FileDescriptorSource(fileDescriptor: screen.inputDescriptor) {
@@ -66,7 +66,7 @@ enum TerminalSession {
             loop.run(mode: .default, until: .distantFuture)
         }
         input.invalidate()
-        driver.recorder?.finish(at: loop.now)
+        driver.recorder?.finish(at: driver.inputTime)
         driver.show(
             hint:
                 "quitting: sending pending uploads (at most \(DurationText.setting(config.uploads.pipeline.flushTimeout)))…"

@@ -231,4 +231,36 @@ else
 fi
 if [ "$(cat "$state/corrupt.sqlite")" = "not a database" ]; then pass "corrupt outbox: left untouched"; else fail "corrupt outbox: left untouched"; fi
 
+# --- --record: a live session replays headless to the same final screen ---------------------------
+# A state directory of its own: an empty outbox, as the replay's.
+mkdir -p "$state/record"
+cleanup
+runs=$((runs + 1))
+socket="timerdeck-e2e-$$-$runs"
+tmux_ -f /dev/null new-session -d -s "$session" -x 80 -y 24 >/dev/null 2>&1 </dev/null \
+    "env TERM=xterm-256color XDG_STATE_HOME=$state/record $binary --record $state/session.txt; echo TIMERDECK-EXIT=\$?; sleep 60"
+check "record: the dashboard opens" "SMS resend (S1)"
+tmux_ send-keys -t "$session" Enter
+check "record: a countdown starts" "Resend (5"
+tmux_ send-keys -t "$session" Down Enter
+sleep 1.2
+tmux_ send-keys -t "$session" m
+sleep 1.1
+# Paused, the screen stands still: what it shows is what the recording ends on.
+tmux_ send-keys -t "$session" Space
+check "record: the clock is paused" "⏸ paused"
+live=$(screen | python3 "$(dirname "$0")/normalize-screen.py")
+tmux_ send-keys -t "$session" q
+check "record: q quits with status 0" "TIMERDECK-EXIT=0"
+replayed=$("$binary" --headless --script "$state/session.txt" 2>&1 \
+    | awk '/^--- snapshot/ { screen = ""; next } { screen = screen $0 "\n" } END { printf "%s", screen }' \
+    | python3 "$(dirname "$0")/normalize-screen.py")
+if [ -n "$live" ] && [ "$live" = "$replayed" ]; then
+    pass "record: the recording replays headless to the same final screen"
+else
+    fail "record: the recording replays headless to the same final screen"
+    diff <(printf '%s\n' "$live") <(printf '%s\n' "$replayed") | sed 's/^/     | /'
+    sed 's/^/     script | /' "$state/session.txt"
+fi
+
 [ $failures = 0 ]

@@ -20,7 +20,7 @@ package final class DashboardDriver {
     private let screen: any Screen
     private let view: DashboardView
     private let pipeline: UploadPipeline?
-    let startTime: Instant
+    package let startTime: Instant
     /// The real timer of each row, by ``RowID/index``.
     private var timers: [any RowTimer] = []
     private var gestureEnd: Timer?
@@ -74,6 +74,13 @@ package final class DashboardDriver {
         }
     }
 
+    /// The time input is recorded on: the clock under the time controls, so a recording replays the
+    /// same whether the dashboard's clock was paused or slowed down meanwhile (a script's waits are
+    /// on that clock too).
+    package var inputTime: Instant {
+        loop.clock.timeControl?.base.now() ?? loop.now
+    }
+
     /// Whether `q` or a terminating signal asked to end the session.
     package var quitRequested: Bool { state.quitRequested }
 
@@ -94,14 +101,14 @@ package final class DashboardDriver {
     /// Handles keys in order. A key that starts a tracking gesture runs the nested tracking run;
     /// the keys after it are handled inside that run, as a scroll view keeps receiving touches.
     package func receive(_ keys: [Key]) {
-        recorder?.keys(keys, at: loop.now)
+        recorder?.keys(keys, at: inputTime)
         pendingKeys.append(contentsOf: keys)
         handlePendingKeys()
     }
 
     /// The screen changed size (a resize, a return from Ctrl-Z): the layout follows.
     package func screenResized() {
-        recorder?.resize(to: screen.size, at: loop.now)
+        recorder?.resize(to: screen.size, at: inputTime)
         send(.resize(screen.size))
     }
 
