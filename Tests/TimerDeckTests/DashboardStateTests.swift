@@ -8,10 +8,10 @@ import Testing
 /// driver would report them, at exact virtual times.
 @Suite("Dashboard state machine (S1, M2, decision 7)")
 struct DashboardStateTests {
-    static let smsDefault = RowID(index: 0)
-    static let smsCommon = RowID(index: 1)
-    static let smsGCD = RowID(index: 2)
-    static let ticker = RowID(index: 3)
+    static let smsDefault = RowID(number: 0)
+    static let smsCommon = RowID(number: 1)
+    static let smsGCD = RowID(number: 2)
+    static let ticker = RowID(number: 3)
 
     func makeState(size: Size = Size(width: 80, height: 24)) -> DashboardState {
         DashboardState(scene: .standard(Config(), uploadsLabel: "dir (test)"), size: size)

@@ -54,7 +54,7 @@ struct HookTests {
             scene: Scene(
                 rows: [Scene.Row(defined: definition)], uploadsLabel: nil, gestureQuiet: .seconds(1), logCapacity: 100),
             size: DashboardLayout.minimumSize)
-        let row = RowID(index: 0)
+        let row = RowID(number: 0)
         func fire(_ seconds: Int64) -> [Effect] {
             state.apply(
                 .fired(
@@ -105,7 +105,7 @@ struct HookTests {
         var config = try Config.parse("[countdown]\nseconds = 2\nbell = true\nhook = \"echo sent\"")
         config.uploads = UploadsConfig()
         var state = DashboardState(scene: .standard(config, uploadsLabel: nil), size: DashboardLayout.minimumSize)
-        let row = RowID(index: 0)
+        let row = RowID(number: 0)
         _ = state.apply(.key(.enter))
         func fire(_ seconds: Int64) -> [Effect] {
             state.apply(

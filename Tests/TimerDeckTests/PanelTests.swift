@@ -15,7 +15,7 @@ struct PanelTests {
             state: state,
             loop: LoopStatus(
                 mode: mode, depth: depth, commonModes: [.default, .tracking], now: .zero, startTime: .zero),
-            readings: [])
+            readings: [:])
     }
 
     func makeState(label: String = "dir (test)", size: Size = Self.size) -> DashboardState {
@@ -85,7 +85,7 @@ struct PanelTests {
         #expect(cells(screen) == cellsBefore, "the same frame drawn again under the overlay changes no cell")
         _ = state.apply(
             .fired(
-                RowID(index: 3),
+                RowID(number: 3),
                 .frame(
                     time: .zero + .milliseconds(500), mode: .default,
                     timestamp: .zero + .milliseconds(500), duration: .nanoseconds(16_666_667),
@@ -104,7 +104,7 @@ struct PanelTests {
     @Test("A key that changes one row redraws that row's lines, not its panels")
     func oneRowRedraw() {
         var state = makeState()
-        let first = RowID(index: 0)
+        let first = RowID(number: 0)
         #expect(state.apply(.key(.enter)) == [.renderRow(first), .start(first)])
         let screen = GridScreen(size: Self.size)
         let view = DashboardView(screen: screen)

@@ -21,8 +21,8 @@ package final class DashboardDriver {
     private let view: DashboardView
     private let pipeline: UploadPipeline?
     package let startTime: Instant
-    /// The real timer of each row, by ``RowID/index``.
-    private var timers: [any RowTimer] = []
+    /// The real timer of each row.
+    private var timers: [RowID: any RowTimer] = [:]
     private var gestureEnd: Timer?
     private var relativeTimesRefresh: Timer?
     private var pendingKeys: Deque<Key> = []
@@ -62,7 +62,7 @@ package final class DashboardDriver {
         startTime = loop.now
         loop.addCommonMode(.tracking)
         phaseMeter = PhaseMeter(loop: loop, modes: RunLoop.Mode.inputModes)
-        timers = state.rows.map(makeTimer)
+        timers = Dictionary(uniqueKeysWithValues: state.rows.map { ($0.id, makeTimer(for: $0)) })
         phaseMeter.onWake = { [unowned self] in redrawPhases() }
         if let pipeline {
             pipeline.onFire = { [unowned self] job, fire in
@@ -130,7 +130,7 @@ package final class DashboardDriver {
             loop: LoopStatus(
                 mode: loop.currentMode, depth: loop.nestingDepth, commonModes: loop.commonModes,
                 now: loop.now, startTime: startTime, time: timeStatus),
-            readings: timers.map { RowReading(nextFire: $0.nextFire, framesPerSecond: $0.framesPerSecond) },
+            readings: timers.mapValues { RowReading(nextFire: $0.nextFire, framesPerSecond: $0.framesPerSecond) },
             lab: state.page == .lab ? lab.readings : [],
             phases: state.page == .phases ? phaseMeter.reading : nil)
     }
@@ -232,16 +232,16 @@ package final class DashboardDriver {
 
     private func perform(_ effect: Effect) {
         switch effect {
-        case .start(let id): timers[id.index].start(for: state[id])
-        case .stop(let id): timers[id.index].stop()
-        case .suspend(let id): timers[id.index].suspend()
-        case .resume(let id): timers[id.index].resume()
+        case .start(let id): timers[id]?.start(for: state[id])
+        case .stop(let id): timers[id]?.stop()
+        case .suspend(let id): timers[id]?.suspend()
+        case .resume(let id): timers[id]?.resume()
         case .move(let id, let mode):
-            timers[id.index].move(to: mode)
+            timers[id]?.move(to: mode)
             trace?.move(timer: state[id].name, to: mode, at: loop.now, since: startTime, depth: loop.nestingDepth)
-        case .fire(let id): timers[id.index].fireNow()
-        case .invalidate(let id): timers[id.index].invalidate()
-        case .setFrameInterval(let id, let interval): timers[id.index].setFrameInterval(interval)
+        case .fire(let id): timers[id]?.fireNow()
+        case .invalidate(let id): timers[id]?.invalidate()
+        case .setFrameInterval(let id, let interval): timers[id]?.setFrameInterval(interval)
         case .startUploads: pipeline?.start()
         case .work(let duration): work(for: duration)
         case .enterTracking(let quiet): track(quiet: quiet)
@@ -262,7 +262,10 @@ package final class DashboardDriver {
             }
         case .render(let parts): invalidate(parts)
         case .renderRow(let id): invalidate([], row: id)
-        case .addTimer(let id): timers.append(makeTimer(for: state[id]))
+        case .addTimer(let id): timers[id] = makeTimer(for: state[id])
+        case .deleteTimer(let id):
+            timers[id]?.invalidate()
+            timers[id] = nil
         case .ring: screen.ring()
         case .writeTimers(let path, let text): writeTimers(text, to: path)
         case .endFlash(let id, let duration):

@@ -7,8 +7,8 @@ struct DashboardSnapshot: Sendable {
     let state: DashboardState
     /// The run loop as it is now.
     let loop: LoopStatus
-    /// The live timers' readings, by ``RowID/index``.
-    let readings: [RowReading]
+    /// The live timers' readings.
+    let readings: [RowID: RowReading]
     /// The lifetime lab's counts, by ``LabStrategy/rawValue`` (empty unless the lab is shown).
     var lab: [LabReading] = []
     /// The run loop's phases and per-second counts (only while the phases view is shown).
@@ -21,8 +21,7 @@ struct DashboardSnapshot: Sendable {
 
     /// The live reading of `row`'s timer.
     func reading(of row: RowState) -> RowReading {
-        readings.indices.contains(row.id.index)
-            ? readings[row.id.index] : RowReading(nextFire: nil, framesPerSecond: nil)
+        readings[row.id] ?? RowReading(nextFire: nil, framesPerSecond: nil)
     }
 }
 

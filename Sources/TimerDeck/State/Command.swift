@@ -46,6 +46,8 @@ enum Command: Equatable, Sendable {
     case makeModalCommon
     /// The time-control keys: `space`, `.`, `<`, `>`, `z`, `w`, `e`.
     case time(TimeControlKey)
+    /// Deletes the selected timer, if it is one the user defined or added (`d`).
+    case deleteTimer
     /// Asks for a new timer's definition and adds it (`a`).
     case addTimer
     /// Asks for a file and writes the defined timers to it (`W`).

@@ -7,12 +7,12 @@ extension DashboardState {
     mutating func act(
         row id: RowID, ends: Bool, time: Instant, mode: RunLoop.Mode?, lateness: Duration, ticks: Int
     ) -> [Effect] {
-        let row = rows[id.index]
+        let row = self[id]
         let actions = row.actions
         guard actions.actsOn == .fire || ends else { return [] }
         var effects: [Effect] = actions.bell ? [.ring] : []
         if actions.flash {
-            rows[id.index].isFlashing = true
+            self[id].isFlashing = true
             effects += redraw(row) + [.endFlash(id, after: TimerActions.flashLength)]
         }
         guard let command = actions.hook else { return effects }
@@ -23,7 +23,7 @@ extension DashboardState {
                     note: "hook still running; not started again"))
             return effects + [.render(.log)]
         }
-        rows[id.index].isHookRunning = true
+        self[id].isHookRunning = true
         let environment = [
             "TIMERDECK_TIMER": row.name,
             "TIMERDECK_MECHANISM": row.mechanismName,
@@ -39,8 +39,8 @@ extension DashboardState {
 
     /// A hook ended at `time`: its exit status and first line go into the log.
     mutating func hookFinished(_ id: RowID, _ result: Hook.Result, at time: Instant) -> [Effect] {
-        rows[id.index].isHookRunning = false
-        let row = rows[id.index]
+        self[id].isHookRunning = false
+        let row = self[id]
         record(
             FireRecord(
                 time: time, timer: row.name, mode: nil, lateness: .zero, ticks: 1, note: "hook " + result.summary))

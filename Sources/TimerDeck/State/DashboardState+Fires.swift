@@ -3,12 +3,12 @@ import RunLoopKit
 extension DashboardState {
     /// A fire of row `id`'s timer: the log, the row's lateness and missed ticks, an SMS button's label.
     mutating func fired(_ id: RowID, _ fire: Fire) -> [Effect] {
-        let row = rows[id.index]
+        let row = self[id]
         switch fire {
         case .timer(let time, let mode, let lateness, let ticks, let isManual):
             if !isManual {
-                rows[id.index].lastLateness = lateness
-                rows[id.index].missedTicks += ticks - 1
+                self[id].lastLateness = lateness
+                self[id].missedTicks += ticks - 1
             }
             record(
                 FireRecord(
@@ -18,16 +18,16 @@ extension DashboardState {
             var ends = false
             if row.button != nil {
                 // S1: one fire, one second less; the last one ends the countdown and its timer.
-                rows[id.index].button?.tick()
-                if rows[id.index].button?.isEnabled == true {
-                    rows[id.index].run = .idle
+                self[id].button?.tick()
+                if self[id].button?.isEnabled == true {
+                    self[id].run = .idle
                     effects.append(.stop(id))
                     ends = true
                 }
             }
             if !isManual, case .defined(let timer) = row.mechanism, !timer.repeats {
                 // C-T5: a one-shot timer ends after its fire.
-                rows[id.index].run = .idle
+                self[id].run = .idle
                 effects.append(.stop(id))
                 ends = true
             }
@@ -39,8 +39,8 @@ extension DashboardState {
             return dispatchFired(row, time: time, mode: mode, clockNow: clockNow, ticks: ticks, isManual: isManual)
         case .frame(let time, let mode, let timestamp, let duration, let skippedFrames):
             let lateness = timestamp.duration(to: time)
-            rows[id.index].lastLateness = lateness
-            rows[id.index].ticker?.frame = Int(timestamp.nanoseconds / max(duration.nanoseconds, 1))
+            self[id].lastLateness = lateness
+            self[id].ticker?.frame = Int(timestamp.nanoseconds / max(duration.nanoseconds, 1))
             var parts: ViewParts = .ticker
             // Only frames after a skip go to the log; 60 entries a second would bury every other timer.
             if skippedFrames > row.missedTicks {
@@ -48,7 +48,7 @@ extension DashboardState {
                     FireRecord(
                         time: time, timer: row.name, mode: mode, lateness: lateness,
                         ticks: skippedFrames - row.missedTicks + 1))
-                rows[id.index].missedTicks = skippedFrames
+                self[id].missedTicks = skippedFrames
                 parts.formUnion([.log, .inspector])
             }
             var effects: [Effect] = [.render(parts)]
@@ -67,7 +67,7 @@ extension DashboardState {
         let id = row.id
         let step = max(interval.nanoseconds, 1)
         let deadline = row.deadline ?? clockNow + interval * button.seconds
-        rows[id.index].deadline = deadline
+        self[id].deadline = deadline
         var effects = redraw(row)
         // The grid point the event stands for. libdispatch starts its grid when the timer is
         // scheduled, a queue hop before the first event reaches the loop, so later events may come a
@@ -79,18 +79,18 @@ extension DashboardState {
         let gridIndex = max((offset + early) / step, 0)
         if !isManual {
             let lateness = Duration.nanoseconds(max(offset - gridIndex * step, 0))
-            rows[id.index].lastLateness = lateness
-            rows[id.index].missedTicks += ticks - 1
+            self[id].lastLateness = lateness
+            self[id].missedTicks += ticks - 1
             record(FireRecord(time: time, timer: row.name, mode: mode, lateness: lateness, ticks: ticks))
             effects = redraw(row, also: .log)
         }
-        rows[id.index].button?.show(remaining: max(button.seconds - Int(gridIndex), 0))
-        if rows[id.index].button?.isEnabled == true {
-            rows[id.index].run = .idle
-            rows[id.index].deadline = nil
+        self[id].button?.show(remaining: max(button.seconds - Int(gridIndex), 0))
+        if self[id].button?.isEnabled == true {
+            self[id].run = .idle
+            self[id].deadline = nil
             effects.append(.stop(id))
             effects += act(
-                row: id, ends: true, time: time, mode: mode, lateness: rows[id.index].lastLateness ?? .zero,
+                row: id, ends: true, time: time, mode: mode, lateness: self[id].lastLateness ?? .zero,
                 ticks: ticks)
         }
         return effects

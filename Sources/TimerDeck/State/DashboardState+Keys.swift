@@ -61,6 +61,7 @@ extension DashboardState {
             return [.render(.all)]
         case .quit: return quit()
         case .writeTimers: return askForTimersFile()
+        case .deleteTimer: return deleteSelectedTimer()
         case .addTimer: return askForTimer()
         case .show(let shown):
             guard page != shown else { return [] }
@@ -114,9 +115,9 @@ extension DashboardState {
     }
 
     private mutating func startCountdown(_ row: RowState) -> [Effect] {
-        rows[row.id.index].button?.press()
-        rows[row.id.index].deadline = nil
-        rows[row.id.index].run = .running
+        self[row.id].button?.press()
+        self[row.id].deadline = nil
+        self[row.id].run = .running
         return redraw(row) + [.start(row.id)]
     }
 
@@ -131,16 +132,16 @@ extension DashboardState {
     /// `s`: a scheduled timer stops (an SMS button goes back to Send), a stopped one starts.
     private mutating func startOrStop(_ row: RowState) -> [Effect] {
         if row.run.isScheduled {
-            rows[row.id.index].run = .idle
-            rows[row.id.index].button?.cancel()
-            rows[row.id.index].deadline = nil
+            self[row.id].run = .idle
+            self[row.id].button?.cancel()
+            self[row.id].deadline = nil
             return redraw(row) + [.stop(row.id)]
         }
         if row.button != nil {
-            rows[row.id.index].button?.cancel()
-            return startCountdown(rows[row.id.index])
+            self[row.id].button?.cancel()
+            return startCountdown(self[row.id])
         }
-        rows[row.id.index].run = .running
+        self[row.id].run = .running
         return redraw(row) + [.start(row.id)]
     }
 
@@ -148,10 +149,10 @@ extension DashboardState {
     private mutating func suspendOrResume(_ row: RowState) -> [Effect] {
         switch row.run {
         case .running:
-            rows[row.id.index].run = .suspended
+            self[row.id].run = .suspended
             return redraw(row) + [.suspend(row.id)]
         case .suspended:
-            rows[row.id.index].run = .running
+            self[row.id].run = .running
             return redraw(row) + [.resume(row.id)]
         case .idle, .invalid:
             return []
@@ -164,14 +165,14 @@ extension DashboardState {
             hint = "\(row.name) is mode-independent (a dispatch timer, G1)"
             return []
         }
-        rows[row.id.index].mode = mode.nextInCycle
+        self[row.id].mode = mode.nextInCycle
         return redraw(row) + [.move(row.id, to: mode.nextInCycle)]
     }
 
     /// `f`: fires a scheduled timer now (T2); the ticker draws its next frame.
     private mutating func fireNow(_ row: RowState) -> [Effect] {
         if row.ticker != nil {
-            rows[row.id.index].ticker?.frame += 1
+            self[row.id].ticker?.frame += 1
             return [.render(.ticker)]
         }
         return row.run.isScheduled ? [.fire(row.id)] : []
@@ -180,10 +181,10 @@ extension DashboardState {
     /// `x`: invalidates the timer; an SMS button goes back to Send, ready for a new press.
     private mutating func invalidate(_ row: RowState) -> [Effect] {
         guard row.run.isScheduled || row.ticker != nil else { return [] }
-        rows[row.id.index].run = .invalid
-        rows[row.id.index].button?.cancel()
-        rows[row.id.index].deadline = nil
-        if row.ticker != nil { rows[row.id.index].missedTicks = 0 }
+        self[row.id].run = .invalid
+        self[row.id].button?.cancel()
+        self[row.id].deadline = nil
+        if row.ticker != nil { self[row.id].missedTicks = 0 }
         return redraw(row) + [.invalidate(row.id)]
     }
 
@@ -196,7 +197,7 @@ extension DashboardState {
         case .frameIntervalDown: settings.frameInterval = max(settings.frameInterval - 1, range.lowerBound)
         default: settings.isSlow.toggle()
         }
-        rows[row.id.index].ticker = settings
+        self[row.id].ticker = settings
         return redraw(row) + [.setFrameInterval(row.id, settings.frameInterval)]
     }
 }

@@ -74,12 +74,31 @@ extension DashboardState {
             return []
         }
         prompt = nil
-        let id = RowID(index: rows.count)
+        let id = RowID(number: rowsMade)
+        rowsMade += 1
         var row = Scene.Row(defined: timer).state(id: id)
         row.run = .running
         rows.append(row)
         layout = DashboardLayout(size: layout.size, rowCount: rows.count, hasUploads: uploadsLabel != nil)
         hint = "added \(timer.name): s starts or stops it, W writes your timers to a file"
         return [.addTimer(id), .start(id), .render(.all)]
+    }
+
+    /// `d`: deletes the selected timer if the user defined or added it; the standard scene's rows stay.
+    /// Its row number is not reused, so nothing that still names it reaches another row.
+    mutating func deleteSelectedTimer() -> [Effect] {
+        guard let row = selectedRow else {
+            hint = "select one of your timers to delete (Tab to the timers panel)"
+            return []
+        }
+        guard case .defined = row.mechanism else {
+            hint = "\(row.name) belongs to the standard scene: d deletes the timers you defined or added"
+            return []
+        }
+        rows.removeAll { $0.id == row.id }
+        layout = DashboardLayout(size: layout.size, rowCount: rows.count, hasUploads: uploadsLabel != nil)
+        selection[.inspector] = min(selected(.inspector), max(rows.count - 1, 0))
+        hint = "deleted \(row.name)"
+        return [.deleteTimer(row.id), .render(.all)]
     }
 }

@@ -12,7 +12,7 @@ import Uploads
 ///
 /// ```swift
 /// var state = DashboardState(scene: .standard(Config()), size: Size(width: 80, height: 24))
-/// let effects = state.apply(.key(.enter))   // [.renderRow(RowID(index: 0)), .start(RowID(index: 0))]
+/// let effects = state.apply(.key(.enter))   // [.renderRow(RowID(number: 0)), .start(RowID(number: 0))]
 /// ```
 struct DashboardState: Sendable {
     /// Extra time each ticker callback takes while the slow load is on: longer than a frame (D3).
@@ -20,6 +20,8 @@ struct DashboardState: Sendable {
 
     /// Every timer row, in the inspector's order.
     var rows: [RowState]
+    /// How many rows were ever made: the number of the next one (``RowID``).
+    var rowsMade: Int
     /// The upload panel's sink label; `nil` when the dashboard has no pipeline.
     let uploadsLabel: String?
     /// The quiet period that ends a scroll gesture (decision 7).
@@ -59,7 +61,8 @@ struct DashboardState: Sendable {
 
     /// The state of `scene` on a screen of `size`, nothing started yet (``Event/launch`` starts it).
     init(scene: Scene, size: Size) {
-        rows = scene.rows.enumerated().map { index, row in row.state(id: RowID(index: index)) }
+        rows = scene.rows.enumerated().map { index, row in row.state(id: RowID(number: index)) }
+        rowsMade = scene.rows.count
         uploadsLabel = scene.uploadsLabel
         gestureQuiet = scene.gestureQuiet
         simulatedSleep = scene.simulatedSleep
@@ -67,11 +70,25 @@ struct DashboardState: Sendable {
         layout = DashboardLayout(size: size, rowCount: scene.rows.count, hasUploads: scene.uploadsLabel != nil)
     }
 
-    /// The row `id` names.
-    subscript(id: RowID) -> RowState { rows[id.index] }
+    /// The row `id` names; it must exist (``contains(_:)``).
+    subscript(id: RowID) -> RowState {
+        get { rows[position(of: id)] }
+        set { rows[position(of: id)] = newValue }
+    }
+
+    /// Whether the row `id` is still there (a deleted row's late fires and hook ends are dropped).
+    func contains(_ id: RowID) -> Bool { rows.contains { $0.id == id } }
+
+    private func position(of id: RowID) -> Int {
+        guard let position = rows.firstIndex(where: { $0.id == id }) else {
+            preconditionFailure("DashboardState: \(id) is not a row (deleted?); check contains(_:) first")
+        }
+        return position
+    }
 
     /// Changes the state for `event` and returns what the driver must do, in order.
     mutating func apply(_ event: Event) -> [Effect] {
+        if let id = event.row, !contains(id) { return [] }
         switch event {
         case .launch: return launch()
         case .key(let key): return receive(key)
@@ -98,8 +115,8 @@ struct DashboardState: Sendable {
             return [.render(.status)]
         case .hookFinished(let id, let result, let time): return hookFinished(id, result, at: time)
         case .flashEnded(let id):
-            rows[id.index].isFlashing = false
-            return redraw(rows[id.index])
+            self[id].isFlashing = false
+            return redraw(self[id])
         }
     }
 
@@ -161,7 +178,7 @@ struct DashboardState: Sendable {
         var effects: [Effect] = [.render(.all)]
         var startsUploads = false
         for row in rows where row.startsAtLaunch {
-            rows[row.id.index].run = .running
+            self[row.id].run = .running
             if row.uploadJob != nil {
                 startsUploads = true
             } else {

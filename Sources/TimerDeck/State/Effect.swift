@@ -51,6 +51,8 @@ enum Effect: Equatable, Sendable {
     case quit
     /// Makes the real timer of a row added at run time (it is the last row).
     case addTimer(RowID)
+    /// Invalidates and forgets the real timer of a deleted row.
+    case deleteTimer(RowID)
     /// Writes `text` (the defined timers as config) to `path`; a ``Event/notice(_:)`` says how it went.
     case writeTimers(path: String, text: String)
     /// Rings the terminal bell (a timer's action).

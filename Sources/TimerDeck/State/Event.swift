@@ -33,3 +33,13 @@ enum Event: Sendable {
     /// A timer's hook ended at `time`.
     case hookFinished(RowID, Hook.Result, time: Instant)
 }
+
+extension Event {
+    /// The row the event is about, if any.
+    var row: RowID? {
+        switch self {
+        case .fired(let id, _), .flashEnded(let id), .hookFinished(let id, _, _): id
+        default: nil
+        }
+    }
+}

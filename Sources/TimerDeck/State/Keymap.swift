@@ -38,6 +38,7 @@ enum Keymap {
         case .character("C"): return .makeModalCommon
         case .character("W"): return .writeTimers
         case .character("a"): return .addTimer
+        case .character("d"): return .deleteTimer
         case .character("1"): return .show(.panels)
         case .character(" "): return .time(.togglePause)
         case .character("."): return .time(.step)
@@ -99,7 +100,7 @@ enum Keymap {
         "space  .          pause / resume all timers; step to the next fire",
         "<  >              slow motion: slower / faster (1×, ¼×, ⅒×)",
         "z  w  e           simulate a machine sleep (G3); wall clock −1 h / +1 h",
-        "a  W              add a timer (a form below); write your timers to a file",
+        "a  d  W           add a timer (a form below), delete yours, write them",
         "?                 this help    Esc  close    q  quit",
     ]
 }
