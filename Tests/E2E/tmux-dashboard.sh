@@ -35,6 +35,16 @@ wait_for() {
     return 1
 }
 screen() { tmux_ capture-pane -t "$session" -p; }
+# eventually SECONDS COMMAND...: a bounded wait until COMMAND succeeds.
+eventually() {
+    local deadline=$((SECONDS + $1))
+    shift
+    while [ $SECONDS -lt $deadline ]; do
+        "$@" && return 0
+        sleep 0.05
+    done
+    return 1
+}
 check() { if wait_for "$2" "${3:-15}"; then pass "$1"; else fail "$1 (expected: $2)"; fi; }
 
 # Each start gets its own tmux server, so a server still shutting down cannot hang up the new one.
@@ -108,21 +118,11 @@ check "120x40: dashboard opens" "Ripple (display link, S3)"
 tmux_ send-keys -t "$session" 2 o c
 check "L1: the lifetime lab opens" "L1  target-action, strong target"
 lab_counts() { screen | grep -F "L1  target-action, strong target" | head -1 | sed 's/.*strong target//' | grep -o '[0-9]\+' | tr '\n' ' '; }
-leaked=0
-deadline=$((SECONDS + 10))
-while [ $SECONDS -lt $deadline ]; do
-    case "$(lab_counts)" in "1 1 1 1 "[2-9]*) leaked=1; break ;; esac
-    sleep 0.1
-done
-if [ $leaked = 1 ]; then pass "L1: the closed screen stays alive and its timer keeps firing"; else fail "L1: the closed screen stays alive and its timer keeps firing (counts: $(lab_counts))"; fi
+# lab_shows PATTERN: the strong-target line's counts match PATTERN.
+lab_shows() { case "$(lab_counts)" in $1) return 0 ;; esac; return 1; }
+if eventually 10 lab_shows "1 1 1 1 [2-9]*"; then pass "L1: the closed screen stays alive and its timer keeps firing"; else fail "L1: the closed screen stays alive and its timer keeps firing (counts: $(lab_counts))"; fi
 tmux_ send-keys -t "$session" i
-freed=0
-deadline=$((SECONDS + 5))
-while [ $SECONDS -lt $deadline ]; do
-    case "$(lab_counts)" in "1 1 0 0 "*) freed=1; break ;; esac
-    sleep 0.1
-done
-if [ $freed = 1 ]; then pass "L1: i invalidates the leaked timer and the screen is freed"; else fail "L1: i invalidates the leaked timer and the screen is freed (counts: $(lab_counts))"; fi
+if eventually 5 lab_shows "1 1 0 0 *"; then pass "L1: i invalidates the leaked timer and the screen is freed"; else fail "L1: i invalidates the leaked timer and the screen is freed (counts: $(lab_counts))"; fi
 tmux_ send-keys -t "$session" 1
 check "1 returns to the dashboard" "SMS resend (S1)"
 # C-M5: the custom mode run with M, made common with C for good, left with M.
@@ -137,17 +137,13 @@ tmux_ send-keys -t "$session" Enter
 check "the default-mode countdown runs" "Resend (5"
 tmux_ send-keys -t "$session" Space
 check "space pauses the dashboard's clock" "⏸ paused"
-paused_label=$(screen | grep -o 'Resend ([0-9]*) \] Timer in default' | head -1)
+default_label() { screen | grep -o 'Resend ([0-9]*) \] Timer in default' | head -1; }
+label_moved() { [ "$(default_label)" != "$paused_label" ]; }
+paused_label=$(default_label)
 sleep 1.5
-if [ "$(screen | grep -o 'Resend ([0-9]*) \] Timer in default' | head -1)" = "$paused_label" ]; then pass "paused: the countdown stands still"; else fail "paused: the countdown stands still"; fi
+if label_moved; then fail "paused: the countdown stands still"; else pass "paused: the countdown stands still"; fi
 tmux_ send-keys -t "$session" Space
-resumed=0
-deadline=$((SECONDS + 5))
-while [ $SECONDS -lt $deadline ]; do
-    [ "$(screen | grep -o 'Resend ([0-9]*) \] Timer in default' | head -1)" != "$paused_label" ] && { resumed=1; break; }
-    sleep 0.05
-done
-if [ $resumed = 1 ]; then pass "space again: the countdown goes on"; else fail "space again: the countdown goes on"; fi
+if eventually 5 label_moved; then pass "space again: the countdown goes on"; else fail "space again: the countdown goes on"; fi
 tmux_ send-keys -t "$session" '<'
 check "< slows the clock to a quarter" "¼×"
 tmux_ send-keys -t "$session" '>'
