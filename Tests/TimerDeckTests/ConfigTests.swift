@@ -67,7 +67,7 @@ struct ConfigTests {
             ),
             (
                 "[ticker]\nmode = \"scrolling\"",
-                "field 'ticker.mode' = \"scrolling\" is invalid (accepted: \"default\", \"tracking\" or \"common\")"
+                "field 'ticker.mode' = \"scrolling\" is invalid (accepted: \"default\", \"tracking\", \"modal\" or \"common\")"
             ),
         ])
     func invalidValuesAreNamed(text: String, expected: String) {

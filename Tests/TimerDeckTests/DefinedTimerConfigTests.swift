@@ -53,11 +53,11 @@ struct DefinedTimerConfigTests {
             ),
             (
                 "[[timers]]\nname = \"tea\"\nmechanism = \"cron\"",
-                "config: timer \"tea\": field 'timers.mechanism' = \"cron\" is invalid (accepted: \"runloop\", \"dispatch\" or \"main-queue\")"
+                "config: timer \"tea\": field 'timers.mechanism' = \"cron\" is invalid (accepted: \"runloop\", \"dispatch\", \"main-queue\" or \"displaylink\")"
             ),
             (
                 "[[timers]]\nname = \"tea\"\nmode = \"fast\"",
-                "config: timer \"tea\": field 'timers.mode' = \"fast\" is invalid (accepted: \"default\", \"tracking\" or \"common\")"
+                "config: timer \"tea\": field 'timers.mode' = \"fast\" is invalid (accepted: \"default\", \"tracking\", \"modal\" or \"common\")"
             ),
             (
                 "[[timers]]\nname = \"a b\"",

@@ -186,4 +186,38 @@ struct DefinedTimerRowTests {
         #expect(!snapshots[2].screen.contains("4.000s   tea"), "no fire while held")
         #expect(line(snapshots[3].screen, containing: "tea ").contains("invalid"))
     }
+
+    @Test("D1/M4: a defined display link runs in its mode at its refresh rate and waits while the loop tracks")
+    func definedDisplayLink() throws {
+        let config = try Config.parse(
+            "[[timers]]\nname = \"frames\"\nmechanism = \"displaylink\"\nrefresh_rate = 10\nmode = \"default\"\n")
+        #expect(config.timers.first?.refreshRate == 10)
+        let snapshots = try runHeadless("size 120x40\nwait 1s\nsnapshot\nkey t\nwait 1s\nsnapshot\n", config: config)
+        try #require(snapshots.count == 2)
+        #expect(line(snapshots[0].screen, containing: "frames ").contains("DisplayLink 10/1 default  running"))
+        #expect(line(snapshots[1].screen, containing: "frames ").contains("waiting for mode"))
+        // Written back through the field table, it loads again to the same timer.
+        let written = TimerDefinition.configText(config.timers)
+        #expect(written.contains("mechanism = \"displaylink\"") && written.contains("refresh_rate = 10"))
+        #expect(try Config.parse(written).timers == config.timers)
+    }
+
+    @Test("A refresh rate outside 1…240 names the timer, the field, the value and the range")
+    func refreshRateOutOfRange() {
+        #expect {
+            try Config.parse("[[timers]]\nname = \"frames\"\nmechanism = \"displaylink\"\nrefresh_rate = 0\n")
+        } throws: { error in
+            "\(error)".contains("timer \"frames\": field 'timers.refresh_rate' = 0") && "\(error)".contains("1…240")
+        }
+    }
+
+    @Test("M3: a run loop timer defined in the custom mode fires only while the loop runs it")
+    func definedTimerInModal() throws {
+        let config = try Config.parse("[[timers]]\nname = \"inmodal\"\nmode = \"modal\"\ninterval = \"1s\"\n")
+        let snapshots = try runHeadless(
+            "size 120x40\nwait 2500ms\nsnapshot\nkey M\nwait 2s\nsnapshot\n", config: config)
+        try #require(snapshots.count == 2)
+        #expect(!snapshots[0].screen.contains("s   inmodal "))
+        #expect(snapshots[1].screen.contains("s   inmodal     modal"))
+    }
 }

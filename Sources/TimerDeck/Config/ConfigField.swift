@@ -91,7 +91,7 @@ struct ConfigField<Root>: Sendable {
 
     /// A run loop mode by name (M4).
     static func mode(_ key: String, _ path: WritableKeyPath<Root, RunLoop.Mode> & Sendable) -> ConfigField {
-        choice(key, path, ["default": .default, "tracking": .tracking, "common": .common])
+        choice(key, path, ["default": .default, "tracking": .tracking, "modal": .modal, "common": .common])
     }
 
     /// A string; an empty one stores `nil` when `emptyIsNone`, and is refused otherwise.

@@ -2,7 +2,8 @@ import RunLoopKit
 
 extension DashboardDriver {
     /// The real timer of a row the user defined: a ``TimerSlot`` for a run loop timer, a
-    /// ``DispatchRowTimer`` for a dispatch timer, each set up as the definition says.
+    /// ``DispatchRowTimer`` for a dispatch timer, a ``DisplayLinkRowTimer`` for a display link,
+    /// each set up as the definition says.
     func definedTimer(_ timer: TimerDefinition, mode: RunLoop.Mode?, report: @escaping (Fire) -> Void)
         -> any RowTimer
     {
@@ -13,6 +14,8 @@ extension DashboardDriver {
             slot.repeats = timer.repeats
             slot.firesAtStart = timer.firstFire == .now
             return SlotRowTimer(slot: slot, onFire: report)
+        case .displayLink:
+            return DisplayLinkRowTimer(loop: loop, refreshRate: timer.refreshRate, onFire: report)
         case .dispatch, .mainQueue:
             return DispatchRowTimer(
                 loop: loop, clock: timer.clock, queue: timer.kind == .mainQueue ? .main : .background,

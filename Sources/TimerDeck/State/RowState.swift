@@ -42,6 +42,7 @@ struct RowState: Equatable, Sendable {
             "DispatchTimer " + DurationText.setting(interval) + (queue == .main ? " main queue" : "")
         case .displayLink(let refreshRate):
             "DisplayLink \(refreshRate)/\(ticker?.frameInterval ?? 1)" + (ticker?.isSlow == true ? " slow" : "")
+        case .defined(let timer) where timer.kind == .displayLink: "DisplayLink \(timer.refreshRate)/1"
         case .defined(let timer):
             (timer.kind == .runLoop ? "RunLoop Timer " : "DispatchTimer ") + DurationText.setting(timer.interval)
                 + (timer.kind == .mainQueue ? " main queue" : "") + (timer.repeats ? "" : " once")

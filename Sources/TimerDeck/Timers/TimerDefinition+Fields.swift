@@ -5,8 +5,11 @@ extension TimerDefinition {
     /// `Resources/timerdeck.toml` documents the same fields.
     static let fields: [ConfigField<TimerDefinition>] = [
         .text("timers.name", \.optionalName, accepted: nameRule, emptyIsNone: false),
-        .choice("timers.mechanism", \.kind, ["runloop": .runLoop, "dispatch": .dispatch, "main-queue": .mainQueue]),
+        .choice(
+            "timers.mechanism", \.kind,
+            ["runloop": .runLoop, "dispatch": .dispatch, "main-queue": .mainQueue, "displaylink": .displayLink]),
         .duration("timers.interval", \.interval, in: intervalRange),
+        .integer("timers.refresh_rate", \.refreshRate, in: Config.fpsRange),
         .flag("timers.repeats", \.repeats),
         .duration("timers.tolerance", \.tolerance, in: .zero ... .seconds(3_600)),
         .mode("timers.mode", \.mode),

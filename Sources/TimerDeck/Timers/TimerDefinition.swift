@@ -21,9 +21,12 @@ package struct TimerDefinition: Equatable, Sendable {
         /// A dispatch timer on the main queue, drained by the main run loop in its common modes
         /// only: it waits while the loop runs a mode that is not common (C-M12).
         case mainQueue = "main-queue"
+        /// A ``DisplayLink`` on the dashboard's loop, in ``TimerDefinition/mode``, calling back
+        /// ``TimerDefinition/refreshRate`` times a second; only frames after a skip are logged (D3).
+        case displayLink = "displaylink"
 
         /// Whether a timer of this kind is scheduled in a run loop mode (a dispatch timer is not, G1).
-        var hasModes: Bool { self == .runLoop }
+        var hasModes: Bool { self == .runLoop || self == .displayLink }
     }
 
     /// When the first fire is due.
@@ -40,6 +43,8 @@ package struct TimerDefinition: Equatable, Sendable {
     package var kind: Kind = .runLoop
     /// Time between fires; for a one-shot timer, the time to its fire.
     package var interval: Duration = .seconds(1)
+    /// A display link's refresh rate in Hz (other kinds have none).
+    package var refreshRate = 60
     /// Whether it fires again after each interval (C-T5: a one-shot timer ends after its fire).
     package var repeats = true
     /// A run loop timer's tolerance or a dispatch timer's leeway (C-T9, C-G1).
