@@ -7,7 +7,8 @@ import RunLoopKit
 /// 2. every timer paused (the ticker, the sampler, the uploader; the SMS buttons not pressed);
 /// 3. input latency, still paused, so every byte that comes back answers the key;
 /// 4. the three SMS countdowns running, everything else still paused;
-/// 5. the same with the dashboard's clock paused (`space`): nothing may wake it.
+/// 5. the same with the dashboard's clock paused (`space`): nothing may wake it;
+/// 6. in a second dashboard, 1,000 timers of the user's (`[[timers]]`) at 1 Hz, the built-in ones paused.
 enum DashboardPeer {
     static let name = "timerdeck"
 
@@ -73,8 +74,25 @@ enum DashboardPeer {
             )
         }
         let status = session.quit(timeout: .seconds(10))
+        let userTimers = try manyUserTimers(binary: binary, plan: plan)
         return DashboardResult(
-            render: render, paused: paused, input: input, running: running, clockPaused: clockPaused, exitStatus: status
-        )
+            render: render, paused: paused, input: input, running: running, clockPaused: clockPaused,
+            userTimers: userTimers, exitStatus: status)
+    }
+
+    /// How many user timers the last scene defines.
+    static let userTimerCount = 1_000
+
+    /// A dashboard with ``userTimerCount`` `[[timers]]` at 1 Hz and every built-in timer paused.
+    private static func manyUserTimers(binary: String, plan: Plan) throws(BenchError) -> DashboardIdleResult {
+        let config = (0..<userTimerCount).map { "[[timers]]\nname = \"t\($0)\"\ninterval = \"1s\"\n" }
+            .joined(separator: "\n")
+        let session = try DashboardSession(binary: binary, config: config, startTimeout: .seconds(30))
+        session.terminal.drain(for: plan.settle.nanoseconds)
+        session.pauseEveryTimer()
+        session.terminal.drain(for: plan.settle.nanoseconds)
+        let result = idle(session, scene: "user-timers", duration: plan.idle)
+        _ = session.quit(timeout: .seconds(10))
+        return result
     }
 }

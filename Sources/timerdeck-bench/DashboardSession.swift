@@ -38,8 +38,9 @@ final class DashboardSession {
         return FileManager.default.isExecutableFile(atPath: path) ? path : nil
     }
 
-    /// Starts `binary` and waits (at most `startTimeout`) for its first screen.
-    init(binary: String, startTimeout: Duration) throws(BenchError) {
+    /// Starts `binary` (with `config` as its config file, if given) and waits (at most
+    /// `startTimeout`) for its first screen.
+    init(binary: String, config: String? = nil, startTimeout: Duration) throws(BenchError) {
         let template = FileManager.default.temporaryDirectory.appendingPathComponent("timerdeck-bench.XXXXXX").path
         var pattern = Array(template.utf8CString)
         guard let created = pattern.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
@@ -53,10 +54,19 @@ final class DashboardSession {
         environment["TERM"] = Self.terminalType
         environment["LC_ALL"] = "C.UTF-8"
         environment["XDG_STATE_HOME"] = scratch.path
+        var arguments = ["--outbox", scratch.appendingPathComponent("outbox.sqlite").path, "--no-mouse"]
+        if let config {
+            let path = scratch.appendingPathComponent("timers.toml").path
+            guard FileManager.default.createFile(atPath: path, contents: Data(config.utf8)) else {
+                try? FileManager.default.removeItem(at: scratch)
+                throw BenchError("cannot write the config \(path)")
+            }
+            arguments += ["--config", path]
+        }
         do {
             terminal = try PseudoTerminal(
                 executable: binary,
-                arguments: ["--outbox", scratch.appendingPathComponent("outbox.sqlite").path, "--no-mouse"],
+                arguments: arguments,
                 environment: environment.map { "\($0.key)=\($0.value)" }, rows: Self.rows, columns: Self.columns)
         } catch {
             try? FileManager.default.removeItem(at: scratch)

@@ -75,6 +75,7 @@ struct Report {
             emit(result.input)
             emit(result.running)
             emit(result.clockPaused)
+            emit(result.userTimers)
             return
         }
         let size = "\(DashboardSession.columns)×\(DashboardSession.rows)"
@@ -87,10 +88,11 @@ struct Report {
         let scenes = [
             "paused": "every timer paused", "sms-running": "3 SMS countdowns running, the rest paused",
             "clock-paused": "the same, clock paused (space)",
+            "user-timers": "\(DashboardPeer.userTimerCount) user timers at 1 Hz, the rest paused",
         ]
         table(
             ["scene", "seconds", "wake-ups/s", "main thread /s", "switches/s", "CPU ms", "threads", "bytes out"],
-            [result.paused, result.running, result.clockPaused].map { row in
+            [result.paused, result.running, result.clockPaused, result.userTimers].map { row in
                 [
                     scenes[row.scene] ?? row.scene, format(row.seconds, digits: 1),
                     format(row.wakeUpsPerSecond, digits: 2),

@@ -96,6 +96,8 @@ struct DashboardResult: Codable {
     var running: DashboardIdleResult
     /// The countdowns' scene with the dashboard's clock paused (`space`).
     var clockPaused: DashboardIdleResult
+    /// A dashboard with 1,000 of the user's timers at 1 Hz.
+    var userTimers: DashboardIdleResult
     /// The dashboard's exit status after `q` (0 when it quit cleanly).
     var exitStatus: Int32
 }

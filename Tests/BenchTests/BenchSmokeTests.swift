@@ -47,7 +47,7 @@ struct BenchSmokeTests {
         let scenes = Dictionary(rows.compactMap { row in (row["scene"] as? String).map { ($0, row) } }) { first, _ in
             first
         }
-        #expect(Set(scenes.keys) == ["ticker-60fps", "paused", "input", "sms-running", "clock-paused"])
+        #expect(Set(scenes.keys) == ["ticker-60fps", "paused", "input", "sms-running", "clock-paused", "user-timers"])
         if let render = scenes["ticker-60fps"] {
             #expect(int(render["frames"]) > 0 && int(render["bytes"]) > 0, "the ticker drew frames: \(render)")
             // Not a speed: each frame goes out in one write(2), not one per cursor movement (CursesScreen.start).
@@ -60,6 +60,11 @@ struct BenchSmokeTests {
             #expect(
                 int(input["keys"]) > 0 && int(input["answered"]) == int(input["keys"]),
                 "every key redrew the screen: \(input)")
+        }
+        if let userTimers = scenes["user-timers"] {
+            #expect(
+                double(userTimers["wakeUpsPerSecond"]) > 0 && int(userTimers["bytesWritten"]) > 0,
+                "the user's timers ran and redrew: \(userTimers)")
         }
         if let clockPaused = scenes["clock-paused"] {
             #expect(double(clockPaused["seconds"]) > 0, "\(clockPaused)")
