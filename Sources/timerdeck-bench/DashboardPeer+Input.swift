@@ -8,7 +8,7 @@ extension DashboardPeer {
     /// measures from the write to the first byte of the screen update that answers it.
     ///
     /// Every timer must be paused, so that whatever comes back is the answer to the key.
-    static func inputLatency(_ session: DashboardSession, keys: Int) -> InputLatencyResult {
+    static func inputLatency(_ session: DashboardSession, keys: Int, scene: String = "input") -> InputLatencyResult {
         let terminal = session.terminal
         var latencies: [Int64] = []
         latencies.reserveCapacity(keys)
@@ -24,7 +24,7 @@ extension DashboardPeer {
         }
         let distribution = Distribution(latencies)
         return InputLatencyResult(
-            peer: name, scene: "input", keys: keys, answered: latencies.count,
+            peer: name, scene: scene, keys: keys, answered: latencies.count,
             p50Microseconds: Double(distribution.percentile(0.5)) / 1_000,
             p99Microseconds: Double(distribution.percentile(0.99)) / 1_000,
             maxMicroseconds: Double(distribution.max) / 1_000)

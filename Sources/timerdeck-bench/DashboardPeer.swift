@@ -8,7 +8,8 @@ import RunLoopKit
 /// 3. input latency, still paused, so every byte that comes back answers the key;
 /// 4. the three SMS countdowns running, everything else still paused;
 /// 5. the same with the dashboard's clock paused (`space`): nothing may wake it;
-/// 6. in a second dashboard, 1,000 timers of the user's (`[[timers]]`) at 1 Hz, the built-in ones paused.
+/// 6. in a second dashboard, 1,000 timers of the user's (`[[timers]]`) at 1 Hz, the built-in ones paused;
+/// 7. in a third, input latency while a timer's hook hangs.
 enum DashboardPeer {
     static let name = "timerdeck"
 
@@ -75,9 +76,32 @@ enum DashboardPeer {
         }
         let status = session.quit(timeout: .seconds(10))
         let userTimers = try manyUserTimers(binary: binary, plan: plan)
+        let inputWithHook = try inputLatencyWithHangingHook(binary: binary, plan: plan)
         return DashboardResult(
             render: render, paused: paused, input: input, running: running, clockPaused: clockPaused,
-            userTimers: userTimers, exitStatus: status)
+            userTimers: userTimers, inputWithHook: inputWithHook, exitStatus: status)
+    }
+
+    /// Input latency in a dashboard whose one-shot timer started a hook that hangs (`sleep 20`)
+    /// for the whole measurement: a hook runs off the loop's thread and must not slow the keys.
+    private static func inputLatencyWithHangingHook(binary: String, plan: Plan) throws(BenchError)
+        -> InputLatencyResult
+    {
+        let config = """
+            [[timers]]
+            name = "hang"
+            interval = "100ms"
+            repeats = false
+            hook = "sleep 20"
+            hook_limit = "30s"
+            """
+        let session = try DashboardSession(binary: binary, config: config, startTimeout: .seconds(30))
+        session.terminal.drain(for: plan.settle.nanoseconds)
+        session.pauseEveryTimer()
+        session.terminal.drain(for: plan.settle.nanoseconds)
+        let result = inputLatency(session, keys: plan.keys, scene: "input-hook")
+        _ = session.quit(timeout: .seconds(10))
+        return result
     }
 
     /// How many user timers the last scene defines.

@@ -76,6 +76,7 @@ struct Report {
             emit(result.running)
             emit(result.clockPaused)
             emit(result.userTimers)
+            emit(result.inputWithHook)
             return
         }
         let size = "\(DashboardSession.columns)×\(DashboardSession.rows)"
@@ -117,13 +118,14 @@ struct Report {
         let input = result.input
         print("\n#### Input latency: ↓/↑ written to the terminal → first byte of the screen update")
         table(
-            ["keys", "answered", "p50 µs", "p99 µs", "max µs"],
-            [
+            ["while", "keys", "answered", "p50 µs", "p99 µs", "max µs"],
+            [(input, "every timer paused"), (result.inputWithHook, "a timer's hook hangs (sleep 20)")].map {
+                input, label in
                 [
-                    String(input.keys), String(input.answered), format(input.p50Microseconds),
+                    label, String(input.keys), String(input.answered), format(input.p50Microseconds),
                     format(input.p99Microseconds), format(input.maxMicroseconds),
                 ]
-            ])
+            })
         if result.exitStatus != 0 { print("\n(timerdeck exited with wait status \(result.exitStatus) after q)") }
     }
 

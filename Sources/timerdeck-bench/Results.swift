@@ -98,6 +98,8 @@ struct DashboardResult: Codable {
     var clockPaused: DashboardIdleResult
     /// A dashboard with 1,000 of the user's timers at 1 Hz.
     var userTimers: DashboardIdleResult
+    /// Input latency while a timer's hook hangs.
+    var inputWithHook: InputLatencyResult
     /// The dashboard's exit status after `q` (0 when it quit cleanly).
     var exitStatus: Int32
 }

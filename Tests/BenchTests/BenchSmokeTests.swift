@@ -47,7 +47,10 @@ struct BenchSmokeTests {
         let scenes = Dictionary(rows.compactMap { row in (row["scene"] as? String).map { ($0, row) } }) { first, _ in
             first
         }
-        #expect(Set(scenes.keys) == ["ticker-60fps", "paused", "input", "sms-running", "clock-paused", "user-timers"])
+        #expect(
+            Set(scenes.keys) == [
+                "ticker-60fps", "paused", "input", "sms-running", "clock-paused", "user-timers", "input-hook",
+            ])
         if let render = scenes["ticker-60fps"] {
             #expect(int(render["frames"]) > 0 && int(render["bytes"]) > 0, "the ticker drew frames: \(render)")
             // Not a speed: each frame goes out in one write(2), not one per cursor movement (CursesScreen.start).
@@ -60,6 +63,11 @@ struct BenchSmokeTests {
             #expect(
                 int(input["keys"]) > 0 && int(input["answered"]) == int(input["keys"]),
                 "every key redrew the screen: \(input)")
+        }
+        if let input = scenes["input-hook"] {
+            #expect(
+                int(input["keys"]) > 0 && int(input["answered"]) == int(input["keys"]),
+                "every key redrew the screen while the hook hung: \(input)")
         }
         if let userTimers = scenes["user-timers"] {
             #expect(
