@@ -39,6 +39,7 @@ enum DispatchPeer: Peer {
             peer: name, timers: count, scheduleNanoseconds: Double(scheduled - start) / Double(count),
             cpuPerTimerNanoseconds: Double(after.cpuNanoseconds - before.cpuNanoseconds) / Double(count),
             lastCallbackSeconds: Double(last - scheduled) / 1e9,
+            lagMilliseconds: spreadSource.lagMilliseconds(origin: start, lastCallback: last),
             bytesPerTimer: Double(memory) / Double(count), fired: fired)
     }
 

@@ -39,6 +39,7 @@ enum FoundationPeer: Peer {
             peer: name, timers: count, scheduleNanoseconds: Double(scheduled - start) / Double(count),
             cpuPerTimerNanoseconds: Double(after.cpuNanoseconds - before.cpuNanoseconds) / Double(count),
             lastCallbackSeconds: Double(lastCallback - scheduled) / 1e9,
+            lagMilliseconds: spreadSource.lagMilliseconds(origin: start, lastCallback: lastCallback),
             bytesPerTimer: Double(memory) / Double(count), fired: fired)
     }
 

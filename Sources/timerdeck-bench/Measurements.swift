@@ -60,12 +60,23 @@ struct Distribution {
 /// A deterministic spread of deadlines (SplitMix64), the same for every peer.
 struct DeadlineSpread {
     private var state: UInt64 = 0x5EED
+    /// The largest offset handed out so far: the last deadline's distance from the origin.
+    private(set) var latest: Int64 = 0
 
     mutating func next(below bound: Int64) -> Int64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return Int64((z ^ (z >> 31)) % UInt64(bound))
+        let offset = Int64((z ^ (z >> 31)) % UInt64(bound))
+        latest = max(latest, offset)
+        return offset
+    }
+
+    /// Milliseconds from the last deadline (taken from `origin`) to `lastCallback`: how far a peer
+    /// fell behind its deadlines. Deadlines already due when scheduling ended make "last callback
+    /// after scheduling" look better than it is; this does not.
+    func lagMilliseconds(origin: Int64, lastCallback: Int64) -> Double {
+        Double(lastCallback - (origin + latest)) / 1e6
     }
 }

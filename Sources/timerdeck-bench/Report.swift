@@ -25,11 +25,12 @@ struct Report {
         }
         print("\n## Throughput: \(rows.first?.timers ?? 0) one-shot timers, deadlines spread over 1 s")
         table(
-            ["peer", "schedule ns", "cancel ns", "CPU/timer ns", "last cb s", "B/timer", "fired", "note"],
+            ["peer", "schedule ns", "cancel ns", "CPU/timer ns", "last cb s", "lag ms", "B/timer", "fired", "note"],
             rows.map { row in
                 [
                     row.peer, format(row.scheduleNanoseconds), format(row.cancelNanoseconds),
                     format(row.cpuPerTimerNanoseconds), format(row.lastCallbackSeconds, digits: 3),
+                    format(row.lagMilliseconds, digits: 1),
                     format(row.bytesPerTimer), row.fired.map(String.init) ?? "—", row.note ?? "",
                 ]
             })

@@ -10,6 +10,8 @@ struct ThroughputResult: Codable {
     var cpuPerTimerNanoseconds: Double?
     /// From the end of scheduling to the last callback (deadlines spread over 1 s).
     var lastCallbackSeconds: Double?
+    /// From the last deadline to the last callback, in milliseconds: how far the peer fell behind.
+    var lagMilliseconds: Double?
     /// RSS growth per scheduled timer.
     var bytesPerTimer: Double?
     /// Callbacks delivered.
