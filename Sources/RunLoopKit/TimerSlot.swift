@@ -4,7 +4,7 @@
 ///
 /// Suspending parks the fire date in the distant future and remembers the time that was left (the
 /// usual iOS idiom); resuming puts it back. Stopping invalidates the timer; starting schedules a new
-/// one, first fire one interval from now (seed M1) unless ``firesAtStart`` says at once.
+/// one, first fire one interval from now (seed M1) unless ``firstFireDelay`` says otherwise.
 ///
 /// ```swift
 /// let slot = TimerSlot(interval: .seconds(5), mode: .common, loop: .current)
@@ -38,8 +38,9 @@ public final class TimerSlot {
     public var tolerance: Duration = .zero
     /// Whether it repeats; a one-shot timer invalidates itself after its fire. Applied at the next ``start()``.
     public var repeats = true
-    /// Whether the first fire is at the start rather than one interval later. Applied at the next ``start()``.
-    public var firesAtStart = false
+    /// The time from the start to the first fire; `nil` for one interval (M1), `.zero` for at once.
+    /// Applied at the next ``start()``.
+    public var firstFireDelay: Duration?
     /// What runs at each fire.
     public var onFire: (Fire) -> Void = { _ in }
     private var timer: Timer?
@@ -67,12 +68,12 @@ public final class TimerSlot {
     public var nextFire: Instant? { isSuspended ? nil : timer.flatMap { $0.isValid ? $0.fireDate : nil } }
 
     /// Schedules a new timer, first fire one interval from now (seed M1, Darwin semantics) or at once
-    /// with ``firesAtStart``, repeating unless ``repeats`` is off, with ``tolerance``.
+    /// after ``firstFireDelay``, repeating unless ``repeats`` is off, with ``tolerance``.
     public func start() {
         stop()
         wasInvalidated = false
         guard let loop else { return }
-        let firstFire = firesAtStart ? loop.now : loop.now + interval
+        let firstFire = loop.now + (firstFireDelay ?? interval)
         let timer = Timer(fireAt: firstFire, interval: interval, repeats: repeats) { [weak self] timer in
             self?.fired(timer)
         }

@@ -34,8 +34,10 @@ public final class UploadPipeline {
         public var sampleInterval: Duration = .seconds(5)
         /// Time between uploads (S2: 5 min).
         public var uploadInterval: Duration = .seconds(300)
-        /// The mode both jobs start in (S2, M3: the common modes).
-        public var mode: RunLoop.Mode = .common
+        /// The mode the sampling job starts in (S2, M3: the common modes).
+        public var sampleMode: RunLoop.Mode = .common
+        /// The mode the upload job starts in (S2, M3: the common modes).
+        public var uploadMode: RunLoop.Mode = .common
         /// The longest ``flush()`` waits for pending batches.
         public var flushTimeout: Duration = .seconds(3)
         /// Backoff after failed deliveries.
@@ -106,8 +108,8 @@ public final class UploadPipeline {
         self.sink = sink
         self.settings = settings
         self.random = random
-        sampling = TimerSlot(interval: settings.sampleInterval, mode: settings.mode, loop: loop)
-        uploading = TimerSlot(interval: settings.uploadInterval, mode: settings.mode, loop: loop)
+        sampling = TimerSlot(interval: settings.sampleInterval, mode: settings.sampleMode, loop: loop)
+        uploading = TimerSlot(interval: settings.uploadInterval, mode: settings.uploadMode, loop: loop)
         sampling.onFire = { [unowned self] fire in
             onFire(.sample, fire)
             takeSample()

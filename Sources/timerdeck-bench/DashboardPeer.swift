@@ -1,3 +1,4 @@
+import Foundation
 import RunLoopKit
 
 /// The dashboard itself (`timerdeck`) in a pseudo-terminal: what it costs to draw, to sit idle and
@@ -87,14 +88,16 @@ enum DashboardPeer {
     private static func inputLatencyWithHangingHook(binary: String, plan: Plan) throws(BenchError)
         -> InputLatencyResult
     {
-        let config = """
-            [[timers]]
-            name = "hang"
-            interval = "100ms"
-            repeats = false
-            hook = "sleep 20"
-            hook_limit = "30s"
-            """
+        let config =
+            try shippedConfig(beside: binary) + """
+
+                [[timers]]
+                name = "hang"
+                interval = "100ms"
+                repeats = false
+                hook = "sleep 20"
+                hook_limit = "30s"
+                """
         let session = try DashboardSession(binary: binary, config: config, startTimeout: .seconds(30))
         session.terminal.drain(for: plan.settle.nanoseconds)
         session.pauseEveryTimer()
@@ -104,12 +107,27 @@ enum DashboardPeer {
         return result
     }
 
+    /// The default config the build put beside `binary` (its resource bundle), whose `[[timers]]`
+    /// are the standard scene: a scene adds its own timers after them, so the keys that pause the
+    /// standard rows find them where they always are.
+    private static func shippedConfig(beside binary: String) throws(BenchError) -> String {
+        let path = URL(fileURLWithPath: binary).deletingLastPathComponent()
+            .appendingPathComponent("TimerDeck_TimerDeck.resources/Resources/timerdeck.toml").path
+        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8)
+        else {
+            throw BenchError("cannot read the shipped config \(path): build timerdeck first")
+        }
+        return text
+    }
+
     /// How many user timers the last scene defines.
     static let userTimerCount = 1_000
 
     /// A dashboard with ``userTimerCount`` `[[timers]]` at 1 Hz and every built-in timer paused.
     private static func manyUserTimers(binary: String, plan: Plan) throws(BenchError) -> DashboardIdleResult {
-        let config = (0..<userTimerCount).map { "[[timers]]\nname = \"t\($0)\"\ninterval = \"1s\"\n" }
+        let config =
+            try shippedConfig(beside: binary) + "\n"
+            + (0..<userTimerCount).map { "[[timers]]\nname = \"t\($0)\"\ninterval = \"1s\"\n" }
             .joined(separator: "\n")
         let session = try DashboardSession(binary: binary, config: config, startTimeout: .seconds(30))
         session.terminal.drain(for: plan.settle.nanoseconds)

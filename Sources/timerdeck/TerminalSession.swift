@@ -15,17 +15,17 @@ enum TerminalSession {
     /// samples stay in the outbox for the next start.
     @available(*, noasync)
     static func run(
-        config: Config, uploads: UploadsSetup, trace: TraceFile?, recorder: SessionRecorder?
+        config: Config, uploads: UploadsSetup?, trace: TraceFile?, recorder: SessionRecorder?
     ) throws(TerminalError) -> Int {
         let screen = try CursesScreen.start(mouse: config.mouse)
         defer { screen.stop() }
         // The main thread's loop (it drains the main queue, C-M12), on a clock the time-control keys
         // (pause, step, slow motion, sleep, wall jumps) steer.
         let loop = RunLoop.main(clock: .controlled(TimeControl(base: .system)))
-        let pipeline = uploads.makePipeline(on: loop)
+        let pipeline = uploads?.makePipeline(on: loop)
         let driver = StandardDashboard.make(
             config: config, loop: loop, screen: screen, pipeline: pipeline,
-            sinkLabel: uploads.sinkLabel, rendersOnChange: true)
+            sinkLabel: uploads?.sinkLabel ?? "", rendersOnChange: true)
         driver.trace = trace
         recorder?.begin(size: screen.size, at: driver.startTime)
         driver.recorder = recorder
@@ -67,6 +67,7 @@ enum TerminalSession {
         }
         input.invalidate()
         driver.recorder?.finish(at: driver.inputTime)
+        guard let pipeline else { return 0 }
         driver.show(
             hint:
                 "quitting: sending pending uploads (at most \(DurationText.setting(config.uploads.pipeline.flushTimeout)))…"

@@ -77,7 +77,7 @@ struct TimerDeckCommand: ParsableCommand {
     func settings() throws(ConfigError) -> Config {
         var settings = Config()
         if let config { settings = try Config.load(from: config) }
-        if let fps { settings.tickerFPS = try Config.validateFPS(fps) }
+        if let fps { settings.setRippleRefreshRate(try Config.validateFPS(fps)) }
         if noMouse { settings.mouse = false }
         return settings
     }
@@ -95,10 +95,13 @@ struct TimerDeckCommand: ParsableCommand {
         // first removes the temporary outbox; in a terminal, Ctrl-Z and resizes must not land on
         // another thread (where ncurses' own handler would take them).
         SignalSource.block(headless ? Self.headlessSignals : TerminalSession.signals)
-        let uploads: UploadsSetup
+        // A config whose timers drive no uploads opens no outbox.
+        let uploads: UploadsSetup?
         do {
-            uploads = try UploadsSetup(
-                config: settings.uploads, outboxPath: outbox, uploadURL: uploadURL, headless: headless)
+            uploads =
+                settings.hasUploads
+                ? try UploadsSetup(config: settings, outboxPath: outbox, uploadURL: uploadURL, headless: headless)
+                : nil
         } catch {
             printError("timerdeck: \(error.message)")
             throw ExitCode(2)
@@ -117,7 +120,7 @@ struct TimerDeckCommand: ParsableCommand {
             throw ExitCode(2)
         }
         if headless {
-            uploads.removeTemporaryDirectory(on: Self.headlessSignals)
+            uploads?.removeTemporaryDirectory(on: Self.headlessSignals)
             try runHeadless(settings, uploads: uploads, trace: traceFile)
             return
         }
@@ -146,8 +149,8 @@ struct TimerDeckCommand: ParsableCommand {
     }
 
     /// Says what the uploads left behind; a lost sample or a failed outbox exits 1.
-    private func reportUploads(left: Int, uploads: UploadsSetup) throws {
-        let report = uploads.exitReport(left: left)
+    private func reportUploads(left: Int, uploads: UploadsSetup?) throws {
+        guard let report = uploads?.exitReport(left: left) else { return }
         for line in report.lines { printError("timerdeck: \(line)") }
         if report.failed { throw ExitCode(1) }
     }
@@ -157,7 +160,7 @@ struct TimerDeckCommand: ParsableCommand {
         if let failure = trace?.failure { printError("timerdeck: \(failure); the trace stops there") }
     }
 
-    private func runHeadless(_ settings: Config, uploads: UploadsSetup, trace: TraceFile?) throws {
+    private func runHeadless(_ settings: Config, uploads: UploadsSetup?, trace: TraceFile?) throws {
         guard let script else {
             printError(
                 "timerdeck: --headless needs --script FILE (commands: size WxH, key NAME, wait DURATION, snapshot, quit)"

@@ -156,7 +156,10 @@ if [ -n "$pid" ]; then kill -TERM "$pid"; fi
 check "SIGTERM exits cleanly" "TIMERDECK-EXIT=0"
 
 # --- C-M12: the GCD row on the main queue, drained by the main run loop --------------------------
-printf '[countdown]\ngcd_queue = "main"\n' > "$state/main-queue.toml"
+# The shipped config with the sms-gcd timer on the main queue.
+sed 's/^mechanism = "dispatch"$/mechanism = "main-queue"/' "$(dirname "$0")/../../Resources/timerdeck.toml" \
+    > "$state/main-queue.toml"
+grep -q '^mechanism = "main-queue"$' "$state/main-queue.toml" || { echo "FAIL the shipped config has no dispatch sms-gcd"; exit 1; }
 cleanup
 runs=$((runs + 1))
 socket="timerdeck-e2e-$$-$runs"

@@ -35,7 +35,7 @@ struct ConfigInputTests {
         arguments: [
             ("[uploads]\n[=ploads]\n", "c.toml:2: a section header needs a plain name"),
             ("[uploads]\n[\u{0C}ploads]\n", "c.toml:2: a section header needs a plain name"),
-            ("[ticker]\n[", "c.toml:2: a section header needs a plain name, e.g. [ticker]"),
+            ("[ticker]\n[", "c.toml:2: a section header needs a plain name, e.g. [uploads]"),
             ("[[ ", "c.toml:1: a section header needs a plain name"),
             ("[\u{BF}uploads]\n", "c.toml:1: a section header needs a plain name"),
             ("[ticker]\n\u{BF}fps = 60\n", "c.toml:2: expected a field as name = value"),
@@ -56,7 +56,7 @@ struct ConfigInputTests {
     @Test("A huge string value is quoted as a short prefix with its length")
     func hugeValueIsCut() {
         let huge = String(repeating: "a", count: 5_000_000)
-        let message = parseError("[ticker]\nmode = \"\(huge)\"")
+        let message = parseError("[uploads]\nsampler = \"\(huge)\"")
         #expect(message.count < 300, "\(message.prefix(400))")
         #expect(message.contains("(5000000 characters)"))
     }
@@ -65,13 +65,13 @@ struct ConfigInputTests {
     func valuesOutsideSections() {
         #expect(
             parseError("fps = 60").hasPrefix(
-                "c.toml: \"fps\" is not a section; every field belongs in one (known: [countdown], [ticker],"))
+                "c.toml: \"fps\" is not a section; every field belongs in one (known: [gesture], [log],"))
         #expect(
             parseError("[tickr]\nfps = 60").hasPrefix(
-                "c.toml: unknown field \"tickr.fps\" (known: countdown.seconds, ticker.fps,"))
+                "c.toml: unknown field \"tickr.fps\" (known: gesture.quiet, log.capacity,"))
         #expect(
             parseError("[ticker.sub]\nx = 1")
-                == "c.toml:1: a section header is [name] or [[name]] with a plain name, e.g. [ticker] or [[timers]]")
+                == "c.toml:1: a section header is [name] or [[name]] with a plain name, e.g. [uploads] or [[timers]]")
         #expect(
             parseError("[ticker]\nfps = [60]")
                 == "c.toml:2: a value is a quoted string (\"…\"), a whole number, true or false")
@@ -80,8 +80,8 @@ struct ConfigInputTests {
     @Test("Wrong types are named: a float, a string for a number, a number for a flag")
     func wrongTypes() {
         #expect(
-            parseError("[ticker]\nfps = 1.5")
-                == "c.toml: field 'ticker.fps' = 1.5 is invalid (accepted: an integer 1…240)")
+            parseError("[log]\ncapacity = 1.5")
+                == "c.toml: field 'log.capacity' = 1.5 is invalid (accepted: an integer 10…100000)")
         #expect(
             parseError("[terminal]\nmouse = 1")
                 == "c.toml: field 'terminal.mouse' = 1 is invalid (accepted: true or false)")

@@ -35,12 +35,6 @@ struct ConfigTests {
     func fieldsAreRead() throws {
         let config = try Config.parse(
             """
-            [countdown]
-            seconds = 30
-            gcd_queue = "main"
-            [ticker]
-            fps = 30
-            mode = "common"
             [gesture]
             quiet = "400ms"
             [log]
@@ -48,26 +42,27 @@ struct ConfigTests {
             [terminal]
             mouse = false
             """)
-        #expect(config.countdownSeconds == 30 && config.tickerFPS == 30 && config.tickerMode == .common)
-        #expect(config.gcdQueue == .main)
         #expect(config.gestureQuiet == .milliseconds(400) && config.logCapacity == 50 && !config.mouse)
     }
 
     @Test(
         "decision 13: out-of-range, negative, non-numeric and sub-millisecond values name field, value and range",
         arguments: [
-            ("[ticker]\nfps = 0", "field 'ticker.fps' = 0 is invalid (accepted: an integer 1…240)"),
-            ("[countdown]\nseconds = -5", "field 'countdown.seconds' = -5 is invalid (accepted: an integer 1…3600)"),
-            ("[ticker]\nfps = \"fast\"", "field 'ticker.fps' = \"fast\" is invalid (accepted: an integer 1…240)"),
+            ("[log]\ncapacity = 0", "field 'log.capacity' = 0 is invalid (accepted: an integer 10…100000)"),
+            ("[log]\ncapacity = -5", "field 'log.capacity' = -5 is invalid (accepted: an integer 10…100000)"),
+            (
+                "[log]\ncapacity = \"many\"",
+                "field 'log.capacity' = \"many\" is invalid (accepted: an integer 10…100000)"
+            ),
             ("[gesture]\nquiet = \"0ms\"", "field 'gesture.quiet' = \"0ms\" is invalid (accepted: a duration 1ms…10s"),
             ("[gesture]\nquiet = \"soon\"", "field 'gesture.quiet' = \"soon\" is invalid"),
             (
-                "[countdown]\ngcd_queue = \"io\"",
-                "field 'countdown.gcd_queue' = \"io\" is invalid (accepted: \"background\" or \"main\")"
+                "[uploads]\nsampler = \"gps\"",
+                "field 'uploads.sampler' = \"gps\" is invalid (accepted: \"route\" or \"host\")"
             ),
             (
-                "[ticker]\nmode = \"scrolling\"",
-                "field 'ticker.mode' = \"scrolling\" is invalid (accepted: \"default\", \"tracking\", \"modal\" or \"common\")"
+                "[[timers]]\nname = \"x\"\nmode = \"scrolling\"",
+                "field 'timers.mode' = \"scrolling\" is invalid (accepted: \"default\", \"tracking\", \"modal\" or \"common\")"
             ),
         ])
     func invalidValuesAreNamed(text: String, expected: String) {

@@ -10,9 +10,6 @@ struct DefinedTimerConfigTests {
     func timersAreRead() throws {
         let config = try Config.parse(
             """
-            [countdown]
-            seconds = 30
-
             [[timers]]
             name = "tea"
             mechanism = "dispatch"
@@ -32,7 +29,6 @@ struct DefinedTimerConfigTests {
             name = "post"
             mechanism = "main-queue"
             """)
-        #expect(config.countdownSeconds == 30)
         #expect(config.timers.map(\.name) == ["tea", "beat", "post"])
         #expect(config.timers[2].kind == .mainQueue)
         let tea = config.timers[0]
@@ -84,8 +80,37 @@ struct DefinedTimerConfigTests {
                 "config: timer \"tea\": field 'timers.name' is already used by another timer"
             ),
             (
-                "[[timers]]\nname = \"ticker\"",
-                "config: timer \"ticker\": field 'timers.name' is already used by another timer"
+                "[[timers]]\nname = \"tea\"\nfirst_fire = \"24:00\"",
+                "config: timer \"tea\": field 'timers.first_fire' = \"24:00\" is invalid (accepted: \"now\", "
+                    + "\"after-interval\" or a local time of day \"HH:MM\" or \"HH:MM:SS\")"
+            ),
+            (
+                "[[timers]]\nname = \"tea\"\ndrives = \"ripple\"",
+                "config: timer \"tea\": field 'timers.drives' = \"ripple\" is invalid for mechanism = \"runloop\" "
+                    + "(accepted: mechanism = \"displaylink\")"
+            ),
+            (
+                "[[timers]]\nname = \"sms\"\ndrives = \"countdown\"\nrepeats = false",
+                "config: timer \"sms\": field 'timers.drives' = \"countdown\" is invalid for a display link or a one-shot"
+            ),
+            (
+                "[[timers]]\nname = \"up\"\ndrives = \"uploads\"\ninterval = \"500ms\"",
+                "config: timer \"up\": field 'timers.drives' = \"uploads\" is invalid for this timer (accepted: a "
+                    + "repeating \"runloop\" timer with an interval of at least 1s)"
+            ),
+            (
+                "[[timers]]\nname = \"a\"\nmechanism = \"displaylink\"\ndrives = \"ripple\"\n"
+                    + "[[timers]]\nname = \"b\"\nmechanism = \"displaylink\"\ndrives = \"ripple\"",
+                "config: 2 timers have drives = \"ripple\" (accepted: at most 1; set drives = \"log\" on the others)"
+            ),
+            (
+                "[[timers]]\nname = \"s\"\ndrives = \"samples\"",
+                "config: timer \"s\" drives the upload pipeline's samples, but no timer has drives = \"uploads\""
+            ),
+            (
+                "[countdown]\nseconds = 30",
+                "config: field \"countdown.seconds\" has moved: set countdown = N in each [[timers]] table with "
+                    + "drives = \"countdown\""
             ),
             (
                 "[[ticker]]\nfps = 30",
@@ -123,12 +148,35 @@ struct DefinedTimerConfigTests {
         }
     }
 
-    @Test("The standard scene shows defined timers after its own rows, as rows of their own kind")
-    func definedTimersJoinTheStandardScene() throws {
+    @Test("A file's [[timers]] are the dashboard's timers; a file without any keeps the standard scene's")
+    func fileTimersAreTheScene() throws {
+        let standard = try Config.parse("[log]\ncapacity = 50")
+        #expect(standard.timers == TimerDefinition.standardScene && standard.hasUploads)
         let config = try Config.parse("[[timers]]\nname = \"tea\"\nmechanism = \"dispatch\"\nrepeats = false")
+        #expect(!config.hasUploads)
         let state = DashboardState(scene: .standard(config, uploadsLabel: nil), size: DashboardLayout.minimumSize)
         let tea = try #require(state.rows.last)
-        #expect(state.rows.map(\.name) == ["sms-default", "sms-common", "sms-gcd", "ticker", "tea"])
+        #expect(state.rows.map(\.name) == ["tea"])
         #expect(tea.mechanismText == "DispatchTimer 1s once" && tea.mode == nil && tea.startsAtLaunch)
+    }
+
+    @Test("S1/S2/S3: the standard scene's rows are [[timers]] like any other: an SMS button, the ripple, the jobs")
+    func standardRowsAreDefinedTimers() throws {
+        let state = DashboardState(
+            scene: .standard(Config(), uploadsLabel: "dir (temporary)"), size: DashboardLayout.minimumSize)
+        #expect(state.rows.map(\.name) == ["sms-default", "sms-common", "sms-gcd", "ticker", "sampler", "uploader"])
+        #expect(state.buttonRows.map(\.name) == ["sms-default", "sms-common", "sms-gcd"])
+        #expect(state.buttonRows.allSatisfy { $0.button?.seconds == 60 && !$0.startsAtLaunch })
+        #expect(state.tickerRow?.mechanismText == "DisplayLink 60/1")
+        #expect(state.jobRows.map(\.mechanismText) == ["RunLoop Timer 5s", "RunLoop Timer 5m"])
+        // Without a pipeline (no sink), the job rows are left out rather than left without a driver.
+        let bare = DashboardState(scene: .standard(Config(), uploadsLabel: nil), size: DashboardLayout.minimumSize)
+        #expect(bare.jobRows.isEmpty && bare.rows.count == 4)
+        // The settings the pipeline gets come from the job rows.
+        var config = Config()
+        config.timers[4].interval = .seconds(2)
+        config.timers[5].mode = .default
+        #expect(config.pipelineSettings.sampleInterval == .seconds(2))
+        #expect(config.pipelineSettings.uploadMode == .default && config.pipelineSettings.sampleMode == .common)
     }
 }

@@ -12,9 +12,7 @@ private final class DefinedTimerRig {
     let driver: DashboardDriver
 
     init(_ timers: [TimerDefinition]) {
-        let scene = Scene(
-            rows: timers.map(Scene.Row.init(defined:)), uploadsLabel: nil, gestureQuiet: .milliseconds(250),
-            logCapacity: 1_000)
+        let scene = Scene(timers: timers, uploadsLabel: nil, gestureQuiet: .milliseconds(250), logCapacity: 1_000)
         driver = DashboardDriver(
             scene: scene, loop: loop, screen: GridScreen(size: DashboardLayout.minimumSize), pipeline: nil,
             rendersOnChange: false)

@@ -2,7 +2,7 @@ import Testing
 
 @testable import TimerDeck
 
-@Suite("d deletes your own timers; row numbers are never reused")
+@Suite("d deletes the selected timer; row numbers are never reused")
 struct DeleteTimerTests {
     /// Two defined timers after the six standard rows: "tea" every second, "beat" every 2 s.
     private static let config: Config = {
@@ -45,11 +45,16 @@ struct DeleteTimerTests {
         #expect(line(later, containing: "beat        RunLoop").contains("running"))
     }
 
-    @Test("The standard rows cannot be deleted; the hint says which can")
-    func standardRowsStay() throws {
-        let snapshots = try runHeadless("key tab\nkey tab\nkey d\nsnapshot\n", config: Self.config)
-        #expect(snapshots[0].screen.contains("sms-default belongs to the standard scene"))
-        #expect(snapshots[0].screen.contains("sms-default RunLoop"))
+    @Test("An SMS row can be deleted; an upload job cannot (the pipeline needs both), and the hint says how")
+    func uploadJobsStay() throws {
+        let snapshots = try runHeadless(
+            "size 120x40\nkey tab\nkey tab\nkey d\nsnapshot\n\(String(repeating: "key down\n", count: 3))key d\nsnapshot\n",
+            config: Self.config)
+        try #require(snapshots.count == 2)
+        #expect(snapshots[0].screen.contains("deleted sms-default"))
+        #expect(snapshots[0].screen.components(separatedBy: "[ Send").count - 1 == 2, "its SMS button is gone")
+        #expect(snapshots[1].screen.contains("sampler drives the uploads: to go without them, remove its [[timers]]"))
+        #expect(snapshots[1].screen.contains("sampler     RunLoop"))
     }
 
     @Test("A timer added after a deletion gets a new row number: the deleted one's is not reused")

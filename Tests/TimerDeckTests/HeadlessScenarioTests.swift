@@ -6,7 +6,8 @@ import Testing
 @available(*, noasync)
 func runHeadless(_ script: String, config: Config = Config()) throws -> [(time: String, screen: String)] {
     var lines: [String] = []
-    let uploads = try UploadsSetup(config: config.uploads, outboxPath: nil, uploadURL: nil, headless: true)
+    let uploads =
+        config.hasUploads ? try UploadsSetup(config: config, outboxPath: nil, uploadURL: nil, headless: true) : nil
     let session = try HeadlessSession(config: config, uploads: uploads, script: HeadlessScript(parsing: script)) {
         lines.append($0)
     }

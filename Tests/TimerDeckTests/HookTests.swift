@@ -51,8 +51,7 @@ struct HookTests {
         definition.name = "tea"
         definition.actions.hook = "sleep 5"
         var state = DashboardState(
-            scene: Scene(
-                rows: [Scene.Row(defined: definition)], uploadsLabel: nil, gestureQuiet: .seconds(1), logCapacity: 100),
+            scene: Scene(timers: [definition], uploadsLabel: nil, gestureQuiet: .seconds(1), logCapacity: 100),
             size: DashboardLayout.minimumSize)
         let row = RowID(number: 0)
         func fire(_ seconds: Int64) -> [Effect] {
@@ -87,8 +86,7 @@ struct HookTests {
         let loop = RunLoop(clock: .virtual(VirtualClock()))
         let screen = GridScreen(size: DashboardLayout.minimumSize)
         let driver = DashboardDriver(
-            scene: Scene(
-                rows: [Scene.Row(defined: definition)], uploadsLabel: nil, gestureQuiet: .seconds(1), logCapacity: 100),
+            scene: Scene(timers: [definition], uploadsLabel: nil, gestureQuiet: .seconds(1), logCapacity: 100),
             loop: loop, screen: screen, pipeline: nil, rendersOnChange: false)
         RunLoop.withCurrent(loop) {
             driver.launch()
@@ -102,8 +100,9 @@ struct HookTests {
 
     @Test("S1: an SMS row rings and runs its hook when its countdown reaches Send, not before")
     func smsRowActsAtSend() throws {
-        var config = try Config.parse("[countdown]\nseconds = 2\nbell = true\nhook = \"echo sent\"")
-        config.uploads = UploadsConfig()
+        let config = try Config.parse(
+            "[[timers]]\nname = \"sms\"\ndrives = \"countdown\"\ncountdown = 2\nact_on = \"end\"\nbell = true\n"
+                + "hook = \"echo sent\"\nstart = false")
         var state = DashboardState(scene: .standard(config, uploadsLabel: nil), size: DashboardLayout.minimumSize)
         let row = RowID(number: 0)
         _ = state.apply(.key(.enter))
@@ -124,7 +123,7 @@ struct HookTests {
                 .runHook(
                     row, Hook(command: "echo sent", timeLimit: .seconds(10)),
                     environment: [
-                        "TIMERDECK_TIMER": "sms-default", "TIMERDECK_MECHANISM": "runloop", "TIMERDECK_MODE": "default",
+                        "TIMERDECK_TIMER": "sms", "TIMERDECK_MECHANISM": "runloop", "TIMERDECK_MODE": "default",
                         "TIMERDECK_SCHEDULED_NS": "2000000000", "TIMERDECK_FIRED_NS": "2000000000",
                         "TIMERDECK_LATENESS_NS": "0", "TIMERDECK_TICKS": "1",
                     ])))

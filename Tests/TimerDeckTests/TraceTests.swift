@@ -16,7 +16,8 @@ struct TraceTests {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("trace-\(UUID().uuidString).jsonl")
             .path
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let uploads = try UploadsSetup(config: config.uploads, outboxPath: nil, uploadURL: nil, headless: true)
+        let uploads =
+            config.hasUploads ? try UploadsSetup(config: config, outboxPath: nil, uploadURL: nil, headless: true) : nil
         try HeadlessSession(
             config: config, uploads: uploads, script: HeadlessScript(parsing: script), trace: TraceFile(path: path)
         ) { _ in }.run()

@@ -34,7 +34,7 @@ import Uploads
         defer { try? FileManager.default.removeItem(at: directory) }
         do {
             _ = try UploadsSetup(
-                config: UploadsConfig(), outboxPath: directory.appendingPathComponent("outbox.sqlite").path,
+                config: Config(), outboxPath: directory.appendingPathComponent("outbox.sqlite").path,
                 uploadURL: url, headless: true)
             Issue.record("accepted \(url)")
         } catch {

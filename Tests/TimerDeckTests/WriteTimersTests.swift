@@ -52,11 +52,12 @@ struct WriteTimersTests {
         #expect(scene.rows == original.rows)
     }
 
-    @Test("Esc cancels the prompt; with no timers of its own, W says how to define them")
+    @Test("Esc cancels the prompt; with no timers left, W says how to define them")
     func cancelAndNothingToWrite() throws {
         let cancelled = try runHeadless("key W\nkey x\nkey esc\nsnapshot\n", config: Config.parse(Self.config))
         #expect(cancelled[0].screen.contains("cancelled"))
-        let none = try runHeadless("key W\nsnapshot\n")
-        #expect(none[0].screen.contains("no timers of your own to write"))
+        let none = try runHeadless(
+            "key tab\nkey tab\nkey d\nkey W\nsnapshot\n", config: Config.parse("[[timers]]\nname = \"tea\""))
+        #expect(none[0].screen.contains("no timers to write: add one with a"))
     }
 }

@@ -45,6 +45,11 @@ extension Config {
             }
             for (name, value) in values.sorted(by: { $0.key < $1.key }) {
                 let key = "\(section).\(name)"
+                if let destination = movedFields[key] {
+                    throw ConfigError(
+                        message: "\(source): field \(UserText.quote(key)) has moved: set \(destination) "
+                            + "(Resources/timerdeck.toml shows them)")
+                }
                 guard let field = fieldsByKey[key] else {
                     throw ConfigError(
                         message:
@@ -54,7 +59,7 @@ extension Config {
                 try field.apply(value, to: &config, source: source)
             }
         }
-        try checkTimerNames(config.timers, source: source)
+        try checkTimers(config.timers, source: source)
         let retry = config.uploads.pipeline.retry
         guard retry.base <= retry.cap else {
             throw ConfigError(
@@ -99,14 +104,32 @@ extension Config {
         return timer
     }
 
-    /// Two timers with one name could not be told apart in the log.
-    private static func checkTimerNames(_ timers: [TimerDefinition], source: String) throws(ConfigError) {
-        var seen = Set(Scene.builtInNames)
+    /// Two timers with one name could not be told apart in the log; the panels a timer drives take
+    /// one each (the SMS panel four), and the upload pipeline needs both of its jobs.
+    private static func checkTimers(_ timers: [TimerDefinition], source: String) throws(ConfigError) {
+        var seen = Set<String>()
         for timer in timers where !seen.insert(timer.name).inserted {
             throw ConfigError(
                 message: "\(source): timer \(UserText.quote(timer.name)): field 'timers.name' is already used by "
-                    + "another timer (accepted: a name no other timer has; taken: "
-                    + "\(Scene.builtInNames.joined(separator: ", ")) and the timers above)")
+                    + "another timer above (accepted: a name no other timer has)")
+        }
+        for drives in TimerDefinition.Drives.allCases where drives != .log {
+            let count = timers.filter { $0.drives == drives }.count
+            let most = drives == .countdown ? DashboardLayout.countdownRows : 1
+            guard count <= most else {
+                throw ConfigError(
+                    message:
+                        "\(source): \(count) timers have drives = \"\(drives.rawValue)\" (accepted: at most \(most); "
+                        + "set drives = \"log\" on the others)")
+            }
+        }
+        let jobs = timers.filter { $0.drives.isUploadJob }
+        if jobs.count == 1, let job = jobs.first {
+            let missing = job.drives == .samples ? "uploads" : "samples"
+            throw ConfigError(
+                message: "\(source): timer \(UserText.quote(job.name)) drives the upload pipeline's "
+                    + "\(job.drives.rawValue), but no timer has drives = \"\(missing)\" (accepted: both jobs, or neither)"
+            )
         }
     }
 

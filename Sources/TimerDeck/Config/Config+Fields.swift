@@ -4,9 +4,6 @@ extension Config {
     /// Every field of the config file with what it accepts (decisions.md 13): the one place the
     /// ranges live. `Resources/timerdeck.toml` documents the same fields, defaults and ranges.
     static let fields: [ConfigField<Config>] = [
-        .integer("countdown.seconds", \.countdownSeconds, in: 1...3_600),
-        .integer("ticker.fps", \.tickerFPS, in: fpsRange),
-        .mode("ticker.mode", \.tickerMode),
         .duration("gesture.quiet", \.gestureQuiet, in: .milliseconds(1) ... .seconds(10)),
         .integer("log.capacity", \.logCapacity, in: 10...100_000),
         .duration("time.sleep", \.simulatedSleep, in: .seconds(1) ... .seconds(86_400)),
@@ -15,24 +12,31 @@ extension Config {
         .text("uploads.route", \.uploads.routePath, accepted: "a path to a GPX file", emptyIsNone: false),
         .text("uploads.url", \.uploads.url, accepted: "\"\" or an http(s) URL", emptyIsNone: true),
         .duration("uploads.timeout", \.uploads.httpTimeout, in: .milliseconds(100) ... .seconds(300)),
-        .duration(
-            "uploads.sample_interval", \.uploads.pipeline.sampleInterval, in: .milliseconds(100) ... .seconds(3_600)),
-        .duration("uploads.upload_interval", \.uploads.pipeline.uploadInterval, in: .seconds(1) ... .seconds(86_400)),
-        .mode("uploads.mode", \.uploads.pipeline.mode),
         .duration("uploads.flush_timeout", \.uploads.pipeline.flushTimeout, in: .zero ... .seconds(60)),
         .duration("uploads.retry_base", \.uploads.pipeline.retry.base, in: .milliseconds(100) ... .seconds(86_400)),
         .duration("uploads.retry_cap", \.uploads.pipeline.retry.cap, in: .milliseconds(100) ... .seconds(86_400)),
         .duration("uploads.keep_delivered", \.uploads.keepDelivered, in: .seconds(3_600) ... .seconds(8_760 * 3_600)),
         .integer("uploads.keep_delivered_count", \.uploads.keepDeliveredCount, in: 0...1_000_000_000),
-        .flag("countdown.bell", \.countdownActions.bell),
-        .flag("countdown.flash", \.countdownActions.flash),
-        .text("countdown.hook", \.countdownActions.hook, accepted: TimerActions.hookRule, emptyIsNone: true),
-        .duration("countdown.hook_limit", \.countdownActions.hookLimit, in: TimerActions.hookLimitRange),
-        .choice("countdown.gcd_queue", \.gcdQueue, ["background": .background, "main": .main]),
     ]
 
-    /// The ticker's refresh rates, for the config file and `--fps` alike.
+    /// A display link's refresh rates, for the config file and `--fps` alike.
     static let fpsRange = 1...240
+
+    /// Fields that moved into the `[[timers]]` tables, with where they went: the standard scene's
+    /// rows are timers like any other now.
+    static let movedFields: [String: String] = [
+        "countdown.seconds": "countdown = N in each [[timers]] table with drives = \"countdown\"",
+        "countdown.bell": "bell in each [[timers]] table with drives = \"countdown\"",
+        "countdown.flash": "flash in each [[timers]] table with drives = \"countdown\"",
+        "countdown.hook": "hook in each [[timers]] table with drives = \"countdown\"",
+        "countdown.hook_limit": "hook_limit in each [[timers]] table with drives = \"countdown\"",
+        "countdown.gcd_queue": "mechanism = \"main-queue\" in the [[timers]] table named \"sms-gcd\"",
+        "ticker.fps": "refresh_rate in the [[timers]] table with drives = \"ripple\"",
+        "ticker.mode": "mode in the [[timers]] table with drives = \"ripple\"",
+        "uploads.sample_interval": "interval in the [[timers]] table with drives = \"samples\"",
+        "uploads.upload_interval": "interval in the [[timers]] table with drives = \"uploads\"",
+        "uploads.mode": "mode in the [[timers]] tables with drives = \"samples\" and \"uploads\"",
+    ]
 
     /// The fields by `section.key`.
     static let fieldsByKey = Dictionary(uniqueKeysWithValues: fields.map { ($0.key, $0) })

@@ -1,27 +1,14 @@
 import RunLoopKit
+import Uploads
 
 /// The dashboard's settings, read from a TOML file (`Resources/timerdeck.toml` documents every field;
 /// ``fields`` lists them with their accepted ranges).
 ///
 /// ```swift
 /// var config = try Config.parse(tomlText)
-/// config.tickerFPS = 30
+/// config.setRippleRefreshRate(30)
 /// ```
 package struct Config: Equatable, Sendable {
-    /// Length of an SMS countdown in seconds (S1).
-    package var countdownSeconds = 60
-    /// What the SMS rows do when their countdown reaches Send (S1): the bell and/or a hook.
-    package var countdownActions: TimerActions = {
-        var actions = TimerActions()
-        actions.actsOn = .end
-        return actions
-    }()
-    /// The queue of the GCD SMS row's dispatch timer (C-M12, C-G10).
-    package var gcdQueue: DispatchQueueChoice = .background
-    /// Refresh rate of the ticker's display link in Hz.
-    package var tickerFPS = 60
-    /// Mode the ticker's display link starts in (M4).
-    package var tickerMode: RunLoop.Mode = .default
     /// Quiet period that ends a scroll gesture (decision 7).
     package var gestureQuiet: Duration = .milliseconds(250)
     /// Fire-log entries kept in memory.
@@ -32,9 +19,37 @@ package struct Config: Equatable, Sendable {
     package var mouse = true
     /// The periodic sample-and-upload pipeline (S2).
     package var uploads = UploadsConfig()
-    /// The user's own timers, from the `[[timers]]` tables, in the file's order.
-    package var timers: [TimerDefinition] = []
+    /// The dashboard's timers, from the `[[timers]]` tables in the file's order; a file without any
+    /// keeps the standard scene's (the SMS buttons, the ripple, the upload jobs).
+    package var timers = TimerDefinition.standardScene
 
     /// The built-in defaults (the same values as the shipped config file).
     package init() {}
+
+    /// `--fps`: the ripple's display link runs at `fps` Hz.
+    package mutating func setRippleRefreshRate(_ fps: Int) {
+        for index in timers.indices where timers[index].drives == .ripple { timers[index].refreshRate = fps }
+    }
+
+    /// Whether a timer drives the upload pipeline (then the outbox is opened and the panel shown).
+    package var hasUploads: Bool { timers.contains { $0.drives.isUploadJob } }
+
+    /// The upload pipeline's settings: the `[uploads]` section's, with the intervals and modes of
+    /// the timers that drive its jobs.
+    package var pipelineSettings: UploadPipeline.Settings {
+        var settings = uploads.pipeline
+        for timer in timers {
+            switch timer.drives.uploadJob {
+            case .sample:
+                settings.sampleInterval = timer.interval
+                settings.sampleMode = timer.mode
+            case .upload:
+                settings.uploadInterval = timer.interval
+                settings.uploadMode = timer.mode
+            case nil:
+                break
+            }
+        }
+        return settings
+    }
 }

@@ -89,6 +89,20 @@ struct ConfigField<Root>: Sendable {
             }, written: { config in "\"\(pairs.first { $0.value == config[keyPath: path] }?.key ?? "")\"" })
     }
 
+    /// A string read by `parse` (`nil`: not accepted) and written back by `write`.
+    static func parsed<Value: Sendable>(
+        _ key: String, _ path: WritableKeyPath<Root, Value> & Sendable, accepted: String,
+        parse: @escaping @Sendable (String) -> Value?, write: @escaping @Sendable (Value) -> String
+    ) -> ConfigField {
+        ConfigField(
+            key: key, accepted: accepted, range: nil,
+            store: { config, value in
+                guard case .text(let text) = value, let parsed = parse(text) else { return false }
+                config[keyPath: path] = parsed
+                return true
+            }, written: { write($0[keyPath: path]).quotedForJSONAndTOML })
+    }
+
     /// A run loop mode by name (M4).
     static func mode(_ key: String, _ path: WritableKeyPath<Root, RunLoop.Mode> & Sendable) -> ConfigField {
         choice(key, path, ["default": .default, "tracking": .tracking, "modal": .modal, "common": .common])

@@ -29,12 +29,12 @@ enum ConfigLines {
             position = skipBlanks(line, from: position + (isArray ? 2 : 1))
             let nameEnd = skipName(line, from: position)
             guard nameEnd > position else {
-                return "a section header needs a plain name, e.g. [ticker] or [[timers]] (letters, digits, _ or -)"
+                return "a section header needs a plain name, e.g. [uploads] or [[timers]] (letters, digits, _ or -)"
             }
             position = skipBlanks(line, from: nameEnd)
             let closing = isArray ? 2 : 1
             guard position + closing <= line.count, line[position..<position + closing].allSatisfy({ $0 == "]" }) else {
-                return "a section header is [name] or [[name]] with a plain name, e.g. [ticker] or [[timers]]"
+                return "a section header is [name] or [[name]] with a plain name, e.g. [uploads] or [[timers]]"
             }
             return restIsComment(line, from: position + closing)
         }

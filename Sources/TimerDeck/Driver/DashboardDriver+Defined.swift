@@ -12,14 +12,17 @@ extension DashboardDriver {
             let slot = TimerSlot(interval: timer.interval, mode: mode ?? .default, loop: loop)
             slot.tolerance = timer.tolerance
             slot.repeats = timer.repeats
-            slot.firesAtStart = timer.firstFire == .now
-            return SlotRowTimer(slot: slot, onFire: report)
+            let clock = loop.clock
+            return SlotRowTimer(
+                slot: slot,
+                firstFireDelay: { timer.firstFire.delay(interval: timer.interval, wallNow: clock.now(.wall)) },
+                onFire: report)
         case .displayLink:
             return DisplayLinkRowTimer(loop: loop, refreshRate: timer.refreshRate, onFire: report)
         case .dispatch, .mainQueue:
             return DispatchRowTimer(
                 loop: loop, clock: timer.clock, queue: timer.kind == .mainQueue ? .main : .background,
-                interval: timer.interval, firesAtStart: timer.firstFire == .now,
+                interval: timer.interval, firstFire: timer.firstFire,
                 repeats: timer.repeats, leeway: timer.tolerance, onFire: report)
         }
     }

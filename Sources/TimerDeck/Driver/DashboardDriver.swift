@@ -159,11 +159,6 @@ package final class DashboardDriver {
         let id = row.id
         let report: (Fire) -> Void = { [unowned self] fire in send(.fired(id, inRealTerms(fire))) }
         switch row.mechanism {
-        case .runLoopTimer(let interval):
-            return SlotRowTimer(
-                slot: TimerSlot(interval: interval, mode: row.mode ?? .default, loop: loop), onFire: report)
-        case .dispatchTimer(let interval, let clock, let queue):
-            return DispatchRowTimer(loop: loop, clock: clock, queue: queue, interval: interval, onFire: report)
         case .defined(let timer):
             return definedTimer(timer, mode: row.mode, report: report)
         case .displayLink(let refreshRate):

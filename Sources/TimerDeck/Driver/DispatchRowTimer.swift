@@ -3,34 +3,34 @@ import RunLoopKit
 
 /// A row driven by a dispatch timer whose events reach the loop in its common modes (G1, C-G10): on a
 /// background queue, or on the main queue that the main run loop drains (C-M12).
-/// An SMS button's timer repeats with its first event at once (G2), as the seed's code does; a
-/// defined timer follows its definition (first event, repeats, leeway).
+/// It follows its definition: first event (at once as the seed's SMS code does, G2, one interval
+/// later, or at a time of day), repeats, leeway.
 final class DispatchRowTimer: RowTimer {
     private unowned let loop: RunLoop
     private let clock: ClockKind
     private let queue: DispatchQueueChoice
     private let interval: Duration
-    private let firesAtStart: Bool
+    private let firstFire: TimerDefinition.FirstFire
     private let repeats: Bool
     private let leeway: Duration
     private let onFire: (Fire) -> Void
     private var timer: DispatchTimer?
-    /// When the running timer started, on its clock: the grid its events fall on.
-    private var started: Instant?
+    /// When the running timer's first event is due, on its clock: the grid its events fall on.
+    private var firstDue: Instant?
     /// Whether fires are reported with their lateness on the grid (a row without a button, whose
     /// state has no deadline to measure them by).
     private var reportsLateness = false
 
     init(
         loop: RunLoop, clock: ClockKind, queue: DispatchQueueChoice = .background, interval: Duration,
-        firesAtStart: Bool = true, repeats: Bool = true,
+        firstFire: TimerDefinition.FirstFire = .now, repeats: Bool = true,
         leeway: Duration = .zero, onFire: @escaping (Fire) -> Void
     ) {
         self.loop = loop
         self.clock = clock
         self.queue = queue
         self.interval = interval
-        self.firesAtStart = firesAtStart
+        self.firstFire = firstFire
         self.repeats = repeats
         self.leeway = leeway
         self.onFire = onFire
@@ -38,12 +38,20 @@ final class DispatchRowTimer: RowTimer {
 
     func start(for row: RowState) {
         stop()
-        started = loop.clock.now(clock)
+        let delay = firstFire.delay(interval: interval, wallNow: loop.clock.now(.wall))
+        let firstDue = loop.clock.now(clock) + delay
+        self.firstDue = firstDue
         reportsLateness = row.button == nil
         let timer = makeDispatchTimer { [weak self] event in self?.deliver(ticks: event.ticks, isManual: false) }
-        // C-G2: `.now` is the first event at once; a one-shot timer has no repeat interval.
-        timer.schedule(
-            deadline: firesAtStart ? .now : .after(interval), repeating: repeats ? interval : nil, leeway: leeway)
+        // C-G2: `.now` is the first event at once; a one-shot timer has no repeat interval. A time of
+        // day on the wall clock is a wall deadline, kept across a sleep or a clock change.
+        let deadline: DispatchTimer.Deadline =
+            switch firstFire {
+            case .now: .now
+            case .at where clock == .wall: .at(firstDue)
+            default: .after(delay)
+            }
+        timer.schedule(deadline: deadline, repeating: repeats ? interval : nil, leeway: leeway)
         timer.resume()
         self.timer = timer
     }
@@ -62,7 +70,7 @@ final class DispatchRowTimer: RowTimer {
     func stop() {
         timer?.cancel()
         timer = nil
-        started = nil
+        firstDue = nil
     }
 
     func suspend() {
@@ -85,19 +93,18 @@ final class DispatchRowTimer: RowTimer {
     func invalidate() { stop() }
 
     var nextFire: Instant? {
-        guard let started, let timer, !timer.isSuspended else { return nil }
+        guard let firstDue, let timer, !timer.isSuspended else { return nil }
         let step = max(interval.nanoseconds, 1)
-        let elapsed = loop.clock.now(clock).nanoseconds - started.nanoseconds
+        let elapsed = loop.clock.now(clock).nanoseconds - firstDue.nanoseconds
+        guard elapsed >= 0 else { return loop.now + .nanoseconds(-elapsed) }
         return loop.now + .nanoseconds(step - elapsed % step)
     }
 
-    /// How late an event at `clockNow` is on the grid (first point at the start, or one interval
-    /// after it), and how many grid points it stands for.
+    /// How late an event at `clockNow` is on the grid (first point at the first event's due time).
     private func lateness(at clockNow: Instant) -> Duration {
-        guard let started else { return .zero }
+        guard let firstDue else { return .zero }
         let step = max(interval.nanoseconds, 1)
-        let first = started.nanoseconds + (firesAtStart ? 0 : step)
-        let elapsed = clockNow.nanoseconds - first
+        let elapsed = clockNow.nanoseconds - firstDue.nanoseconds
         return .nanoseconds(elapsed > 0 ? elapsed % step : 0)
     }
 

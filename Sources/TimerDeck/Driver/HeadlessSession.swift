@@ -19,7 +19,7 @@ package final class HeadlessSession {
     private let screen: GridScreen
     private let driver: DashboardDriver
     private let output: (String) -> Void
-    private let uploads: UploadPipeline
+    private let uploads: UploadPipeline?
     private var nextStep = 0
 
     private enum ResolvedStep {
@@ -31,10 +31,11 @@ package final class HeadlessSession {
 
     /// Prepares a session.
     ///
-    /// The upload pipeline runs on the same virtual clock; its outbox and sink come from `uploads`.
+    /// The upload pipeline runs on the same virtual clock; its outbox and sink come from `uploads`
+    /// (`nil` when the config's timers drive no uploads).
     @available(*, noasync)
     package init(
-        config: Config, uploads setup: UploadsSetup, script: HeadlessScript, trace: TraceFile? = nil,
+        config: Config, uploads setup: UploadsSetup?, script: HeadlessScript, trace: TraceFile? = nil,
         output: @escaping (String) -> Void
     ) {
         var resolved: [ResolvedStep] = []
@@ -54,12 +55,12 @@ package final class HeadlessSession {
         time = TimeControl(base: .virtual(base))
         loop = RunLoop(clock: .controlled(time))
         screen = GridScreen(size: DashboardLayout.minimumSize)
-        uploads = setup.makePipeline(on: loop)
+        uploads = setup?.makePipeline(on: loop)
         // Nobody watches between snapshots: changes accumulate and `snapshot` draws the whole
         // screen from the state, which gives the same screen as drawing every change, minutes faster.
         driver = StandardDashboard.make(
             config: config, loop: loop, screen: screen, pipeline: uploads,
-            sinkLabel: setup.sinkLabel, rendersOnChange: false)
+            sinkLabel: setup?.sinkLabel ?? "", rendersOnChange: false)
         driver.trace = trace
     }
 
@@ -73,7 +74,7 @@ package final class HeadlessSession {
             while !driver.quitRequested {
                 loop.run(mode: .default, until: .distantFuture)
             }
-            return uploads.flush()
+            return uploads?.flush() ?? 0
         }
     }
 
@@ -84,6 +85,10 @@ package final class HeadlessSession {
             // A key made a timer due at this instant (a step of the clock): go on once it fired.
             let timer = Timer(fireAt: next, interval: .zero, repeats: false) { [weak self] _ in self?.continueSoon() }
             for mode in RunLoop.Mode.inputModes { loop.add(timer, forMode: mode) }
+            return
+        }
+        guard let uploads else {
+            takeNextStep()
             return
         }
         uploads.whenSettled { [weak self] in self?.takeNextStep() }

@@ -4,10 +4,14 @@ import RunLoopKit
 /// slot the pipeline owns (its fires then reach the driver through the pipeline).
 final class SlotRowTimer: RowTimer {
     private let slot: TimerSlot
+    /// The time from a start to the first fire, asked at each start (a time of day moves on).
+    private let firstFireDelay: () -> Duration?
 
-    /// Drives `slot`; with `onFire`, the slot's fires are reported through it.
-    init(slot: TimerSlot, onFire: ((Fire) -> Void)?) {
+    /// Drives `slot`; with `onFire`, the slot's fires are reported through it. Each start sets the
+    /// slot's first-fire delay from `firstFireDelay` (`nil`: one interval).
+    init(slot: TimerSlot, firstFireDelay: @escaping () -> Duration? = { nil }, onFire: ((Fire) -> Void)?) {
         self.slot = slot
+        self.firstFireDelay = firstFireDelay
         if let onFire {
             slot.onFire = { fire in onFire(Fire(fire)) }
         }
@@ -15,6 +19,7 @@ final class SlotRowTimer: RowTimer {
 
     func start(for row: RowState) {
         if let mode = row.mode, mode != slot.mode { slot.move(to: mode) }
+        slot.firstFireDelay = firstFireDelay()
         slot.start()
     }
 

@@ -36,9 +36,10 @@ package final class UploadsSetup {
     /// - Throws: ``UploadsSetupError`` naming the file and the reason: an outbox that cannot be
     ///   opened or is corrupt, a route file that cannot be read, an upload URL that is not an
     ///   absolute http(s) URL.
-    package init(config: UploadsConfig, outboxPath: String?, uploadURL: String?, headless: Bool)
+    package init(config settings: Config, outboxPath: String?, uploadURL: String?, headless: Bool)
         throws(UploadsSetupError)
     {
+        let config = settings.uploads
         var temporaryDirectory: URL?
         let outboxURL: URL
         if let outboxPath {
@@ -90,7 +91,7 @@ package final class UploadsSetup {
                 + directory.path.replacingOccurrences(
                     of: FileManager.default.homeDirectoryForCurrentUser.path, with: "~", options: .anchored)
         }
-        settings = config.pipeline
+        self.settings = settings.pipelineSettings
     }
 
     deinit {

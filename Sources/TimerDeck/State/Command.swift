@@ -50,7 +50,7 @@ enum Command: Equatable, Sendable {
     case deleteTimer
     /// Asks for a new timer's definition and adds it (`a`).
     case addTimer
-    /// Asks for a file and writes the defined timers to it (`W`).
+    /// Asks for a file and writes every row's timer definition to it (`W`).
     case writeTimers
 }
 

@@ -7,6 +7,8 @@ struct DashboardLayout: Equatable, Sendable {
     static let minimumSize = Size(width: 80, height: 24)
     /// Height of the SMS and ripple panels.
     static let topHeight = 6
+    /// SMS buttons the SMS panel has room for (inside its border).
+    static let countdownRows = topHeight - 2
     /// Lines of keys the help overlay shows at once.
     var helpLines: Int { max(help.height - 2, 1) }
 

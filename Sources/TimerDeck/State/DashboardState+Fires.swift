@@ -63,8 +63,9 @@ extension DashboardState {
         _ row: RowState, time: Instant, mode: RunLoop.Mode?, clockNow: Instant,
         ticks: Int, isManual: Bool
     ) -> [Effect] {
-        guard case .dispatchTimer(let interval, _, _) = row.mechanism, let button = row.button else { return [] }
+        guard let button = row.button else { return [] }
         let id = row.id
+        let interval = row.definition.interval
         let step = max(interval.nanoseconds, 1)
         let deadline = row.deadline ?? clockNow + interval * button.seconds
         self[id].deadline = deadline

@@ -1,10 +1,10 @@
 import TerminalUI
 
 extension DashboardState {
-    /// `W`: asks for the file to write the defined timers to.
+    /// `W`: asks for the file to write the timers to (every row's definition).
     mutating func askForTimersFile() -> [Effect] {
-        guard rows.contains(where: { if case .defined = $0.mechanism { true } else { false } }) else {
-            hint = "no timers of your own to write: define them with [[timers]] in the config"
+        guard !rows.isEmpty else {
+            hint = "no timers to write: add one with a, or define them with [[timers]] in the config"
             return [.render(.status)]
         }
         prompt = Prompt(purpose: .writeTimers)
@@ -29,12 +29,8 @@ extension DashboardState {
                 hint = "no file named: W again to write the timers"
                 return effects
             }
-            let timers = rows.compactMap { row -> TimerDefinition? in
-                if case .defined(let timer) = row.mechanism { return timer }
-                return nil
-            }
             hint = nil
-            effects.append(.writeTimers(path: current.text, text: TimerDefinition.configText(timers)))
+            effects.append(.writeTimers(path: current.text, text: TimerDefinition.configText(rows.map(\.definition))))
             return effects
         case .backspace:
             if !current.text.isEmpty { current.text.removeLast() }
@@ -76,23 +72,24 @@ extension DashboardState {
         prompt = nil
         let id = RowID(number: rowsMade)
         rowsMade += 1
-        var row = Scene.Row(defined: timer).state(id: id)
+        var row = RowState(timer, id: id)
         row.run = .running
         rows.append(row)
         layout = DashboardLayout(size: layout.size, rowCount: rows.count, hasUploads: uploadsLabel != nil)
-        hint = "added \(timer.name): s starts or stops it, W writes your timers to a file"
+        hint = "added \(timer.name): s starts or stops it, W writes the timers to a file"
         return [.addTimer(id), .start(id), .render(.all)]
     }
 
-    /// `d`: deletes the selected timer if the user defined or added it; the standard scene's rows stay.
-    /// Its row number is not reused, so nothing that still names it reaches another row.
+    /// `d`: deletes the selected timer; an upload job stays (the pipeline needs both: remove its
+    /// `[[timers]]` table from the config instead). Its row number is not reused, so nothing that
+    /// still names it reaches another row.
     mutating func deleteSelectedTimer() -> [Effect] {
         guard let row = selectedRow else {
             hint = "select one of your timers to delete (Tab to the timers panel)"
             return []
         }
-        guard case .defined = row.mechanism else {
-            hint = "\(row.name) belongs to the standard scene: d deletes the timers you defined or added"
+        guard row.uploadJob == nil else {
+            hint = "\(row.name) drives the uploads: to go without them, remove its [[timers]] table from the config"
             return []
         }
         rows.removeAll { $0.id == row.id }

@@ -61,13 +61,13 @@ struct DashboardState: Sendable {
 
     /// The state of `scene` on a screen of `size`, nothing started yet (``Event/launch`` starts it).
     init(scene: Scene, size: Size) {
-        rows = scene.rows.enumerated().map { index, row in row.state(id: RowID(number: index)) }
-        rowsMade = scene.rows.count
+        rows = scene.timers.enumerated().map { index, timer in RowState(timer, id: RowID(number: index)) }
+        rowsMade = scene.timers.count
         uploadsLabel = scene.uploadsLabel
         gestureQuiet = scene.gestureQuiet
         simulatedSleep = scene.simulatedSleep
         log = FireLog(capacity: scene.logCapacity)
-        layout = DashboardLayout(size: size, rowCount: scene.rows.count, hasUploads: scene.uploadsLabel != nil)
+        layout = DashboardLayout(size: size, rowCount: scene.timers.count, hasUploads: scene.uploadsLabel != nil)
     }
 
     /// The row `id` names; it must exist (``contains(_:)``).

@@ -100,7 +100,7 @@ enum Keymap {
         "space  .          pause / resume all timers; step to the next fire",
         "<  >              slow motion: slower / faster (1×, ¼×, ⅒×)",
         "z  w  e           simulate a machine sleep (G3); wall clock −1 h / +1 h",
-        "a  d  W           add a timer (a form below), delete yours, write them",
+        "a  d  W           add a timer (a form below), delete one, write all",
         "?                 this help    Esc  close    q  quit",
     ]
 }

@@ -1,25 +1,32 @@
 import RunLoopKit
 import Uploads
 
-/// What drives a row: the kind of timer and its settings. Part of the scene, fixed for the row.
+/// What drives a row: the kind of timer and its settings, from its ``TimerDefinition``. Fixed for the row.
 enum Mechanism: Equatable, Sendable {
-    /// A repeating run loop timer (``TimerSlot``), first fire one interval after the start (M1).
-    case runLoopTimer(interval: Duration)
-    /// A repeating dispatch timer on `queue` whose events reach the loop, first event at once (G2).
-    case dispatchTimer(interval: Duration, clock: ClockKind, queue: DispatchQueueChoice)
-    /// A display link at `refreshRate` Hz (S3).
+    /// A run loop timer, dispatch timer or display link as its definition says: a row of the fire
+    /// log, or an SMS button (S1) counting down a second a fire.
+    case defined(TimerDefinition)
+    /// The ripple's display link at `refreshRate` Hz (S3), whose frame interval `[` `]` change.
     case displayLink(refreshRate: Int)
     /// One of the upload pipeline's two jobs, a run loop timer owned by the pipeline (S2).
     case uploadJob(UploadPipeline.Job, interval: Duration)
-    /// A timer the user defined in the config: a run loop or dispatch timer with its own settings.
-    case defined(TimerDefinition)
+
+    /// What drives the row of `timer`.
+    init(_ timer: TimerDefinition) {
+        if timer.drives == .ripple {
+            self = .displayLink(refreshRate: timer.refreshRate)
+        } else if let job = timer.drives.uploadJob {
+            self = .uploadJob(job, interval: timer.interval)
+        } else {
+            self = .defined(timer)
+        }
+    }
 
     /// Whether the mechanism lives in run loop modes (a dispatch timer does not, G1).
     var hasModes: Bool {
         switch self {
-        case .dispatchTimer: false
         case .defined(let timer): timer.kind.hasModes
-        default: true
+        case .displayLink, .uploadJob: true
         }
     }
 }

@@ -2,7 +2,7 @@
 struct Prompt: Equatable, Sendable {
     /// What Enter does with the text.
     enum Purpose: Equatable, Sendable {
-        /// Writes the defined timers to the file the text names (`W`).
+        /// Writes the timers to the file the text names (`W`).
         case writeTimers
         /// Adds the timer the text defines (`a`).
         case addTimer

@@ -6,12 +6,10 @@ import Uploads
 struct RowState: Equatable, Sendable {
     /// Its place in the scene.
     let id: RowID
-    /// Short unique name, shown in the inspector and the fire log.
-    let name: String
-    /// What drives it.
+    /// The timer as the config (or the add-timer prompt) defined it.
+    let definition: TimerDefinition
+    /// What drives it, from ``definition``.
     let mechanism: Mechanism
-    /// Whether it starts with the dashboard (the ticker, the upload jobs) or waits for a key.
-    let startsAtLaunch: Bool
     /// The mode it is scheduled in; `nil` for a mode-independent timer (a dispatch timer, G1).
     var mode: RunLoop.Mode?
     /// Scheduled, held, invalid or idle.
@@ -33,13 +31,27 @@ struct RowState: Equatable, Sendable {
     /// Whether its hook is running (a hook never runs twice at once for one timer).
     var isHookRunning = false
 
+    /// The row of `definition` before anything ran.
+    init(_ definition: TimerDefinition, id: RowID) {
+        self.id = id
+        self.definition = definition
+        mechanism = Mechanism(definition)
+        mode = mechanism.hasModes ? definition.mode : nil
+        button = definition.drives == .countdown ? Countdown(seconds: definition.countdownSeconds) : nil
+        ticker = definition.drives == .ripple ? TickerSettings() : nil
+        actions = definition.actions
+    }
+
+    /// Short unique name, shown in the inspector and the fire log.
+    var name: String { definition.name }
+    /// Whether it starts with the dashboard (the ticker, the upload jobs) or waits for a key.
+    var startsAtLaunch: Bool { definition.startsAtLaunch }
+
     /// The mechanism and its settings as the inspector shows them: "RunLoop Timer 1s".
     var mechanismText: String {
         switch mechanism {
-        case .runLoopTimer(let interval), .uploadJob(_, let interval):
+        case .uploadJob(_, let interval):
             "RunLoop Timer " + DurationText.setting(interval)
-        case .dispatchTimer(let interval, _, let queue):
-            "DispatchTimer " + DurationText.setting(interval) + (queue == .main ? " main queue" : "")
         case .displayLink(let refreshRate):
             "DisplayLink \(refreshRate)/\(ticker?.frameInterval ?? 1)" + (ticker?.isSlow == true ? " slow" : "")
         case .defined(let timer) where timer.kind == .displayLink: "DisplayLink \(timer.refreshRate)/1"
@@ -49,11 +61,9 @@ struct RowState: Equatable, Sendable {
         }
     }
 
-    /// The mechanism as a hook's environment names it: "runloop", "dispatch", "displaylink", "upload".
+    /// The mechanism as a hook's environment names it: "runloop", "dispatch", "main-queue", "displaylink", "upload".
     var mechanismName: String {
         switch mechanism {
-        case .runLoopTimer: "runloop"
-        case .dispatchTimer: "dispatch"
         case .displayLink: "displaylink"
         case .uploadJob: "upload"
         case .defined(let timer): timer.kind.rawValue
@@ -63,8 +73,6 @@ struct RowState: Equatable, Sendable {
     /// The mechanism in a word or two, for the SMS panel: "Timer", "GCD", "GCD main" (main queue).
     var kindText: String {
         switch mechanism {
-        case .dispatchTimer(_, _, .main): return "GCD main"
-        case .dispatchTimer: return "GCD"
         case .defined(let timer) where timer.kind == .mainQueue: return "GCD main"
         case .defined(let timer) where timer.kind != .runLoop: return "GCD"
         default: return "Timer"

@@ -14,8 +14,14 @@ extension TimerDefinition {
         .duration("timers.tolerance", \.tolerance, in: .zero ... .seconds(3_600)),
         .mode("timers.mode", \.mode),
         .choice("timers.clock", \.clock, ["uptime": .uptime, "continuous": .continuous, "wall": .wall]),
-        .choice("timers.first_fire", \.firstFire, ["after-interval": .afterInterval, "now": .now]),
+        .parsed(
+            "timers.first_fire", \.firstFire, accepted: FirstFire.accepted, parse: FirstFire.init(text:),
+            write: \.text),
         .flag("timers.start", \.startsAtLaunch),
+        .choice(
+            "timers.drives", \.drives,
+            ["log": .log, "countdown": .countdown, "ripple": .ripple, "samples": .samples, "uploads": .uploads]),
+        .integer("timers.countdown", \.countdownSeconds, in: 1...3_600),
         .flag("timers.bell", \.actions.bell),
         .flag("timers.flash", \.actions.flash),
         .text("timers.hook", \.actions.hook, accepted: TimerActions.hookRule, emptyIsNone: true),
@@ -63,10 +69,31 @@ extension TimerDefinition {
             return "field 'timers.mode' is set for a dispatch timer, which has no mode (G1) "
                 + "(accepted: leave it out, or use mechanism = \"runloop\")"
         }
-        if actions.actsOn == .end && repeats {
+        if actions.actsOn == .end && repeats && drives != .countdown {
             return "field 'timers.act_on' = \"end\" is invalid for a repeating timer, which never ends by itself "
-                + "(accepted: \"fire\", or repeats = false)"
+                + "(accepted: \"fire\", or repeats = false, or drives = \"countdown\")"
         }
-        return nil
+        return drivesProblem
+    }
+
+    /// What is wrong with ``drives`` for this timer's mechanism, or `nil`.
+    private var drivesProblem: String? {
+        let field = "field 'timers.drives' = \"\(drives.rawValue)\" is invalid for"
+        switch drives {
+        case .log:
+            return nil
+        case .countdown where kind == .displayLink || !repeats:
+            return "\(field) a display link or a one-shot timer (accepted: a repeating \"runloop\", "
+                + "\"dispatch\" or \"main-queue\" timer: one fire, one second less)"
+        case .ripple where kind != .displayLink:
+            return "\(field) mechanism = \"\(kind.rawValue)\" (accepted: mechanism = \"displaylink\")"
+        case .samples where kind != .runLoop || !repeats || interval < .milliseconds(100),
+            .uploads where kind != .runLoop || !repeats || interval < .seconds(1):
+            let shortest = drives == .samples ? "100ms" : "1s"
+            return "\(field) this timer (accepted: a repeating \"runloop\" timer with an interval of at least "
+                + "\(shortest))"
+        default:
+            return nil
+        }
     }
 }

@@ -29,12 +29,19 @@ package struct TimerDefinition: Equatable, Sendable {
         var hasModes: Bool { self == .runLoop || self == .displayLink }
     }
 
-    /// When the first fire is due.
-    package enum FirstFire: String, Equatable, Sendable, CaseIterable {
-        /// At once, as `DispatchTime.now()` does (G2).
-        case now
-        /// One interval after the start, as `scheduledTimer(withTimeInterval:)` does (M1).
-        case afterInterval = "after-interval"
+    /// What a row shows besides its fires in the log: the standard scene's panels are driven by
+    /// timers defined like any other (Resources/timerdeck.toml lists them).
+    package enum Drives: String, Equatable, Sendable, CaseIterable {
+        /// Only the fire log and the inspector.
+        case log
+        /// An SMS resend button counting down ``TimerDefinition/countdownSeconds``, a second a fire (S1).
+        case countdown
+        /// The ripple animation, a frame per callback of a display link (S3).
+        case ripple
+        /// The upload pipeline's sampling job: a sample into the outbox a fire (S2).
+        case samples
+        /// The upload pipeline's upload job: the new samples out as one batch a fire (S2).
+        case uploads
     }
 
     /// Short unique name, shown in the inspector and the fire log.
@@ -55,6 +62,10 @@ package struct TimerDefinition: Equatable, Sendable {
     package var clock: ClockKind = .uptime
     /// When its first fire is due.
     package var firstFire: FirstFire = .afterInterval
+    /// What its row shows besides the fire log.
+    package var drives: Drives = .log
+    /// The length of an SMS countdown in seconds (for ``Drives/countdown``).
+    package var countdownSeconds = 60
     /// Whether it starts with the dashboard (otherwise `s` starts it).
     package var startsAtLaunch = true
     /// The bell and the hook, and when they act.
