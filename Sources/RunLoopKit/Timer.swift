@@ -20,8 +20,8 @@
 public final class Timer {
     // The timer's state is only touched on its run loop's thread and never re-entrantly, so the
     // dynamic exclusivity checks on the hot fields are turned off. What every timer needs is stored
-    // inline and the rest in `Extras`, so that a plain one-shot timer is a 72-byte object (an 80-byte
-    // allocation); the fields are declared in layout order.
+    // inline and the rest in `Extras`, so that a one-shot timer, with or without tolerance, is a
+    // 72-byte object (an 80-byte allocation); the fields are declared in layout order.
 
     /// Scheduled fire time on the uptime clock, in nanoseconds.
     @exclusivity(unchecked) var fireNanoseconds: Int64
@@ -39,12 +39,15 @@ public final class Timer {
     /// True while the timer is a common-mode item of its run loop (C-M4).
     var isCommonItem = false
     private var validity = true
+    /// The tolerance in nanoseconds when it is below `UInt32.max` (4.29 s); `UInt32.max` says it is
+    /// in `extras` instead. Four bytes fit after the flags without growing the object.
+    @exclusivity(unchecked) private var compactTolerance: UInt32 = 0
 
     /// State that a plain one-shot timer does not need, allocated on first use.
     private final class Extras {
         /// Repeat interval in nanoseconds; 0 for a one-shot timer (C-T11).
         var intervalNanoseconds: Int64 = 0
-        /// Effective tolerance in nanoseconds, already clamped (C-T9).
+        /// Effective tolerance in nanoseconds, already clamped (C-T9), when it is 4.29 s or longer.
         var toleranceNanoseconds: Int64 = 0
         /// The fire time last serviced by the run loop, reported by ``fireDate`` once invalid (C-T8);
         /// only repeating timers need it (a one-shot is invalidated at the time it fired).
@@ -129,7 +132,10 @@ public final class Timer {
     var intervalNanoseconds: Int64 { extras?.intervalNanoseconds ?? 0 }
 
     /// Effective tolerance in nanoseconds, already clamped (C-T9).
-    var toleranceNanoseconds: Int64 { extras?.toleranceNanoseconds ?? 0 }
+    @inline(__always)
+    var toleranceNanoseconds: Int64 {
+        compactTolerance == UInt32.max ? extras?.toleranceNanoseconds ?? 0 : Int64(compactTolerance)
+    }
 
     /// Whether the timer repeats.
     public var repeats: Bool { intervalNanoseconds > 0 }
@@ -144,8 +150,12 @@ public final class Timer {
         set {
             var value = max(newValue.nanoseconds, 0)
             if intervalNanoseconds > 0 { value = min(value, intervalNanoseconds / 2) }
-            guard value != 0 || extras != nil else { return }
-            extrasForWriting().toleranceNanoseconds = value
+            if value < Int64(UInt32.max) {
+                compactTolerance = UInt32(value)
+            } else {
+                compactTolerance = UInt32.max
+                extrasForWriting().toleranceNanoseconds = value
+            }
         }
     }
 
@@ -226,6 +236,10 @@ public final class Timer {
     func ownerChanged() {
         extras?.shared?.setOwner(of: self)
     }
+
+    /// Whether the timer has allocated its rarely used state (a repeating timer, a handle, user
+    /// info, a tolerance of 4.29 s or more): a one-shot timer with a shorter tolerance has not.
+    var hasExtras: Bool { extras != nil }
 
     private func extrasForWriting() -> Extras {
         if let extras { return extras }

@@ -4,9 +4,12 @@ import Glibc
 /// Puts a run loop to sleep until its next deadline or input, and reports which descriptors are ready.
 ///
 /// On the system clock it sleeps in the kernel: one epoll set per mode (the loop's eventfd, its
-/// timerfd and the mode's descriptor sources, C-T10) and a `CLOCK_MONOTONIC` timerfd armed at the
-/// absolute deadline, which the kernel fires without timer slack. There is no polling tick: with no
-/// deadline the loop sleeps until input or a wake-up.
+/// timerfd and the mode's descriptor sources, C-T10), waited on with `epoll_pwait2` and a nanosecond
+/// timeout, the loop's thread's timer slack set to 1 ns so the kernel ends the wait on time: one
+/// system call per wake-up. Where the kernel lacks `epoll_pwait2` (before Linux 5.11) a
+/// `CLOCK_MONOTONIC` timerfd armed at the absolute deadline ends the wait instead (re-armed only when
+/// the deadline changes). There is no polling tick: with no deadline the loop sleeps until input or
+/// a wake-up.
 ///
 /// On a ``VirtualClock`` it lets outside work finish, checks input without blocking and then jumps
 /// the clock to the deadline; it blocks for real only when there is no deadline.
@@ -15,6 +18,14 @@ final class Waiter {
     private let clock: RunLoopClock
     private let timerDescriptor: Int32
     private var armedDeadline = Int64.max
+    /// Whether waits end by `epoll_pwait2`'s timeout; cleared for good when the kernel lacks it.
+    private var waitsWithTimeout = true
+    /// Whether this loop's thread already has the 1 ns timer slack (``waitInKernel(_:until:ready:)``).
+    private var hasPreciseSlack = false
+    /// When the kernel was last asked for input (uptime ns), for passes whose timers are already due.
+    private var lastInputCheck = Int64.min
+    /// While timers are due pass after pass, the kernel is asked for input at most this often (1 ms).
+    static let inputCheckInterval: Int64 = 1_000_000
     private var events = [epoll_event](repeating: epoll_event(), count: 64)
     private var epollDescriptors: [Int32] = []
     /// libdispatch's main-queue eventfd on ``RunLoop/main`` (-1 elsewhere), watched in common modes only.
@@ -136,12 +147,50 @@ final class Waiter {
             collect(epoll, timeout: -1, into: &ready)
             return
         }
-        if deadline <= SystemClock.now(.uptime).nanoseconds {
-            collect(epoll, timeout: 0, into: &ready)
+        let now = SystemClock.now(.uptime).nanoseconds
+        if deadline <= now {
+            // Timers are already due: a flood of them costs no system call a pass, and input waits
+            // at most a millisecond for its turn.
+            if lastInputCheck <= now - Self.inputCheckInterval {
+                lastInputCheck = now
+                collect(epoll, timeout: 0, into: &ready)
+            }
             return
+        }
+        lastInputCheck = now
+        if waitsWithTimeout {
+            if !hasPreciseSlack {
+                // The loop runs on one thread; the slack is that thread's (prctl), set once.
+                hasPreciseSlack = cle_set_timer_slack(1) == 0
+            }
+            disarm()
+            if collect(epoll, until: deadline, into: &ready) { return }
+            waitsWithTimeout = false
         }
         arm(deadline)
         collect(epoll, timeout: -1, into: &ready)
+    }
+
+    /// Waits on `epoll` with `epoll_pwait2` until the absolute uptime `deadline`, or input. Returns
+    /// `false` (having waited for nothing) when the kernel has no `epoll_pwait2`.
+    private func collect(_ epoll: Int32, until deadline: Int64, into ready: inout [Int32]) -> Bool {
+        var count: Int32 = 0
+        do {
+            // After EINTR the remaining time is taken again from the clock.
+            count = try SystemCall.check("epoll_pwait2") {
+                let remaining = max(deadline - SystemClock.now(.uptime).nanoseconds, 0)
+                var timeout = timespec(tv_sec: Int(remaining / 1_000_000_000), tv_nsec: Int(remaining % 1_000_000_000))
+                return events.withUnsafeMutableBufferPointer { buffer in
+                    epoll_pwait2(epoll, buffer.baseAddress, Int32(buffer.count), &timeout, nil)
+                }
+            }
+        } catch  where error.errno == ENOSYS {
+            return false
+        } catch {
+            fatalError("RunLoop: waiting on epoll set \(epoll): \(error)")
+        }
+        take(count, into: &ready)
+        return true
     }
 
     /// Returns whether anything at all was ready (input, a wake-up or the timer).
@@ -157,6 +206,13 @@ final class Waiter {
             }
         }
         guard count > 0 else { return false }
+        take(count, into: &ready)
+        return true
+    }
+
+    /// Handles the first `count` events of the last wait: wake-ups, the main queue, the timerfd,
+    /// and the ready descriptor sources, whose descriptors go to `ready`.
+    private func take(_ count: Int32, into ready: inout [Int32]) {
         for index in 0..<Int(count) {
             let descriptor = events[index].data.fd
             if descriptor == shared.wakeDescriptor {
@@ -180,7 +236,6 @@ final class Waiter {
                 ready.append(descriptor)
             }
         }
-        return true
     }
 
     private func arm(_ deadline: Int64) {

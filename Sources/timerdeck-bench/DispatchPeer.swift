@@ -5,7 +5,7 @@ import Synchronization
 enum DispatchPeer: Peer {
     static let name = "Dispatch"
 
-    static func fire(count: Int, spread: Int64) -> ThroughputResult {
+    static func fire(count: Int, spread: Int64, tolerance: Int64) -> ThroughputResult {
         let queue = DispatchQueue(label: "bench.fire")
         let state = Mutex((fired: 0, last: Int64(0)))
         let done = DispatchSemaphore(value: 0)
@@ -17,7 +17,9 @@ enum DispatchPeer: Peer {
         let origin = DispatchTime.now()
         for _ in 0..<count {
             let source = DispatchSource.makeTimerSource(queue: queue)
-            source.schedule(deadline: origin + .nanoseconds(Int(spreadSource.next(below: spread))), repeating: .never)
+            source.schedule(
+                deadline: origin + .nanoseconds(Int(spreadSource.next(below: spread))), repeating: .never,
+                leeway: .nanoseconds(Int(tolerance)))
             source.setEventHandler {
                 let finished = state.withLock { state -> Bool in
                     state.fired += 1

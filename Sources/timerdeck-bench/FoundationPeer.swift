@@ -11,7 +11,7 @@ enum FoundationPeer: Peer {
         Date(timeIntervalSinceNow: Double(nanoseconds - monotonicNanoseconds()) / 1e9)
     }
 
-    static func fire(count: Int, spread: Int64) -> ThroughputResult {
+    static func fire(count: Int, spread: Int64, tolerance: Int64) -> ThroughputResult {
         let loop = RunLoop.current
         // Foundation's timer blocks are @Sendable; they run on this thread, so the lock is never contended.
         let progress = Mutex((fired: 0, last: Int64(0)))
@@ -21,10 +21,11 @@ enum FoundationPeer: Peer {
         let origin = Date()
         for _ in 0..<count {
             let offset = Double(spreadSource.next(below: spread)) / 1e9
-            loop.add(
-                Timer(fire: origin.addingTimeInterval(offset), interval: 0, repeats: false) { _ in
-                    progress.withLock { $0 = ($0.fired + 1, monotonicNanoseconds()) }
-                }, forMode: .default)
+            let timer = Timer(fire: origin.addingTimeInterval(offset), interval: 0, repeats: false) { _ in
+                progress.withLock { $0 = ($0.fired + 1, monotonicNanoseconds()) }
+            }
+            if tolerance > 0 { timer.tolerance = Double(tolerance) / 1e9 }
+            loop.add(timer, forMode: .default)
         }
         let scheduled = monotonicNanoseconds()
         let memory = ResourceUsage.now().residentBytes - before.residentBytes

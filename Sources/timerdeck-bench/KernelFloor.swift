@@ -5,12 +5,12 @@ import Glibc
 enum KernelFloor: Peer {
     static let name = "kernel floor"
 
-    static func fire(count: Int, spread: Int64) -> ThroughputResult {
+    static func fire(count: Int, spread: Int64, tolerance: Int64) -> ThroughputResult {
         ThroughputResult(peer: name, timers: count, note: "no timer queue: lateness and idle floors only")
     }
 
     static func cancel(count: Int) -> ThroughputResult {
-        fire(count: count, spread: 0)
+        fire(count: count, spread: 0, tolerance: 0)
     }
 
     /// A `CLOCK_MONOTONIC` timerfd with `it_interval`, read in a blocking loop: no slack, no queue.

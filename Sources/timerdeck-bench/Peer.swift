@@ -2,8 +2,9 @@
 protocol Peer {
     /// Name in the report.
     static var name: String { get }
-    /// Schedules `count` one-shot timers with deadlines spread over `spread` ns and runs until all fired.
-    static func fire(count: Int, spread: Int64) -> ThroughputResult
+    /// Schedules `count` one-shot timers with deadlines spread over `spread` ns, each with
+    /// `tolerance` ns of tolerance (leeway), and runs until all fired.
+    static func fire(count: Int, spread: Int64, tolerance: Int64) -> ThroughputResult
     /// Schedules `count` one-shot timers far in the future, then cancels them all.
     static func cancel(count: Int) -> ThroughputResult
     /// Runs a repeating timer of `interval` ns for `duration` ns and measures each fire's lateness.
@@ -15,10 +16,12 @@ protocol Peer {
 extension Peer {
     /// Lateness of each fire against the grid `start + k × interval`, plus the count of grid slots:
     /// those up to and including the first one at or after `start + duration`, the fire that ends a run.
+    /// The percentiles leave out the first tenth of the run (a warm-up: page faults, first calls);
+    /// every fire counts as delivered.
     static func latenessResult(interval: Int64, duration: Int64, start: Int64, fireTimes: [Int64]) -> LatenessResult {
         var lateness: [Int64] = []
         lateness.reserveCapacity(fireTimes.count)
-        for time in fireTimes {
+        for time in fireTimes where time >= start + duration / 10 {
             let slot = max((time - start) / interval, 1)
             lateness.append(time - (start + slot * interval))
         }

@@ -18,12 +18,13 @@ struct Report {
         }
     }
 
-    func throughput(_ rows: [ThroughputResult]) {
+    func throughput(_ rows: [ThroughputResult], tolerance: Int64 = 0) {
         if json {
             for row in rows { emit(row) }
             return
         }
-        print("\n## Throughput: \(rows.first?.timers ?? 0) one-shot timers, deadlines spread over 1 s")
+        let with = tolerance > 0 ? ", tolerance \(format(Double(tolerance) / 1e6, digits: 0)) ms on each" : ""
+        print("\n## Throughput: \(rows.first?.timers ?? 0) one-shot timers, deadlines spread over 1 s\(with)")
         table(
             ["peer", "schedule ns", "cancel ns", "CPU/timer ns", "last cb s", "lag ms", "B/timer", "fired", "note"],
             rows.map { row in
@@ -43,11 +44,12 @@ struct Report {
         }
         print("\n## Lateness: repeating every \(format(rows.first?.intervalMicroseconds)) µs")
         table(
-            ["peer", "p50 µs", "p99 µs", "max µs", "delivered", "grid slots"],
+            ["peer", "p50 µs", "p99 µs", "max µs", "delivered", "grid slots", "p99 of each run µs"],
             rows.map {
                 [
                     $0.peer, format($0.p50Microseconds), format($0.p99Microseconds), format($0.maxMicroseconds),
                     String($0.delivered), String($0.gridSlots),
+                    $0.runsP99Microseconds.map { $0.map { format($0) }.joined(separator: " / ") } ?? "",
                 ]
             })
     }

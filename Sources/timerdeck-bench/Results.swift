@@ -16,6 +16,8 @@ struct ThroughputResult: Codable {
     var bytesPerTimer: Double?
     /// Callbacks delivered.
     var fired: Int?
+    /// The tolerance (leeway) of every timer, in nanoseconds (`nil`: none).
+    var toleranceNanoseconds: Int64?
     var note: String?
 }
 
@@ -28,6 +30,8 @@ struct LatenessResult: Codable {
     var maxMicroseconds: Double
     var delivered: Int
     var gridSlots: Int
+    /// The p99 of each run when the row stands for several (the row is the run with the median p99).
+    var runsP99Microseconds: [Double]?
 }
 
 /// Cost of an idle 1 Hz countdown.

@@ -4,7 +4,7 @@ import RunLoopKit
 enum RunLoopKitPeer: Peer {
     static let name = "RunLoopKit"
 
-    static func fire(count: Int, spread: Int64) -> ThroughputResult {
+    static func fire(count: Int, spread: Int64, tolerance: Int64) -> ThroughputResult {
         let loop = RunLoop()
         var fired = 0
         var lastCallback: Int64 = 0
@@ -13,11 +13,12 @@ enum RunLoopKitPeer: Peer {
         let start = monotonicNanoseconds()
         for _ in 0..<count {
             let deadline = Instant(nanoseconds: start + spreadSource.next(below: spread))
-            loop.add(
-                Timer(fireAt: deadline, interval: .zero, repeats: false) { _ in
-                    fired += 1
-                    lastCallback = monotonicNanoseconds()
-                }, forMode: .default)
+            let timer = Timer(fireAt: deadline, interval: .zero, repeats: false) { _ in
+                fired += 1
+                lastCallback = monotonicNanoseconds()
+            }
+            if tolerance > 0 { timer.tolerance = .nanoseconds(tolerance) }
+            loop.add(timer, forMode: .default)
         }
         let scheduled = monotonicNanoseconds()
         let memory = ResourceUsage.now().residentBytes - before.residentBytes

@@ -23,13 +23,18 @@ struct BenchSmokeTests {
         #expect(rows.contains { $0["machine"] != nil })
 
         let throughput = rows.filter { $0["timers"] != nil }
-        #expect(Set(throughput.compactMap { $0["peer"] as? String }) == ["RunLoopKit", "Foundation", "Dispatch"])
+        #expect(
+            Set(throughput.compactMap { $0["peer"] as? String }) == [
+                "RunLoopKit", "Foundation", "Dispatch", "heap+nanosleep",
+            ])
         for row in throughput {
             #expect(int(row["fired"]) == int(row["timers"]) && int(row["timers"]) > 0, "every timer fired: \(row)")
         }
+        let withTolerance = throughput.filter { $0["toleranceNanoseconds"] != nil }
+        #expect(withTolerance.count == 4, "one run with tolerance per peer: \(withTolerance)")
 
         let lateness = rows.filter { $0["intervalMicroseconds"] != nil }
-        let peers = ["kernel floor", "RunLoopKit", "Foundation", "Dispatch"]
+        let peers = ["kernel floor", "RunLoopKit", "Foundation", "Dispatch", "heap+nanosleep"]
         let atOneMillisecond = lateness.filter { double($0["intervalMicroseconds"]) == 1_000 }
         let atOneFrame = lateness.filter { abs(double($0["intervalMicroseconds"]) - 16_666.667) < 1 }
         #expect(Set(atOneMillisecond.compactMap { $0["peer"] as? String }) == Set(peers))
