@@ -62,17 +62,27 @@ extension RunLoop {
     }
 
     /// Takes an invalidated item out of every mode and the common items (C-T8).
+    ///
+    /// Called on the item's own loop (every caller reaches it through `item.runLoop`), so the loop
+    /// lets go of it without loading that weak reference again: a fired one-shot timer pays one load less.
     func detach<Item: RunLoopItem>(_ item: Item) {
+        assert(item.runLoop === self, "RunLoop.detach: \(Item.self) belongs to another loop")
         item.unregisterEverywhere(of: self)
         if item.isCommonItem {
             commonItems.remove(item)
             item.isCommonItem = false
         }
-        releaseIfUnregistered(item)
+        release(item)
     }
 
     private func releaseIfUnregistered<Item: RunLoopItem>(_ item: Item) {
-        guard item.runLoop === self, !item.isRegistered(anywhereIn: self) else { return }
+        guard item.runLoop === self else { return }
+        release(item)
+    }
+
+    /// The loop lets go of `item`, which belongs to it, once it is in none of its modes (C-T2).
+    private func release<Item: RunLoopItem>(_ item: Item) {
+        guard !item.isRegistered(anywhereIn: self) else { return }
         item.runLoop = nil
         item.didLeave()
     }

@@ -76,7 +76,7 @@ enum HeapSleepFloor: Peer {
             }
             while let next = heap.first, next.deadline <= now { heap.pop().callback() }
         }
-        let after = ResourceUsage.now()
+        let after = withExtendedLifetime(heap) { ResourceUsage.now() }
         return ThroughputResult(
             peer: name, timers: count, scheduleNanoseconds: Double(scheduled - start) / Double(count),
             cpuPerTimerNanoseconds: Double(after.cpuNanoseconds - before.cpuNanoseconds) / Double(count),
