@@ -27,6 +27,7 @@ struct BenchCommand: ParsableCommand {
         case DispatchPeer.name: DispatchPeer.self
         case KernelFloor.name: KernelFloor.self
         case HeapSleepFloor.name: HeapSleepFloor.self
+        case DispatchTimerPeer.name: DispatchTimerPeer.self
         default: nil
         }
     }
@@ -47,7 +48,8 @@ struct BenchCommand: ParsableCommand {
         let sizes = quick ? [1_000] : [1_000, 100_000, 1_000_000]
         let peers = [RunLoopKitPeer.name, FoundationPeer.name, DispatchPeer.name, HeapSleepFloor.name]
         for size in sizes {
-            let rows: [ThroughputResult] = try peers.map { peer in
+            // RunLoopKit's DispatchTimer on a queue beside the bare Dispatch it wraps.
+            let rows: [ThroughputResult] = try (peers + [DispatchTimerPeer.name]).map { peer in
                 var fired: ThroughputResult = try spawn("fire", peer, size)
                 let cancelled: ThroughputResult = try spawn("cancel", peer, size)
                 fired.cancelNanoseconds = cancelled.cancelNanoseconds

@@ -25,7 +25,7 @@ struct BenchSmokeTests {
         let throughput = rows.filter { $0["timers"] != nil }
         #expect(
             Set(throughput.compactMap { $0["peer"] as? String }) == [
-                "RunLoopKit", "Foundation", "Dispatch", "heap+nanosleep",
+                "RunLoopKit", "Foundation", "Dispatch", "heap+nanosleep", "RunLoopKit DispatchTimer",
             ])
         for row in throughput {
             #expect(int(row["fired"]) == int(row["timers"]) && int(row["timers"]) > 0, "every timer fired: \(row)")
