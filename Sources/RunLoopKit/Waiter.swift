@@ -4,12 +4,13 @@ import Glibc
 /// Puts a run loop to sleep until its next deadline or input, and reports which descriptors are ready.
 ///
 /// On the system clock it sleeps in the kernel: one epoll set per mode (the loop's eventfd, its
-/// timerfd and the mode's descriptor sources, C-T10), waited on with `epoll_pwait2` and a nanosecond
-/// timeout, the loop's thread's timer slack set to 1 ns so the kernel ends the wait on time: one
-/// system call per wake-up. Where the kernel lacks `epoll_pwait2` (before Linux 5.11) a
-/// `CLOCK_MONOTONIC` timerfd armed at the absolute deadline ends the wait instead (re-armed only when
-/// the deadline changes). There is no polling tick: with no deadline the loop sleeps until input or
-/// a wake-up.
+/// timerfd and the mode's descriptor sources, C-T10). A wait of up to a millisecond is one
+/// `epoll_pwait2` with a nanosecond timeout, the loop's thread's timer slack set to 1 ns: one system
+/// call per wake-up where timers are dense. A longer wait ends by a `CLOCK_MONOTONIC` timerfd armed
+/// at the absolute deadline (re-armed only when the deadline changes), because the kernel lets an
+/// epoll timeout end late by a thousandth of its length (16.7 µs for a 60 Hz frame) and fires a
+/// timerfd without slack; so does every wait where the kernel lacks `epoll_pwait2` (before Linux
+/// 5.11). There is no polling tick: with no deadline the loop sleeps until input or a wake-up.
 ///
 /// On a ``VirtualClock`` it lets outside work finish, checks input without blocking and then jumps
 /// the clock to the deadline; it blocks for real only when there is no deadline.
@@ -22,6 +23,9 @@ final class Waiter {
     private var waitsWithTimeout = true
     /// Whether this loop's thread already has the 1 ns timer slack (``waitInKernel(_:until:ready:)``).
     private var hasPreciseSlack = false
+    /// The longest wait `epoll_pwait2`'s timeout ends: the kernel's slack for it, a thousandth of
+    /// the timeout, stays within 1 µs.
+    static let longestTimeoutWait: Int64 = 1_000_000
     /// When the kernel was last asked for input (uptime ns), for passes whose timers are already due.
     private var lastInputCheck = Int64.min
     /// While timers are due pass after pass, the kernel is asked for input at most this often (1 ms).
@@ -158,7 +162,7 @@ final class Waiter {
             return
         }
         lastInputCheck = now
-        if waitsWithTimeout {
+        if waitsWithTimeout && deadline - now <= Self.longestTimeoutWait {
             if !hasPreciseSlack {
                 // The loop runs on one thread; the slack is that thread's (prctl), set once.
                 hasPreciseSlack = cle_set_timer_slack(1) == 0
