@@ -58,6 +58,14 @@ struct BenchCommand: ParsableCommand {
             }
             report.throughput(rows)
         }
+        // Every deadline due at once: the work per timer with no waiting in it (with deadlines spread
+        // over a second, a loop that is awake all second shows the spread, not the work).
+        let allDue: [ThroughputResult] = try [RunLoopKitPeer.name, DispatchPeer.name, HeapSleepFloor.name].map {
+            var row: ThroughputResult = try spawn("fire", $0, sizes.last ?? 1_000, 0, 1)
+            row.allDue = true
+            return row
+        }
+        report.throughput(allDue, allDue: true)
         // The same runs with tolerance (leeway) on every timer: how well each coalesces wake-ups.
         for (size, tolerance) in quick ? [(1_000, 1_000_000)] : Self.toleranceRuns {
             let rows: [ThroughputResult] = try peers.map { peer in
@@ -139,7 +147,9 @@ struct BenchCommand: ParsableCommand {
         switch (measurement, Self.peer(named: parts[1])) {
         case (.fire, let peer?):
             data = try encoder.encode(
-                peer.fire(count: Int(numbers[0]), spread: 1_000_000_000, tolerance: numbers.count > 1 ? numbers[1] : 0))
+                peer.fire(
+                    count: Int(numbers[0]), spread: numbers.count > 2 ? numbers[2] : 1_000_000_000,
+                    tolerance: numbers.count > 1 ? numbers[1] : 0))
         case (.cancel, let peer?): data = try encoder.encode(peer.cancel(count: Int(numbers[0])))
         case (.lateness, let peer?):
             data = try encoder.encode(peer.lateness(interval: numbers[0], duration: numbers[1]))

@@ -18,13 +18,14 @@ struct Report {
         }
     }
 
-    func throughput(_ rows: [ThroughputResult], tolerance: Int64 = 0) {
+    func throughput(_ rows: [ThroughputResult], tolerance: Int64 = 0, allDue: Bool = false) {
         if json {
             for row in rows { emit(row) }
             return
         }
         let with = tolerance > 0 ? ", tolerance \(format(Double(tolerance) / 1e6, digits: 0)) ms on each" : ""
-        print("\n## Throughput: \(rows.first?.timers ?? 0) one-shot timers, deadlines spread over 1 s\(with)")
+        let when = allDue ? "every deadline due at once (the work per timer)" : "deadlines spread over 1 s"
+        print("\n## Throughput: \(rows.first?.timers ?? 0) one-shot timers, \(when)\(with)")
         table(
             ["peer", "schedule ns", "cancel ns", "CPU/timer ns", "last cb s", "lag ms", "B/timer", "fired", "note"],
             rows.map { row in

@@ -18,6 +18,8 @@ struct ThroughputResult: Codable {
     var fired: Int?
     /// The tolerance (leeway) of every timer, in nanoseconds (`nil`: none).
     var toleranceNanoseconds: Int64?
+    /// Whether every deadline was due at once (`nil`: spread over a second).
+    var allDue: Bool?
     var note: String?
 }
 

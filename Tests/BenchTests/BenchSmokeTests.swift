@@ -32,6 +32,7 @@ struct BenchSmokeTests {
         }
         let withTolerance = throughput.filter { $0["toleranceNanoseconds"] != nil }
         #expect(withTolerance.count == 4, "one run with tolerance per peer: \(withTolerance)")
+        #expect(throughput.filter { $0["allDue"] != nil }.count == 3, "RunLoopKit, Dispatch and the floor, all due")
 
         let lateness = rows.filter { $0["intervalMicroseconds"] != nil }
         let peers = ["kernel floor", "RunLoopKit", "Foundation", "Dispatch", "heap+nanosleep"]
