@@ -16,8 +16,7 @@ enum FoundationPeer: Peer {
         // Foundation's timer blocks are @Sendable; they run on this thread, so the lock is never contended.
         let progress = Mutex((fired: 0, last: Int64(0)))
         var spreadSource = DeadlineSpread()
-        let before = ResourceUsage.now()
-        let start = monotonicNanoseconds()
+        var run = FireRun(count: count)
         let origin = Date()
         for _ in 0..<count {
             let offset = Double(spreadSource.next(below: spread)) / 1e9
@@ -27,8 +26,7 @@ enum FoundationPeer: Peer {
             if tolerance > 0 { timer.tolerance = Double(tolerance) / 1e9 }
             loop.add(timer, forMode: .default)
         }
-        let scheduled = monotonicNanoseconds()
-        let memory = ResourceUsage.now().residentBytes - before.residentBytes
+        run.scheduledAll()
         // The main thread's default mode never counts as empty (it stands for the main queue, C-M8),
         // so run in short slices until the last timer has fired.
         while progress.withLock({ $0.fired }) < count {
@@ -36,12 +34,7 @@ enum FoundationPeer: Peer {
         }
         let after = ResourceUsage.now()
         let (fired, lastCallback) = progress.withLock { ($0.fired, $0.last) }
-        return ThroughputResult(
-            peer: name, timers: count, scheduleNanoseconds: Double(scheduled - start) / Double(count),
-            cpuPerTimerNanoseconds: Double(after.cpuNanoseconds - before.cpuNanoseconds) / Double(count),
-            lastCallbackSeconds: Double(lastCallback - scheduled) / 1e9,
-            lagMilliseconds: spreadSource.lagMilliseconds(origin: start, lastCallback: lastCallback),
-            bytesPerTimer: Double(memory) / Double(count), fired: fired)
+        return run.result(peer: name, after: after, lastCallback: lastCallback, deadlines: spreadSource, fired: fired)
     }
 
     static func cancel(count: Int) -> ThroughputResult {

@@ -57,17 +57,15 @@ enum HeapSleepFloor: Peer {
         var fired = 0
         var lastCallback: Int64 = 0
         var spreadSource = DeadlineSpread()
-        let before = ResourceUsage.now()
-        let start = monotonicNanoseconds()
+        var run = FireRun(count: count)
         for _ in 0..<count {
             heap.push(
-                .init(deadline: start + spreadSource.next(below: spread)) {
+                .init(deadline: run.start + spreadSource.next(below: spread)) {
                     fired += 1
                     lastCallback = monotonicNanoseconds()
                 })
         }
-        let scheduled = monotonicNanoseconds()
-        let memory = ResourceUsage.now().residentBytes - before.residentBytes
+        run.scheduledAll()
         while let earliest = heap.first {
             let now = monotonicNanoseconds()
             guard earliest.deadline <= now else {
@@ -77,12 +75,7 @@ enum HeapSleepFloor: Peer {
             while let next = heap.first, next.deadline <= now { heap.pop().callback() }
         }
         let after = withExtendedLifetime(heap) { ResourceUsage.now() }
-        return ThroughputResult(
-            peer: name, timers: count, scheduleNanoseconds: Double(scheduled - start) / Double(count),
-            cpuPerTimerNanoseconds: Double(after.cpuNanoseconds - before.cpuNanoseconds) / Double(count),
-            lastCallbackSeconds: Double(lastCallback - scheduled) / 1e9,
-            lagMilliseconds: spreadSource.lagMilliseconds(origin: start, lastCallback: lastCallback),
-            bytesPerTimer: Double(memory) / Double(count), fired: fired)
+        return run.result(peer: name, after: after, lastCallback: lastCallback, deadlines: spreadSource, fired: fired)
     }
 
     static func cancel(count: Int) -> ThroughputResult {

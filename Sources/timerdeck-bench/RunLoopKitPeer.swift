@@ -9,10 +9,9 @@ enum RunLoopKitPeer: Peer {
         var fired = 0
         var lastCallback: Int64 = 0
         var spreadSource = DeadlineSpread()
-        let before = ResourceUsage.now()
-        let start = monotonicNanoseconds()
+        var run = FireRun(count: count)
         for _ in 0..<count {
-            let deadline = Instant(nanoseconds: start + spreadSource.next(below: spread))
+            let deadline = Instant(nanoseconds: run.start + spreadSource.next(below: spread))
             let timer = Timer(fireAt: deadline, interval: .zero, repeats: false) { _ in
                 fired += 1
                 lastCallback = monotonicNanoseconds()
@@ -20,18 +19,12 @@ enum RunLoopKitPeer: Peer {
             if tolerance > 0 { timer.tolerance = .nanoseconds(tolerance) }
             loop.add(timer, forMode: .default)
         }
-        let scheduled = monotonicNanoseconds()
-        let memory = ResourceUsage.now().residentBytes - before.residentBytes
+        run.scheduledAll()
         loop.run(mode: .default, until: .distantFuture)
         // Measured with the loop still alive: freeing it (and glibc consolidating the freed timers)
         // is teardown, not firing; every peer is measured so.
         let after = withExtendedLifetime(loop) { ResourceUsage.now() }
-        return ThroughputResult(
-            peer: name, timers: count, scheduleNanoseconds: Double(scheduled - start) / Double(count),
-            cpuPerTimerNanoseconds: Double(after.cpuNanoseconds - before.cpuNanoseconds) / Double(count),
-            lastCallbackSeconds: Double(lastCallback - scheduled) / 1e9,
-            lagMilliseconds: spreadSource.lagMilliseconds(origin: start, lastCallback: lastCallback),
-            bytesPerTimer: Double(memory) / Double(count), fired: fired)
+        return run.result(peer: name, after: after, lastCallback: lastCallback, deadlines: spreadSource, fired: fired)
     }
 
     static func cancel(count: Int) -> ThroughputResult {

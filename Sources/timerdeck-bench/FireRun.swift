@@ -1,0 +1,33 @@
+/// The readings of one throughput run: taken at its start, when every timer is scheduled and
+/// when the last has fired; ``result(peer:after:lastCallback:deadlines:fired:)`` turns them into its row.
+struct FireRun {
+    let count: Int
+    let before = ResourceUsage.now()
+    let start = monotonicNanoseconds()
+    private var scheduled: Int64 = 0
+    private var memory = 0
+
+    /// Starts the run of `count` timers: CPU, memory and the clock are read now.
+    init(count: Int) {
+        self.count = count
+    }
+
+    /// Every timer is scheduled: the clock and the memory grown since the start.
+    mutating func scheduledAll() {
+        scheduled = monotonicNanoseconds()
+        memory = ResourceUsage.now().residentBytes - before.residentBytes
+    }
+
+    /// The row: per-timer schedule time, CPU (until `after`) and bytes, the last callback's time
+    /// after scheduling and behind the last of `deadlines`.
+    func result(
+        peer: String, after: ResourceUsage, lastCallback: Int64, deadlines: DeadlineSpread, fired: Int
+    ) -> ThroughputResult {
+        ThroughputResult(
+            peer: peer, timers: count, scheduleNanoseconds: Double(scheduled - start) / Double(count),
+            cpuPerTimerNanoseconds: Double(after.cpuNanoseconds - before.cpuNanoseconds) / Double(count),
+            lastCallbackSeconds: Double(lastCallback - scheduled) / 1e9,
+            lagMilliseconds: deadlines.lagMilliseconds(origin: start, lastCallback: lastCallback),
+            bytesPerTimer: Double(memory) / Double(count), fired: fired)
+    }
+}
