@@ -78,15 +78,21 @@ struct BenchCommand: ParsableCommand {
         let seconds: Int64 = quick ? 500_000_000 : 3_000_000_000
         let runs = quick ? 1 : 3
         for interval: Int64 in [1_000_000, 16_666_667] {
-            var rows: [LatenessResult] = try [
+            // Each measurement, then every measurement again: the runs of all peers interleave, so a
+            // noisy spell of the machine falls on all of them rather than on one peer's three runs.
+            var measurements: [() throws -> LatenessResult] = [
                 KernelFloor.name, RunLoopKitPeer.name, FoundationPeer.name, DispatchPeer.name, HeapSleepFloor.name,
             ]
-            .map { peer in try median(of: runs) { try spawn("lateness", peer, Int(interval), Int(seconds)) } }
+            .map { peer in { try spawn("lateness", peer, Int(interval), Int(seconds)) } }
             if interval == 16_666_667 {
                 // The display link at 60 Hz, next to the timerfd floor at the same period.
-                rows.insert(
-                    try median(of: runs) { try spawn("displaylink", RunLoopKitPeer.name, 60, Int(seconds)) }, at: 2)
+                measurements.insert({ try spawn("displaylink", RunLoopKitPeer.name, 60, Int(seconds)) }, at: 2)
             }
+            var runsByMeasurement = Array(repeating: [LatenessResult](), count: measurements.count)
+            for _ in 0..<runs {
+                for (index, measure) in measurements.enumerated() { runsByMeasurement[index].append(try measure()) }
+            }
+            let rows = runsByMeasurement.map(Self.median)
             report.lateness(rows)
         }
         let idleSeconds: Int64 = quick ? 2 : 20
@@ -104,11 +110,11 @@ struct BenchCommand: ParsableCommand {
         report.dashboard(dashboard)
     }
 
-    /// Runs a lateness measurement `runs` times: the run with the median p99, carrying every run's p99.
-    private func median(of runs: Int, _ measure: () throws -> LatenessResult) throws -> LatenessResult {
-        let results = try (0..<runs).map { _ in try measure() }.sorted { $0.p99Microseconds < $1.p99Microseconds }
+    /// Of several runs of one lateness measurement, the one with the median p99, carrying every run's p99.
+    private static func median(_ runs: [LatenessResult]) -> LatenessResult {
+        let results = runs.sorted { $0.p99Microseconds < $1.p99Microseconds }
         var middle = results[results.count / 2]
-        if runs > 1 { middle.runsP99Microseconds = results.map(\.p99Microseconds) }
+        if results.count > 1 { middle.runsP99Microseconds = results.map(\.p99Microseconds) }
         return middle
     }
 
