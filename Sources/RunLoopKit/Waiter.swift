@@ -19,6 +19,9 @@ final class Waiter {
     private let clock: RunLoopClock
     private let timerDescriptor: Int32
     private var armedDeadline = Int64.max
+    /// Whether the timerfd expired and was left unread: the next `timerfd_settime` (arming or
+    /// disarming) clears it, so reading it would be a system call for nothing.
+    private var timerExpired = false
     /// Whether waits end by `epoll_pwait2`'s timeout; cleared for good when the kernel lacks it.
     private var waitsWithTimeout = true
     /// Whether this loop's thread already has the 1 ns timer slack (``waitInKernel(_:until:ready:)``).
@@ -230,11 +233,8 @@ final class Waiter {
                 }
                 mainQueueSignalled = true
             } else if descriptor == timerDescriptor {
-                var expirations: UInt64 = 0
-                // EAGAIN: the timer was re-armed after it expired, so there is nothing to read.
-                SystemCall.mustSucceed("reading the loop's timerfd") {
-                    _ = try SystemCall.nonBlocking("read") { read(timerDescriptor, &expirations, 8) }
-                }
+                // Left unread: the next arm or disarm resets it (its count is never needed).
+                timerExpired = true
                 armedDeadline = Int64.max
             } else {
                 ready.append(descriptor)
@@ -243,7 +243,7 @@ final class Waiter {
     }
 
     private func arm(_ deadline: Int64) {
-        guard deadline != armedDeadline else { return }
+        guard deadline != armedDeadline || timerExpired else { return }
         var spec = itimerspec()
         spec.it_value.tv_sec = Int(deadline / 1_000_000_000)
         spec.it_value.tv_nsec = Int(deadline % 1_000_000_000)
@@ -253,15 +253,17 @@ final class Waiter {
             }
         }
         armedDeadline = deadline
+        timerExpired = false
     }
 
     private func disarm() {
-        guard armedDeadline != Int64.max else { return }
+        guard armedDeadline != Int64.max || timerExpired else { return }
         var spec = itimerspec()
         SystemCall.mustSucceed("disarming the loop's timerfd") {
             _ = try SystemCall.check("timerfd_settime") { timerfd_settime(timerDescriptor, 0, &spec, nil) }
         }
         armedDeadline = Int64.max
+        timerExpired = false
     }
 
     /// `state`'s epoll set, created on first use with the mode's descriptor sources in it.
