@@ -34,6 +34,19 @@ struct WriteTimersTests {
         #expect(try Config.parse(TimerDefinition.configText(timers)).timers == timers)
     }
 
+    @Test("A field is written only where it differs from a table without it; name and mechanism always")
+    func onlyChangedFieldsAreWritten() throws {
+        let timers = try Config.parse(Self.config).timers
+        let text = TimerDefinition.configText(timers)
+        let beat = try #require(text.components(separatedBy: "[[timers]]").last)
+        #expect(
+            beat.split(separator: "\n").sorted() == [
+                "flash = true", "interval = \"250ms\"", "mechanism = \"runloop\"", "mode = \"common\"",
+                "name = \"beat\"", "tolerance = \"50ms\"",
+            ])
+        #expect(!text.contains("hook = \"\"\n"))
+    }
+
     @Test("W asks for a file in the status bar; Enter writes the timers there and the file loads to the same scene")
     func writeFromTheDashboard() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("timers-\(UUID().uuidString).toml")
