@@ -7,6 +7,7 @@ let package = Package(
     name: "TimerDeck",
     products: [
         .library(name: "RunLoopKit", targets: ["RunLoopKit"]),
+        .library(name: "RunLoopKitFoundationCompat", targets: ["RunLoopKitFoundationCompat"]),
         .executable(name: "timerdeck", targets: ["timerdeck"]),
         .executable(name: "timerdeck-bench", targets: ["timerdeck-bench"]),
     ],
@@ -29,6 +30,9 @@ let package = Package(
             name: "RunLoopKit",
             dependencies: ["CLinuxEvents"]
         ),
+        // Foundation's names (`Timer`, `RunLoop`, `Date`, `TimeInterval`) over RunLoopKit, with
+        // FoundationEssentials for the date types and never all of Foundation.
+        .target(name: "RunLoopKitFoundationCompat", dependencies: ["RunLoopKit"]),
         .target(
             name: "TerminalUI",
             dependencies: ["CNcurses"]
@@ -82,6 +86,11 @@ let package = Package(
         // repository files, tags for the slow suites.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "RunLoopKitTests", dependencies: ["RunLoopKit", "TestSupport"]),
+        // Foundation's and libdispatch's own timer checks, and the seeds' examples, in Foundation's names.
+        .testTarget(
+            name: "RunLoopKitFoundationCompatTests",
+            dependencies: ["RunLoopKitFoundationCompat", "RunLoopKit", "TestSupport"]
+        ),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TestSupport"]),
         // Imports the executable too, to check its command-line parsing.
         .testTarget(
