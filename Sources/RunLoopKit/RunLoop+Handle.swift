@@ -57,6 +57,16 @@ extension RunLoop {
         func execute(wake: Bool = false, _ body: @escaping @Sendable (RunLoop) -> Void) {
             shared.post(.execute(body), wake: wake || !shared.isStrictCF)
         }
+
+        /// Applies `body`, a change to the loop's timers, on the loop's thread. It wakes the loop
+        /// like ``execute(wake:_:)``; under ``RunLoop/WakeUpPolicy/strictCF`` it only interrupts
+        /// the loop's sleep: the loop applies it and sleeps on until its new deadline, without a
+        /// pass, as CF re-arms a mode's timer from the calling thread without waking the loop (C-T7, C-T8).
+        func rearm(_ body: @escaping @Sendable (RunLoop) -> Void) {
+            guard shared.isStrictCF else { return execute(body) }
+            shared.post(.execute(body), wake: false)
+            shared.interruptWait()
+        }
     }
 
     /// Outstanding work outside a run loop; see ``Handle/beginExternalWork()``.
@@ -97,6 +107,8 @@ final class LoopShared: Sendable {
     private let inbox = Mutex<[InboxMessage]>([])
     private let hasMail = Atomic<Bool>(false)
     private let strictCF = Atomic<Bool>(false)
+    /// Set by every wake-up but ``interruptWait()``'s: whether the last wake-ups asked for a pass.
+    private let wokeForWork = Atomic<Bool>(false)
 
     init() throws(SystemCallError) {
         wakeDescriptor = try SystemCall.check("eventfd") { eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC)) }
@@ -138,6 +150,13 @@ final class LoopShared: Sendable {
     }
 
     func wakeUp() {
+        wokeForWork.store(true, ordering: .releasing)
+        interruptWait()
+    }
+
+    /// Ends the loop's sleep without asking for a pass: the loop applies what is in its inbox and
+    /// sleeps on (``RunLoop/Handle/rearm(_:)``), unless a wake-up for work came as well.
+    func interruptWait() {
         var one: UInt64 = 1
         // EAGAIN: the counter is already full, so a wake-up is pending anyway.
         SystemCall.mustSucceed("waking the loop") {
@@ -145,12 +164,16 @@ final class LoopShared: Sendable {
         }
     }
 
-    /// Clears a pending wake-up after the loop woke.
-    func drainWakeUps() {
+    /// Clears the pending wake-ups after the loop woke; returns whether any of them asked for a
+    /// pass (``wakeUp()``) rather than only interrupting the wait (``interruptWait()``).
+    @discardableResult
+    func drainWakeUps() -> Bool {
         var count: UInt64 = 0
         // EAGAIN: another wake-up drain got there first.
         SystemCall.mustSucceed("clearing a wake-up") {
             _ = try SystemCall.nonBlocking("read") { read(wakeDescriptor, &count, 8) }
         }
+        // Read after the eventfd: a wake-up for work sets the flag before it writes.
+        return wokeForWork.exchange(false, ordering: .acquiringAndReleasing)
     }
 }
