@@ -77,6 +77,9 @@ let package = Package(
         ),
         .executableTarget(name: "dispatch-order-probe", dependencies: ["RunLoopKit"]),
         .executableTarget(name: "main-queue-probe", dependencies: ["RunLoopKit"]),
+        // libdispatch's and Foundation's own main-thread timer tests, one per process, for the tests.
+        .executableTarget(name: "libdispatch-timer-probe", dependencies: ["RunLoopKit"]),
+        .executableTarget(name: "foundation-compat-probe", dependencies: ["RunLoopKitFoundationCompat"]),
         // The uploads soak: simulated days of the pipeline against the loopback collector.
         .executableTarget(
             name: "timerdeck-soak",
