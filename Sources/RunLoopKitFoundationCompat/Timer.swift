@@ -24,7 +24,6 @@ import RunLoopKit
 public final class Timer {
     /// The RunLoopKit timer that does the work: its `handle` lets other threads invalidate it.
     public let base: RunLoopKit.Timer
-    private let block: (Timer) -> Void
     /// The clock on which dates are converted: the current loop's when made, its run loop's once added.
     private var clock: RunLoopClock
     /// The date last given or computed for the fire time `instant`: ``fireDate`` returns it as long
@@ -41,11 +40,14 @@ public final class Timer {
         let clock = RunLoopKit.RunLoop.current.clock
         let instant = WallClock.instant(for: date, on: clock)
         self.clock = clock
-        self.block = block
         knownDate = (date, instant)
+        // The RunLoopKit timer holds the block and releases it when invalidated, however that
+        // happens; it reaches this object weakly (see `schedule(on:forMode:)`).
         let reference = WeakReference()
-        base = RunLoopKit.Timer(fireAt: instant, interval: WallClock.duration(interval), repeats: repeats) { _ in
-            reference.timer?.fireBlock()
+        base = RunLoopKit.Timer(fireAt: instant, interval: WallClock.duration(interval), repeats: repeats) { base in
+            guard let timer = reference.timer else { return }
+            block(timer)
+            if !base.repeats { base.userInfo = nil }
         }
         reference.timer = self
     }
@@ -124,16 +126,13 @@ public final class Timer {
     ///
     /// The RunLoopKit timer's block reaches this object weakly, so that an unscheduled timer nobody
     /// holds goes away; while the loop holds the RunLoopKit timer, that timer holds this object in
-    /// its `userInfo`, released when the timer is invalidated here or fires its last time.
+    /// its `userInfo`, released when the timer is invalidated here or fires its last time. (A
+    /// timer invalidated through `base.handle` keeps the pair until its loop goes; its block, and
+    /// what the block holds, are released all the same.)
     func schedule(on loop: RunLoop, forMode mode: RunLoop.Mode) {
         clock = loop.base.clock
         loop.base.add(base, forMode: mode.base)
         if base.isValid { base.userInfo = self }
-    }
-
-    private func fireBlock() {
-        block(self)
-        if !base.repeats { base.userInfo = nil }
     }
 
     /// How the RunLoopKit timer's block reaches the `Timer` made around it.

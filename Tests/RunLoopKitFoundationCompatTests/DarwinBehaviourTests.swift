@@ -1,38 +1,13 @@
-import RunLoopKit
 import RunLoopKitFoundationCompat
 import Testing
-
-// This file imports RunLoopKit too, for its VirtualClock: these two lines pick Foundation's names.
-private typealias RunLoop = RunLoopKitFoundationCompat.RunLoop
-private typealias Timer = RunLoopKitFoundationCompat.Timer
 
 /// Where the layer does what Darwin does and Foundation on Linux does not (decisions.md 1), and how
 /// dates map onto the loop's clock (G3), on a virtual clock: exact and deterministic.
 @Suite("Darwin's behaviour in Foundation's names")
 struct DarwinBehaviourTests {
-    /// A run loop on a fresh virtual clock, made current while `body` runs.
-    private struct Scene {
-        let loop: RunLoop
-        let clock: VirtualClock
-
-        /// Uptime in milliseconds.
-        var milliseconds: Int64 { clock.now(.uptime).nanoseconds / 1_000_000 }
-
-        /// The virtual wall-clock date `seconds` from now.
-        func date(in seconds: TimeInterval) -> Date {
-            Date(timeIntervalSince1970: Double(clock.now(.wall).nanoseconds) / 1e9 + seconds)
-        }
-    }
-
-    private func withScene(_ body: (Scene) -> Void) {
-        let clock = VirtualClock()
-        let base = RunLoopKit.RunLoop(clock: .virtual(clock))
-        RunLoopKit.RunLoop.withCurrent(base) { body(Scene(loop: RunLoop.current, clock: clock)) }
-    }
-
     @Test("Timer(timeInterval:repeats:block:) first fires one interval later, not at once (Linux Foundation #4712)")
     func blockTimerFiresOneIntervalLater() {
-        withScene { scene in
+        Scene.run { scene in
             var firedAt: [Int64] = []
             let timer = Timer(timeInterval: 0.5, repeats: true) { _ in firedAt.append(scene.milliseconds) }
             scene.loop.add(timer, forMode: .default)
@@ -44,7 +19,7 @@ struct DarwinBehaviourTests {
 
     @Test("tolerance is kept, clamped to half the interval, and lets one wake-up serve two timers (#5183)")
     func toleranceIsHonoured() {
-        withScene { scene in
+        Scene.run { scene in
             var firedAt: [String: Int64] = [:]
             let early = Timer(timeInterval: 0.1, repeats: false) { _ in firedAt["early"] = scene.milliseconds }
             early.tolerance = 0.05
@@ -62,7 +37,7 @@ struct DarwinBehaviourTests {
 
     @Test("repeats: true with an interval of 0 repeats every 0.1 ms instead of becoming a one-shot")
     func zeroIntervalRepeats() {
-        withScene { scene in
+        Scene.run { scene in
             var count = 0
             let timer = Timer(fire: scene.date(in: 0), interval: 0, repeats: true) { timer in
                 count += 1
@@ -77,7 +52,7 @@ struct DarwinBehaviourTests {
 
     @Test("an invalidated repeating timer keeps the date it last fired")
     func invalidatedTimerKeepsItsLastFireDate() {
-        withScene { scene in
+        Scene.run { scene in
             let start = scene.date(in: 0)
             let timer = Timer(fire: start.addingTimeInterval(0.25), interval: 0.25, repeats: true) { timer in
                 if scene.milliseconds == 500 { timer.invalidate() }
@@ -92,14 +67,14 @@ struct DarwinBehaviourTests {
     @Test(
         "G3: a fire date is converted when set; a later wall-clock jump moves neither the timer nor the date read back")
     func wallClockJumpMovesNothing() {
-        withScene { scene in
+        Scene.run { scene in
             var firedAt: Int64?
             let timer = Timer(timeInterval: 60, repeats: false) { _ in firedAt = scene.milliseconds }
             let date = scene.date(in: 1)
             timer.fireDate = date
             scene.loop.add(timer, forMode: .default)
             // The machine sleeps for an hour: wall time jumps, uptime does not.
-            scene.clock.sleep(.seconds(3_600))
+            scene.sleepMachine(3_600)
             #expect(timer.fireDate == date)
             scene.loop.run(until: scene.date(in: 2))
             #expect(firedAt == 1_000)
@@ -108,7 +83,7 @@ struct DarwinBehaviourTests {
 
     @Test("setting fireDate inside the block replaces the next tick; a repeating timer's later dates follow its grid")
     func fireDateSetInsideTheBlock() {
-        withScene { scene in
+        Scene.run { scene in
             var firedAt: [Int64] = []
             let timer = Timer(timeInterval: 0.1, repeats: true) { timer in
                 firedAt.append(scene.milliseconds)
@@ -125,7 +100,7 @@ struct DarwinBehaviourTests {
 
     @Test("limitDate(forMode:) is nil for an empty mode and the next fire date, on the loop's wall clock, otherwise")
     func limitDateOnTheLoopsClock() {
-        withScene { scene in
+        Scene.run { scene in
             #expect(scene.loop.limitDate(forMode: .default) == nil)
             let timer = Timer(timeInterval: 2, repeats: false) { _ in }
             scene.loop.add(timer, forMode: .default)
@@ -136,7 +111,7 @@ struct DarwinBehaviourTests {
 
     @Test("run() returns once nothing is left in the default mode")
     func runReturnsWhenTheModeEmpties() {
-        withScene { scene in
+        Scene.run { scene in
             var count = 0
             let timer = Timer(timeInterval: 1, repeats: true) { timer in
                 count += 1
