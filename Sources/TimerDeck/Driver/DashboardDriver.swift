@@ -26,6 +26,16 @@ package final class DashboardDriver {
     private var gestureEnd: Timer?
     private var relativeTimesRefresh: Timer?
     private var pendingKeys: Deque<Key> = []
+    /// Events sent while an event's effects are performed, applied after them in order.
+    private var queue: Deque<Event> = []
+    /// Whether an event's effects are being performed (a nested run they enter is not: inside it,
+    /// events apply as they come).
+    private var isApplying = false
+    /// The nested runs this driver is inside, innermost last, each with whether it was told to
+    /// end (``Effect/endRun(_:)``); the loop stops only its innermost run.
+    private var nested: [(mode: RunLoop.Mode, ends: Bool)] = []
+    /// Whether ``Effect/quit`` told the session's own run to end.
+    private var sessionEnds = false
     private var dirty: ViewParts = .all
     private var dirtyRows: Set<RowID> = []
     private var renderScheduled = false
@@ -89,13 +99,35 @@ package final class DashboardDriver {
         send(.launch)
     }
 
-    /// Applies `event` and performs the effects.
+    /// The one way in to the state: applies `event` and performs its effects. An event sent while
+    /// effects are performed (a callout an effect fires, a hook's end) waits in the queue and is
+    /// applied after them, in order. A blocking effect (a nested run) comes last; the events still
+    /// queued when it starts are applied first thing inside the run, as the keys after it are.
     func send(_ event: Event) {
-        let logged = state.log.totalAppended
-        let effects = state.apply(event)
-        if let trace { traceFires(since: logged, to: trace) }
-        perform(effects)
-        keepRelativeTimesFresh()
+        queue.append(event)
+        applyQueued()
+    }
+
+    private func applyQueued() {
+        guard !isApplying else { return }
+        isApplying = true
+        while let event = queue.popFirst() {
+            let logged = state.log.totalAppended
+            var effects = state.apply(event)
+            if let trace { traceFires(since: logged, to: trace) }
+            let blocking = effects.last?.blocks == true ? effects.removeLast() : nil
+            precondition(!effects.contains(where: \.blocks), "a nested run must be the last effect: \(effects)")
+            perform(effects)
+            keepRelativeTimesFresh()
+            guard let blocking else { continue }
+            isApplying = false
+            if !queue.isEmpty {
+                loop.perform(inModes: RunLoop.Mode.inputModes) { [weak self] in self?.applyQueued() }
+            }
+            perform(blocking)
+            isApplying = true
+        }
+        isApplying = false
     }
 
     /// Handles keys in order. A key that starts a tracking gesture runs the nested tracking run;
@@ -137,7 +169,6 @@ package final class DashboardDriver {
 
     /// Draws the parts that changed since the last render (`everything`: all of them) and flushes once.
     package func render(everything: Bool = false) {
-        if screen.size != state.layout.size { perform(state.apply(.resize(screen.size))) }
         let parts = everything ? ViewParts.all : dirty
         let rows = dirtyRows
         dirty = []
@@ -244,7 +275,10 @@ package final class DashboardDriver {
         case .holdGesture:
             gestureEnd?.invalidate()
             gestureEnd = nil
-        case .leaveTracking, .leaveModal, .quit: loop.stop()
+        case .endRun(let mode): end(mode)
+        case .quit:
+            sessionEnds = true
+            if nested.isEmpty { loop.stop() }
         case .openScreen(let strategy): lab.open(strategy)
         case .closeScreen(let strategy): lab.closeNewest(strategy)
         case .stopLeftBehind(let strategy): lab.stopLeftBehind(strategy)
@@ -285,7 +319,6 @@ package final class DashboardDriver {
         runNested(in: .tracking)
         gestureEnd?.invalidate()
         gestureEnd = nil
-        send(.trackingEnded)
     }
 
     /// Runs the loop re-entrantly in the custom mode until `M` again (C-M11): only what is in that
@@ -296,15 +329,28 @@ package final class DashboardDriver {
         loop.add(panel, forMode: .modal)
         runNested(in: .modal)
         panel.invalidate()
-        send(.modalEnded)
     }
 
-    /// Runs the loop re-entrantly in `mode` until stopped, traced.
+    /// Runs the loop re-entrantly in `mode` until ``end(_:)`` stops it, traced; then reports the
+    /// return. When the run around it was told to end meanwhile, that one is stopped now: it is
+    /// the innermost again.
     private func runNested(in mode: RunLoop.Mode) {
         let depth = loop.nestingDepth + 1
         trace?.nestedRun(ended: false, mode: mode, at: loop.now, since: startTime, depth: depth)
+        nested.append((mode, false))
         loop.run(mode: mode, until: .distantFuture)
+        nested.removeLast()
+        if nested.last?.ends ?? sessionEnds { loop.stop() }
         trace?.nestedRun(ended: true, mode: mode, at: loop.now, since: startTime, depth: depth)
+        send(.runEnded(mode))
+    }
+
+    /// Ends the nested run in `mode`: at once when it is the innermost, else when the runs inside
+    /// it (ended by the effects before) have returned.
+    private func end(_ mode: RunLoop.Mode) {
+        guard let index = nested.lastIndex(where: { $0.mode == mode }) else { return }
+        nested[index].ends = true
+        if index == nested.count - 1 { loop.stop() }
     }
 
     /// Makes the current callback take `duration`: simulated on a virtual clock, really on the system clock.

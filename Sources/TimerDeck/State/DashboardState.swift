@@ -36,16 +36,15 @@ struct DashboardState: Sendable {
     var selection: [Panel: Int] = [:]
     /// How many entries the log view is scrolled back from the newest (0 follows new entries).
     var scrollback = 0
-    /// What keeps the loop in the tracking mode, if anything.
-    var gesture: Gesture = .none
+    /// The runs of the loop nested in the session's run, innermost last (C-M11): only
+    /// ``apply(_:)`` enters and ends them, each ``Effect/endRun(_:)`` naming the one it ends.
+    var runs: [NestedRun] = []
     /// The line being typed in the status bar (`W`), if any: it takes every key.
     var prompt: Prompt?
     /// What fills the screen: the panels, the lab, the phases or the timeline.
     var page: Page = .panels
     /// The lifetime lab's selected strategy (L1–L3).
     var labStrategy: LabStrategy = .strongTarget
-    /// Whether the loop runs nested in the custom mode ``RunLoop/Mode/modal`` (`M`).
-    var isModalRunning = false
     /// Whether the help overlay is shown (keys other than `?`, `Esc` and `q` then do nothing).
     var isHelpVisible = false
     /// The first help line shown, when the keys do not all fit (↑ ↓ scroll them).
@@ -102,13 +101,8 @@ struct DashboardState: Sendable {
             return [.render(.all)]
         case .focus(let panel): return focus(on: panel)
         case .tick: return [.render([.inspector, .uploads])]
-        case .gestureQuiet: return gesture == .scrolling ? [.leaveTracking] : []
-        case .modalEnded:
-            isModalRunning = false
-            return quitRequested ? [.render(.all), .quit] : [.render(.all)]
-        case .trackingEnded:
-            gesture = .none
-            return quitRequested ? [.render(.all), .quit] : [.render(.all)]
+        case .gestureQuiet: return gesture == .scrolling ? endRun(.tracking) : []
+        case .runEnded(let mode): return runEnded(mode)
         case .terminate: return quit()
         case .notice(let text):
             hint = text
@@ -136,17 +130,31 @@ struct DashboardState: Sendable {
     /// The selected row of `panel`.
     func selected(_ panel: Panel) -> Int { selection[panel] ?? 0 }
 
+    /// The panels on screen, in `Tab` order: the upload panel only with a pipeline to show.
+    var panels: [Panel] { Panel.allCases.filter { $0 != .uploads || layout.uploads != nil } }
+
+    /// The rows `panel` lists, in its order (the fire log lists fires, not rows).
+    func rows(of panel: Panel) -> [RowState] {
+        switch panel {
+        case .countdowns: buttonRows
+        case .inspector: rows
+        case .ticker: tickerRow.map { [$0] } ?? []
+        case .uploads: jobRows
+        case .log: []
+        }
+    }
+
     /// The row the keys `s`, `p`, `m`, `f`, `x` act on, if the focused panel has one selected.
     var selectedRow: RowState? {
-        let candidates: [RowState]
-        switch focus {
-        case .countdowns: candidates = buttonRows
-        case .inspector: candidates = rows
-        case .ticker: return tickerRow
-        case .uploads: candidates = jobRows
-        case .log: return nil
-        }
+        let candidates = rows(of: focus)
         return candidates.indices.contains(selected(focus)) ? candidates[selected(focus)] : nil
+    }
+
+    /// Keeps each panel's selection on one of its rows after rows came or went (`a`, `d`).
+    mutating func keepSelectionsOnRows() {
+        for panel in Panel.allCases where selection[panel] != nil {
+            selection[panel] = min(selected(panel), max(rows(of: panel).count - 1, 0))
+        }
     }
 
     /// The furthest back the log view goes: the oldest page fills the panel.
@@ -163,9 +171,10 @@ struct DashboardState: Sendable {
 
     // MARK: Changes shared by the extensions
 
+    /// `q`, a terminating signal: ends the nested runs, innermost first, then the session's run.
     mutating func quit() -> [Effect] {
         quitRequested = true
-        return [.quit]
+        return endRuns(from: 0) + [.quit]
     }
 
     /// Records a fire in the log; a log view scrolled back stays on the entries it shows.

@@ -20,10 +20,8 @@ enum Event: Sendable {
     case tick
     /// No scroll input for the quiet period: the scroll gesture ends (decision 7).
     case gestureQuiet
-    /// The nested run in the custom mode returned.
-    case modalEnded
-    /// The nested tracking run returned.
-    case trackingEnded
+    /// The nested run in this mode returned (``NestedRun``).
+    case runEnded(RunLoop.Mode)
     /// A terminating signal: quit as `q` does.
     case terminate
     /// A message for the status bar from the session itself (what quitting waits for).
