@@ -13,8 +13,10 @@ import Uploads
 /// main run loop in UITrackingRunLoopMode: default-mode timers visibly pause while common-mode ones
 /// keep going (seed M2).
 package final class DashboardDriver {
+    /// The dashboard's state and the one way in to it.
+    private let store: DashboardStore
     /// The dashboard's state; only ``send(_:)`` changes it.
-    private(set) var state: DashboardState
+    var state: DashboardState { store.state }
     /// The run loop everything is scheduled on.
     let loop: RunLoop
     private let screen: any Screen
@@ -26,11 +28,6 @@ package final class DashboardDriver {
     private var gestureEnd: Timer?
     private var relativeTimesRefresh: Timer?
     private var pendingKeys: Deque<Key> = []
-    /// Events sent while an event's effects are performed, applied after them in order.
-    private var queue: Deque<Event> = []
-    /// Whether an event's effects are being performed (a nested run they enter is not: inside it,
-    /// events apply as they come).
-    private var isApplying = false
     /// The nested runs this driver is inside, innermost last, each with whether it was told to
     /// end (``Effect/endRun(_:)``); the loop stops only its innermost run.
     private var nested: [(mode: RunLoop.Mode, ends: Bool)] = []
@@ -63,7 +60,7 @@ package final class DashboardDriver {
     /// A driver of `scene` on `loop`, drawing on `screen`; `pipeline` (on `loop`) drives the upload
     /// rows. The tracking mode is made common, as UIKit does (decisions.md 6). ``launch()`` starts it.
     init(scene: Scene, loop: RunLoop, screen: any Screen, pipeline: UploadPipeline?, rendersOnChange: Bool) {
-        state = DashboardState(scene: scene, size: screen.size)
+        store = DashboardStore(DashboardState(scene: scene, size: screen.size))
         self.loop = loop
         self.screen = screen
         self.pipeline = pipeline
@@ -73,6 +70,7 @@ package final class DashboardDriver {
         loop.addCommonMode(.tracking)
         phaseMeter = PhaseMeter(loop: loop, modes: RunLoop.Mode.inputModes)
         timers = Dictionary(uniqueKeysWithValues: state.rows.map { ($0.id, makeTimer(for: $0)) })
+        store.performer = self
         phaseMeter.onWake = { [unowned self] in redrawPhases() }
         if let pipeline {
             pipeline.onFire = { [unowned self] job, fire in
@@ -99,35 +97,9 @@ package final class DashboardDriver {
         send(.launch)
     }
 
-    /// The one way in to the state: applies `event` and performs its effects. An event sent while
-    /// effects are performed (a callout an effect fires, a hook's end) waits in the queue and is
-    /// applied after them, in order. A blocking effect (a nested run) comes last; the events still
-    /// queued when it starts are applied first thing inside the run, as the keys after it are.
+    /// Applies `event` and performs its effects (``DashboardStore/send(_:)``).
     func send(_ event: Event) {
-        queue.append(event)
-        applyQueued()
-    }
-
-    private func applyQueued() {
-        guard !isApplying else { return }
-        isApplying = true
-        while let event = queue.popFirst() {
-            let logged = state.log.totalAppended
-            var effects = state.apply(event)
-            if let trace { traceFires(since: logged, to: trace) }
-            let blocking = effects.last?.blocks == true ? effects.removeLast() : nil
-            precondition(!effects.contains(where: \.blocks), "a nested run must be the last effect: \(effects)")
-            perform(effects)
-            keepRelativeTimesFresh()
-            guard let blocking else { continue }
-            isApplying = false
-            if !queue.isEmpty {
-                loop.perform(inModes: RunLoop.Mode.inputModes) { [weak self] in self?.applyQueued() }
-            }
-            perform(blocking)
-            isApplying = true
-        }
-        isApplying = false
+        store.send(event)
     }
 
     /// Handles keys in order. A key that starts a tracking gesture runs the nested tracking run;
@@ -245,18 +217,21 @@ package final class DashboardDriver {
             render()
         }
     }
+}
 
-    // MARK: Effects
-
-    /// Performs `effects` in order. ``Effect/enterTracking(quiet:)`` returns only when the nested
-    /// run ends; the state puts it last.
-    private func perform(_ effects: [Effect]) {
-        for effect in effects {
-            perform(effect)
-        }
+extension DashboardDriver: EffectPerformer {
+    func applied(_ event: Event, firstNewEntry: Int) {
+        if let trace { traceFires(since: firstNewEntry, to: trace) }
+        keepRelativeTimesFresh()
     }
 
-    private func perform(_ effect: Effect) {
+    func soon(_ body: @escaping () -> Void) {
+        loop.perform(inModes: RunLoop.Mode.inputModes, body)
+    }
+
+    /// Carries out `effect`; ``Effect/enterTracking(quiet:)`` and ``Effect/enterModal`` return only
+    /// when their nested run ends.
+    func perform(_ effect: Effect) {
         switch effect {
         case .start(let id): timers[id]?.start(for: state[id])
         case .stop(let id): timers[id]?.stop()
