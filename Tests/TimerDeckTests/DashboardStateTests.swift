@@ -86,7 +86,7 @@ struct DashboardStateTests {
             .fired(
                 Self.smsGCD,
                 .dispatch(
-                    time: second(seconds), mode: .default, clockNow: second(100 + seconds),
+                    time: second(seconds), mode: .default, clockNow: second(100 + seconds), firstDue: second(100),
                     ticks: ticks, isManual: false))
         }
         _ = state.apply(event(0))
@@ -280,11 +280,12 @@ struct DashboardStateTests {
         #expect(state[Self.ticker].run == .running)
     }
 
-    @Test("Launch starts the ticker and the upload pipeline, nothing else")
+    @Test("Launch starts the ticker and the upload pipeline, nothing else, and the 1 s refresh of the times")
     func launch() {
         var state = makeState()
         let effects = state.apply(.launch)
-        #expect(effects == [.render(.all), .start(Self.ticker), .startUploads])
+        let refresh = Effect.refreshTimes(every: .seconds(1), tolerance: .milliseconds(250))
+        #expect(effects == [.render(.all), .start(Self.ticker), .startUploads, refresh])
         #expect(state.rows.filter { $0.run == .running }.map(\.name) == ["ticker", "sampler", "uploader"])
     }
 }

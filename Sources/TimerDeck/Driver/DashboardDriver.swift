@@ -44,14 +44,9 @@ package final class DashboardDriver {
     package var trace: TraceFile?
     /// The lifetime lab's screens (L1–L3); made at the first lab key. Weak: the screens' `deinit`s
     /// report while the driver itself goes away, and leaked ones outlive it.
-    private lazy var lab = Lab(loop: loop) { [weak self] in
-        guard let self, state.page == .lab else { return }
-        invalidate(.all)
-    }
+    private lazy var lab = Lab(loop: loop) { [weak self] in self?.send(.labChanged) }
     /// Counts the loop's passes, sleeps and wake-ups from launch on (the phases view, `3`).
     private let phaseMeter: PhaseMeter
-    /// When the phases view was last asked to redraw.
-    private var phasesDrawn: Instant?
     /// Runs timers' hooks off the loop's thread; made at the first hook.
     private lazy var hooks = HookRunner(loop: loop) { [unowned self] id, result in
         send(.hookFinished(id, result, time: loop.now))
@@ -71,11 +66,11 @@ package final class DashboardDriver {
         phaseMeter = PhaseMeter(loop: loop, modes: RunLoop.Mode.inputModes)
         timers = Dictionary(uniqueKeysWithValues: state.rows.map { ($0.id, makeTimer(for: $0)) })
         store.performer = self
-        phaseMeter.onWake = { [unowned self] in redrawPhases() }
+        phaseMeter.onWake = { [unowned self] in woke() }
         if let pipeline {
             pipeline.onFire = { [unowned self] job, fire in
                 guard let row = state.rows.first(where: { $0.uploadJob == job }) else { return }
-                send(.fired(row.id, inRealTerms(Fire(fire))))
+                send(.fired(row.id, Fire(fire), rate: timeStatus.rate))
             }
             pipeline.onChange = { [unowned self, unowned pipeline] in send(.pipelineStatus(pipeline.status)) }
             send(.pipelineStatus(pipeline.status))
@@ -160,7 +155,7 @@ package final class DashboardDriver {
 
     private func makeTimer(for row: RowState) -> any RowTimer {
         let id = row.id
-        let report: (Fire) -> Void = { [unowned self] fire in send(.fired(id, inRealTerms(fire))) }
+        let report: (Fire) -> Void = { [unowned self] fire in send(.fired(id, fire, rate: timeStatus.rate)) }
         switch row.mechanism {
         case .defined(let timer):
             return definedTimer(timer, mode: row.mode, report: report)
@@ -173,35 +168,12 @@ package final class DashboardDriver {
         }
     }
 
-    /// While any timer runs, redraws the "next in …" columns once a second (a common-mode timer with
-    /// a loose tolerance, so it rides on wake-ups the running timers cause anyway); with every timer
-    /// stopped or paused, it stops too and the dashboard sleeps.
-    private func keepRelativeTimesFresh() {
-        let anyRunning = state.anyRunning
-        if anyRunning, relativeTimesRefresh == nil {
-            let refresh = Timer(fireAt: loop.now + .seconds(1), interval: .seconds(1), repeats: true) {
-                [unowned self] _ in
-                send(.tick)
-            }
-            refresh.tolerance = .milliseconds(250)
-            loop.add(refresh, forMode: .common)
-            relativeTimesRefresh = refresh
-        } else if !anyRunning, let refresh = relativeTimesRefresh {
-            refresh.invalidate()
-            relativeTimesRefresh = nil
-        }
-    }
-
-    /// The phases view redraws when the loop wakes anyway, at most four times a second: it never
-    /// wakes the loop itself.
-    private func redrawPhases() {
-        guard state.page == .phases else { return }
-        if let trace, let reason = loop.lastWakeReason {
+    /// The loop woke up: traced while the phases view shows the wake-ups, and told to the state.
+    private func woke() {
+        if state.page == .phases, let trace, let reason = loop.lastWakeReason {
             trace.wakeUp(reason, mode: loop.currentMode, at: loop.now, since: startTime, depth: loop.nestingDepth)
         }
-        if let phasesDrawn, phasesDrawn.duration(to: loop.now) < .milliseconds(250) { return }
-        phasesDrawn = loop.now
-        invalidate(.all)
+        send(.woke(at: loop.now))
     }
 
     /// Marks `parts` and the lines of `row` stale; the render runs once, in a common-mode block
@@ -222,7 +194,6 @@ package final class DashboardDriver {
 extension DashboardDriver: EffectPerformer {
     func applied(_ event: Event, firstNewEntry: Int) {
         if let trace { traceFires(since: firstNewEntry, to: trace) }
-        keepRelativeTimesFresh()
     }
 
     func soon(_ body: @escaping () -> Void) {
@@ -264,6 +235,16 @@ extension DashboardDriver: EffectPerformer {
             if case .sleep(let length) = change {
                 trace?.sleep(length, at: loop.now, since: startTime, depth: loop.nestingDepth)
             }
+        case .refreshTimes(let interval, let tolerance):
+            let refresh = Timer(fireAt: loop.now + interval, interval: interval, repeats: true) { [unowned self] _ in
+                send(.tick)
+            }
+            refresh.tolerance = tolerance
+            loop.add(refresh, forMode: .common)
+            relativeTimesRefresh = refresh
+        case .stopRefreshingTimes:
+            relativeTimesRefresh?.invalidate()
+            relativeTimesRefresh = nil
         case .render(let parts): invalidate(parts)
         case .renderRow(let id): invalidate([], row: id)
         case .addTimer(let id): timers[id] = makeTimer(for: state[id])

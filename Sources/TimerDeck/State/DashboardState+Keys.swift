@@ -117,7 +117,6 @@ extension DashboardState {
 
     private mutating func startCountdown(_ row: RowState) -> [Effect] {
         self[row.id].button?.press()
-        self[row.id].deadline = nil
         self[row.id].run = .running
         return redraw(row) + [.start(row.id)]
     }
@@ -135,7 +134,6 @@ extension DashboardState {
         if row.run.isScheduled {
             self[row.id].run = .idle
             self[row.id].button?.cancel()
-            self[row.id].deadline = nil
             return redraw(row) + [.stop(row.id)]
         }
         if row.button != nil {
@@ -184,7 +182,6 @@ extension DashboardState {
         guard row.run.isScheduled || row.ticker != nil else { return [] }
         self[row.id].run = .invalid
         self[row.id].button?.cancel()
-        self[row.id].deadline = nil
         if row.ticker != nil { self[row.id].missedTicks = 0 }
         return redraw(row) + [.invalidate(row.id)]
     }

@@ -12,11 +12,17 @@ import Uploads
 ///
 /// ```swift
 /// var state = DashboardState(scene: .standard(Config()), size: Size(width: 80, height: 24))
-/// let effects = state.apply(.key(.enter))   // [.renderRow(RowID(number: 0)), .start(RowID(number: 0))]
+/// let effects = state.apply(.key(.enter))   // [.renderRow(RowID(number: 0)), .start(RowID(number: 0)), .refreshTimes(…)]
 /// ```
 struct DashboardState: Sendable {
     /// Extra time each ticker callback takes while the slow load is on: longer than a frame (D3).
     static let slowLoad: Duration = .milliseconds(40)
+    /// How often the "next in …" columns are redrawn while a timer runs, and how loosely: the
+    /// refresh rides on wake-ups the running timers cause anyway.
+    static let timesRefresh = (interval: Duration.seconds(1), tolerance: Duration.milliseconds(250))
+    /// The phases view redraws when the loop wakes anyway, at most this often: it never wakes the
+    /// loop itself.
+    static let phasesRedraw: Duration = .milliseconds(250)
 
     /// Every timer row, in the inspector's order.
     var rows: [RowState]
@@ -57,6 +63,10 @@ struct DashboardState: Sendable {
     var uploads: UploadStatus?
     /// Set by `q` or a terminating signal.
     var quitRequested = false
+    /// Whether the "next in …" columns are being refreshed (while any timer runs).
+    var refreshesTimes = false
+    /// When the phases view last redrew.
+    var phasesDrawn: Instant?
 
     /// The state of `scene` on a screen of `size`, nothing started yet (``Event/launch`` starts it).
     init(scene: Scene, size: Size) {
@@ -85,13 +95,28 @@ struct DashboardState: Sendable {
         return position
     }
 
-    /// Changes the state for `event` and returns what the driver must do, in order.
+    /// Changes the state for `event` and returns what the driver must do, in order. While any
+    /// timer runs, the relative times are refreshed every second; with every timer stopped or
+    /// paused, the refresh stops too and the dashboard sleeps.
     mutating func apply(_ event: Event) -> [Effect] {
+        var effects = reduce(event)
+        if anyRunning != refreshesTimes {
+            refreshesTimes = anyRunning
+            let refresh: Effect =
+                refreshesTimes
+                ? .refreshTimes(every: Self.timesRefresh.interval, tolerance: Self.timesRefresh.tolerance)
+                : .stopRefreshingTimes
+            effects.insert(refresh, at: effects.last?.blocks == true ? effects.count - 1 : effects.count)
+        }
+        return effects
+    }
+
+    private mutating func reduce(_ event: Event) -> [Effect] {
         if let id = event.row, !contains(id) { return [] }
         switch event {
         case .launch: return launch()
         case .key(let key): return receive(key)
-        case .fired(let id, let fire): return fired(id, fire)
+        case .fired(let id, let fire, let rate): return fired(id, fire, rate: rate)
         case .pipelineStatus(let status):
             uploads = status
             return [.render([.uploads, .inspector])]
@@ -108,6 +133,13 @@ struct DashboardState: Sendable {
             hint = text
             return [.render(.status)]
         case .hookFinished(let id, let result, let time): return hookFinished(id, result, at: time)
+        case .woke(let time):
+            guard page == .phases, phasesDrawn.map({ $0.duration(to: time) >= Self.phasesRedraw }) ?? true else {
+                return []
+            }
+            phasesDrawn = time
+            return [.render(.all)]
+        case .labChanged: return page == .lab ? [.render(.all)] : []
         case .flashEnded(let id):
             self[id].isFlashing = false
             return redraw(self[id])

@@ -44,6 +44,10 @@ enum Effect: Equatable, Sendable {
     case makeModalCommon
     /// Change the dashboard's clock (the time-control keys).
     case time(TimeChange)
+    /// Send ``Event/tick`` every `interval` from now, in the common modes, with `tolerance`.
+    case refreshTimes(every: Duration, tolerance: Duration)
+    /// Stop sending ``Event/tick``.
+    case stopRefreshingTimes
     /// Redraw these parts.
     case render(ViewParts)
     /// Redraw the lines that show this row (its SMS button, its inspector line).
