@@ -13,8 +13,10 @@ import Uploads
 /// main run loop in UITrackingRunLoopMode: default-mode timers visibly pause while common-mode ones
 /// keep going (seed M2).
 package final class DashboardDriver {
+    /// The dashboard's state and the one way in to it.
+    private let store: DashboardStore
     /// The dashboard's state; only ``send(_:)`` changes it.
-    private(set) var state: DashboardState
+    var state: DashboardState { store.state }
     /// The run loop everything is scheduled on.
     let loop: RunLoop
     private let screen: any Screen
@@ -26,6 +28,11 @@ package final class DashboardDriver {
     private var gestureEnd: Timer?
     private var relativeTimesRefresh: Timer?
     private var pendingKeys: Deque<Key> = []
+    /// The nested runs this driver is inside, innermost last, each with whether it was told to
+    /// end (``Effect/endRun(_:)``); the loop stops only its innermost run.
+    private var nested: [(mode: RunLoop.Mode, ends: Bool)] = []
+    /// Whether ``Effect/quit`` told the session's own run to end.
+    private var sessionEnds = false
     private var dirty: ViewParts = .all
     private var dirtyRows: Set<RowID> = []
     private var renderScheduled = false
@@ -37,14 +44,9 @@ package final class DashboardDriver {
     package var trace: TraceFile?
     /// The lifetime lab's screens (L1–L3); made at the first lab key. Weak: the screens' `deinit`s
     /// report while the driver itself goes away, and leaked ones outlive it.
-    private lazy var lab = Lab(loop: loop) { [weak self] in
-        guard let self, state.page == .lab else { return }
-        invalidate(.all)
-    }
+    private lazy var lab = Lab(loop: loop) { [weak self] in self?.send(.labChanged) }
     /// Counts the loop's passes, sleeps and wake-ups from launch on (the phases view, `3`).
     private let phaseMeter: PhaseMeter
-    /// When the phases view was last asked to redraw.
-    private var phasesDrawn: Instant?
     /// Runs timers' hooks off the loop's thread; made at the first hook.
     private lazy var hooks = HookRunner(loop: loop) { [unowned self] id, result in
         send(.hookFinished(id, result, time: loop.now))
@@ -53,7 +55,7 @@ package final class DashboardDriver {
     /// A driver of `scene` on `loop`, drawing on `screen`; `pipeline` (on `loop`) drives the upload
     /// rows. The tracking mode is made common, as UIKit does (decisions.md 6). ``launch()`` starts it.
     init(scene: Scene, loop: RunLoop, screen: any Screen, pipeline: UploadPipeline?, rendersOnChange: Bool) {
-        state = DashboardState(scene: scene, size: screen.size)
+        store = DashboardStore(DashboardState(scene: scene, size: screen.size))
         self.loop = loop
         self.screen = screen
         self.pipeline = pipeline
@@ -63,11 +65,12 @@ package final class DashboardDriver {
         loop.addCommonMode(.tracking)
         phaseMeter = PhaseMeter(loop: loop, modes: RunLoop.Mode.inputModes)
         timers = Dictionary(uniqueKeysWithValues: state.rows.map { ($0.id, makeTimer(for: $0)) })
-        phaseMeter.onWake = { [unowned self] in redrawPhases() }
+        store.performer = self
+        phaseMeter.onWake = { [unowned self] in woke() }
         if let pipeline {
             pipeline.onFire = { [unowned self] job, fire in
                 guard let row = state.rows.first(where: { $0.uploadJob == job }) else { return }
-                send(.fired(row.id, inRealTerms(Fire(fire))))
+                send(.fired(row.id, Fire(fire), rate: timeStatus.rate))
             }
             pipeline.onChange = { [unowned self, unowned pipeline] in send(.pipelineStatus(pipeline.status)) }
             send(.pipelineStatus(pipeline.status))
@@ -89,13 +92,9 @@ package final class DashboardDriver {
         send(.launch)
     }
 
-    /// Applies `event` and performs the effects.
+    /// Applies `event` and performs its effects (``DashboardStore/send(_:)``).
     func send(_ event: Event) {
-        let logged = state.log.totalAppended
-        let effects = state.apply(event)
-        if let trace { traceFires(since: logged, to: trace) }
-        perform(effects)
-        keepRelativeTimesFresh()
+        store.send(event)
     }
 
     /// Handles keys in order. A key that starts a tracking gesture runs the nested tracking run;
@@ -137,7 +136,6 @@ package final class DashboardDriver {
 
     /// Draws the parts that changed since the last render (`everything`: all of them) and flushes once.
     package func render(everything: Bool = false) {
-        if screen.size != state.layout.size { perform(state.apply(.resize(screen.size))) }
         let parts = everything ? ViewParts.all : dirty
         let rows = dirtyRows
         dirty = []
@@ -157,7 +155,7 @@ package final class DashboardDriver {
 
     private func makeTimer(for row: RowState) -> any RowTimer {
         let id = row.id
-        let report: (Fire) -> Void = { [unowned self] fire in send(.fired(id, inRealTerms(fire))) }
+        let report: (Fire) -> Void = { [unowned self] fire in send(.fired(id, fire, rate: timeStatus.rate)) }
         switch row.mechanism {
         case .defined(let timer):
             return definedTimer(timer, mode: row.mode, report: report)
@@ -170,35 +168,12 @@ package final class DashboardDriver {
         }
     }
 
-    /// While any timer runs, redraws the "next in …" columns once a second (a common-mode timer with
-    /// a loose tolerance, so it rides on wake-ups the running timers cause anyway); with every timer
-    /// stopped or paused, it stops too and the dashboard sleeps.
-    private func keepRelativeTimesFresh() {
-        let anyRunning = state.anyRunning
-        if anyRunning, relativeTimesRefresh == nil {
-            let refresh = Timer(fireAt: loop.now + .seconds(1), interval: .seconds(1), repeats: true) {
-                [unowned self] _ in
-                send(.tick)
-            }
-            refresh.tolerance = .milliseconds(250)
-            loop.add(refresh, forMode: .common)
-            relativeTimesRefresh = refresh
-        } else if !anyRunning, let refresh = relativeTimesRefresh {
-            refresh.invalidate()
-            relativeTimesRefresh = nil
-        }
-    }
-
-    /// The phases view redraws when the loop wakes anyway, at most four times a second: it never
-    /// wakes the loop itself.
-    private func redrawPhases() {
-        guard state.page == .phases else { return }
-        if let trace, let reason = loop.lastWakeReason {
+    /// The loop woke up: traced while the phases view shows the wake-ups, and told to the state.
+    private func woke() {
+        if state.page == .phases, let trace, let reason = loop.lastWakeReason {
             trace.wakeUp(reason, mode: loop.currentMode, at: loop.now, since: startTime, depth: loop.nestingDepth)
         }
-        if let phasesDrawn, phasesDrawn.duration(to: loop.now) < .milliseconds(250) { return }
-        phasesDrawn = loop.now
-        invalidate(.all)
+        send(.woke(at: loop.now))
     }
 
     /// Marks `parts` and the lines of `row` stale; the render runs once, in a common-mode block
@@ -214,18 +189,20 @@ package final class DashboardDriver {
             render()
         }
     }
+}
 
-    // MARK: Effects
-
-    /// Performs `effects` in order. ``Effect/enterTracking(quiet:)`` returns only when the nested
-    /// run ends; the state puts it last.
-    private func perform(_ effects: [Effect]) {
-        for effect in effects {
-            perform(effect)
-        }
+extension DashboardDriver: EffectPerformer {
+    func applied(_ event: Event, firstNewEntry: Int) {
+        if let trace { traceFires(since: firstNewEntry, to: trace) }
     }
 
-    private func perform(_ effect: Effect) {
+    func soon(_ body: @escaping () -> Void) {
+        loop.perform(inModes: RunLoop.Mode.inputModes, body)
+    }
+
+    /// Carries out `effect`; ``Effect/enterTracking(quiet:)`` and ``Effect/enterModal`` return only
+    /// when their nested run ends.
+    func perform(_ effect: Effect) {
         switch effect {
         case .start(let id): timers[id]?.start(for: state[id])
         case .stop(let id): timers[id]?.stop()
@@ -244,7 +221,10 @@ package final class DashboardDriver {
         case .holdGesture:
             gestureEnd?.invalidate()
             gestureEnd = nil
-        case .leaveTracking, .leaveModal, .quit: loop.stop()
+        case .endRun(let mode): end(mode)
+        case .quit:
+            sessionEnds = true
+            if nested.isEmpty { loop.stop() }
         case .openScreen(let strategy): lab.open(strategy)
         case .closeScreen(let strategy): lab.closeNewest(strategy)
         case .stopLeftBehind(let strategy): lab.stopLeftBehind(strategy)
@@ -255,6 +235,16 @@ package final class DashboardDriver {
             if case .sleep(let length) = change {
                 trace?.sleep(length, at: loop.now, since: startTime, depth: loop.nestingDepth)
             }
+        case .refreshTimes(let interval, let tolerance):
+            let refresh = Timer(fireAt: loop.now + interval, interval: interval, repeats: true) { [unowned self] _ in
+                send(.tick)
+            }
+            refresh.tolerance = tolerance
+            loop.add(refresh, forMode: .common)
+            relativeTimesRefresh = refresh
+        case .stopRefreshingTimes:
+            relativeTimesRefresh?.invalidate()
+            relativeTimesRefresh = nil
         case .render(let parts): invalidate(parts)
         case .renderRow(let id): invalidate([], row: id)
         case .addTimer(let id): timers[id] = makeTimer(for: state[id])
@@ -285,7 +275,6 @@ package final class DashboardDriver {
         runNested(in: .tracking)
         gestureEnd?.invalidate()
         gestureEnd = nil
-        send(.trackingEnded)
     }
 
     /// Runs the loop re-entrantly in the custom mode until `M` again (C-M11): only what is in that
@@ -296,15 +285,28 @@ package final class DashboardDriver {
         loop.add(panel, forMode: .modal)
         runNested(in: .modal)
         panel.invalidate()
-        send(.modalEnded)
     }
 
-    /// Runs the loop re-entrantly in `mode` until stopped, traced.
+    /// Runs the loop re-entrantly in `mode` until ``end(_:)`` stops it, traced; then reports the
+    /// return. When the run around it was told to end meanwhile, that one is stopped now: it is
+    /// the innermost again.
     private func runNested(in mode: RunLoop.Mode) {
         let depth = loop.nestingDepth + 1
         trace?.nestedRun(ended: false, mode: mode, at: loop.now, since: startTime, depth: depth)
+        nested.append((mode, false))
         loop.run(mode: mode, until: .distantFuture)
+        nested.removeLast()
+        if nested.last?.ends ?? sessionEnds { loop.stop() }
         trace?.nestedRun(ended: true, mode: mode, at: loop.now, since: startTime, depth: depth)
+        send(.runEnded(mode))
+    }
+
+    /// Ends the nested run in `mode`: at once when it is the innermost, else when the runs inside
+    /// it (ended by the effects before) have returned.
+    private func end(_ mode: RunLoop.Mode) {
+        guard let index = nested.lastIndex(where: { $0.mode == mode }) else { return }
+        nested[index].ends = true
+        if index == nested.count - 1 { loop.stop() }
     }
 
     /// Makes the current callback take `duration`: simulated on a virtual clock, really on the system clock.

@@ -76,6 +76,7 @@ extension DashboardState {
         row.run = .running
         rows.append(row)
         layout = DashboardLayout(size: layout.size, rowCount: rows.count, hasUploads: uploadsLabel != nil)
+        keepSelectionsOnRows()
         hint = "added \(timer.name): s starts or stops it, W writes the timers to a file"
         return [.addTimer(id), .start(id), .render(.all)]
     }
@@ -94,7 +95,7 @@ extension DashboardState {
         }
         rows.removeAll { $0.id == row.id }
         layout = DashboardLayout(size: layout.size, rowCount: rows.count, hasUploads: uploadsLabel != nil)
-        selection[.inspector] = min(selected(.inspector), max(rows.count - 1, 0))
+        keepSelectionsOnRows()
         hint = "deleted \(row.name)"
         return [.deleteTimer(row.id), .render(.all)]
     }

@@ -16,8 +16,6 @@ struct RowState: Equatable, Sendable {
     var run: RunState = .idle
     /// The SMS resend button it drives, if it is an SMS row (S1).
     var button: Countdown?
-    /// A dispatch-driven button's end, on the timer's clock, from its first event (G2, G3).
-    var deadline: Instant?
     /// The display link's settings, if it is the ticker.
     var ticker: TickerSettings?
     /// How late its last scheduled fire was.
