@@ -16,6 +16,8 @@ let package = Package(
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        // `swift package generate-documentation` for the DocC catalogues; a build plugin, linked into nothing.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         .systemLibrary(
@@ -93,6 +95,11 @@ let package = Package(
         .testTarget(
             name: "RunLoopKitFoundationCompatTests",
             dependencies: ["RunLoopKitFoundationCompat", "RunLoopKit", "TestSupport"]
+        ),
+        // Every code example of RunLoopKit's and RunLoopKitFoundationCompat's documentation, compiled.
+        .testTarget(
+            name: "DocumentationExampleTests",
+            dependencies: ["RunLoopKit", "RunLoopKitFoundationCompat", "TestSupport"]
         ),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TestSupport"]),
         // Imports the executable too, to check its command-line parsing.

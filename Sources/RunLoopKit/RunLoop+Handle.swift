@@ -107,8 +107,6 @@ final class LoopShared: Sendable {
     private let inbox = Mutex<[InboxMessage]>([])
     private let hasMail = Atomic<Bool>(false)
     private let strictCF = Atomic<Bool>(false)
-    /// Set by every wake-up but ``interruptWait()``'s: whether the last wake-ups asked for a pass.
-    private let wokeForWork = Atomic<Bool>(false)
 
     init() throws(SystemCallError) {
         wakeDescriptor = try SystemCall.check("eventfd") { eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC)) }
@@ -149,18 +147,27 @@ final class LoopShared: Sendable {
         }
     }
 
+    /// What a wake-up for work adds to the eventfd's counter; an interruption adds 1. The counter
+    /// read back then says, in the same system call that clears it, whether any wake-up asked for a
+    /// pass (fewer than 2^32 interruptions can be pending).
+    private static let wakeUpForWork: UInt64 = 1 << 32
+
     func wakeUp() {
-        wokeForWork.store(true, ordering: .releasing)
-        interruptWait()
+        signal(Self.wakeUpForWork)
     }
 
-    /// Ends the loop's sleep without asking for a pass: the loop applies what is in its inbox and
-    /// sleeps on (``RunLoop/Handle/rearm(_:)``), unless a wake-up for work came as well.
+    /// Ends the loop's sleep without asking for a pass: under ``RunLoop/WakeUpPolicy/strictCF`` the
+    /// loop applies what is in its inbox and sleeps on (``RunLoop/Handle/rearm(_:)``), unless a
+    /// wake-up for work came as well.
     func interruptWait() {
-        var one: UInt64 = 1
+        signal(1)
+    }
+
+    private func signal(_ amount: UInt64) {
+        var value = amount
         // EAGAIN: the counter is already full, so a wake-up is pending anyway.
         SystemCall.mustSucceed("waking the loop") {
-            _ = try SystemCall.nonBlocking("write") { write(wakeDescriptor, &one, 8) }
+            _ = try SystemCall.nonBlocking("write") { write(wakeDescriptor, &value, 8) }
         }
     }
 
@@ -173,7 +180,6 @@ final class LoopShared: Sendable {
         SystemCall.mustSucceed("clearing a wake-up") {
             _ = try SystemCall.nonBlocking("read") { read(wakeDescriptor, &count, 8) }
         }
-        // Read after the eventfd: a wake-up for work sets the flag before it writes.
-        return wokeForWork.exchange(false, ordering: .acquiringAndReleasing)
+        return count >= Self.wakeUpForWork
     }
 }

@@ -10,7 +10,7 @@ extension Timer {
     ///
     /// ```swift
     /// let handle = timer.handle
-    /// Thread { handle.invalidate() }   // from any thread
+    /// DispatchQueue.global().async { handle.invalidate() }   // from any thread
     /// ```
     public struct Handle: Sendable {
         let shared: TimerShared

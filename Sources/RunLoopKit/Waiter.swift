@@ -107,7 +107,8 @@ final class Waiter {
         sawWakeUp = false
         sawWakeUpForWork = false
         sawEvent = false
-        defer { wokeOnlyToRearm = sawWakeUp && !sawWakeUpForWork && !sawEvent }
+        // Only a strictCF loop is ever interrupted without a wake-up for work (RunLoop.Handle.rearm).
+        defer { wokeOnlyToRearm = sawWakeUp && !sawWakeUpForWork && !sawEvent && shared.isStrictCF }
         if poll {
             collect(epoll, timeout: 0, into: &ready)
             return

@@ -9,6 +9,7 @@ extension RunLoop {
     /// ```swift
     /// RunLoop.current.add(timer, forMode: .common)
     /// let modal = RunLoop.Mode("modal")
+    /// RunLoop.current.add(timer, forMode: modal)
     /// ```
     public struct Mode: Hashable, Sendable, RawRepresentable {
         /// The mode's name.

@@ -38,11 +38,6 @@ public final class RunLoop: Hashable {
         LoopObjects.object(for: RunLoopKit.RunLoop.main)
     }
 
-    /// The object standing for `base` on this thread; `base` must belong to the calling thread.
-    public static func wrapping(_ base: RunLoopKit.RunLoop) -> RunLoop {
-        LoopObjects.object(for: base)
-    }
-
     /// The mode of the innermost run in progress, `nil` when the loop is not running.
     public var currentMode: Mode? {
         base.currentMode.map(Mode.init)

@@ -109,6 +109,17 @@ struct DarwinBehaviourTests {
         }
     }
 
+    @Test("RunLoop == holds for the same loop only, and a loop's object hashes alike each time")
+    func runLoopEquality() {
+        let outer = RunLoop.current
+        Scene.run { scene in
+            #expect(scene.loop != outer)
+            #expect(scene.loop == RunLoop.current)
+            #expect(Set([scene.loop, RunLoop.current, outer]).count == 2)
+        }
+        #expect(RunLoop.current === outer)
+    }
+
     @Test("run() returns once nothing is left in the default mode")
     func runReturnsWhenTheModeEmpties() {
         Scene.run { scene in
