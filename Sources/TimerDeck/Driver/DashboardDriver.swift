@@ -25,6 +25,8 @@ package final class DashboardDriver {
     package let startTime: Instant
     /// The real timer of each row.
     private var timers: [RowID: any RowTimer] = [:]
+    /// The row of each upload job, whose fires the pipeline reports.
+    private var jobRows: [UploadPipeline.Job: RowID] = [:]
     private var gestureEnd: Timer?
     private var relativeTimesRefresh: Timer?
     private var pendingKeys: Deque<Key> = []
@@ -69,8 +71,8 @@ package final class DashboardDriver {
         phaseMeter.onWake = { [unowned self] in woke() }
         if let pipeline {
             pipeline.onFire = { [unowned self] job, fire in
-                guard let row = state.rows.first(where: { $0.uploadJob == job }) else { return }
-                send(.fired(row.id, Fire(fire), rate: timeStatus.rate))
+                guard let id = jobRows[job] else { return }
+                send(.fired(id, Fire(fire), rate: timeStatus.rate))
             }
             pipeline.onChange = { [unowned self, unowned pipeline] in send(.pipelineStatus(pipeline.status)) }
             send(.pipelineStatus(pipeline.status))
@@ -129,7 +131,9 @@ package final class DashboardDriver {
             loop: LoopStatus(
                 mode: loop.currentMode, depth: loop.nestingDepth, commonModes: loop.commonModes,
                 now: loop.now, startTime: startTime, time: timeStatus),
-            readings: timers.mapValues { RowReading(nextFire: $0.nextFire, framesPerSecond: $0.framesPerSecond) },
+            readings: timers.mapValues {
+                RowReading(nextFire: $0.nextFire, framesPerSecond: ($0 as? DisplayLinkRowTimer)?.framesPerSecond)
+            },
             lab: state.page == .lab ? lab.readings : [],
             phases: state.page == .phases ? phaseMeter.reading : nil)
     }
@@ -156,14 +160,15 @@ package final class DashboardDriver {
     private func makeTimer(for row: RowState) -> any RowTimer {
         let id = row.id
         let report: (Fire) -> Void = { [unowned self] fire in send(.fired(id, fire, rate: timeStatus.rate)) }
-        switch row.mechanism {
-        case .defined(let timer):
-            return definedTimer(timer, mode: row.mode, report: report)
-        case .displayLink(let refreshRate):
+        switch row.kind {
+        case .countdown(_, let mechanism), .timer(let mechanism):
+            return adapter(of: mechanism, for: row.definition, report: report)
+        case .ripple(_, let refreshRate, _):
             return DisplayLinkRowTimer(loop: loop, refreshRate: refreshRate, onFire: report)
-        case .uploadJob(let job, _):
+        case .uploadJob(let job, _, _):
             // The pipeline owns the slot and reports its fires (through `onFire` above).
             guard let pipeline else { preconditionFailure("an upload row needs a pipeline: \(row.name)") }
+            jobRows[job] = id
             return SlotRowTimer(slot: pipeline.slot(job), onFire: nil)
         }
     }
@@ -209,11 +214,11 @@ extension DashboardDriver: EffectPerformer {
         case .suspend(let id): timers[id]?.suspend()
         case .resume(let id): timers[id]?.resume()
         case .move(let id, let mode):
-            timers[id]?.move(to: mode)
+            (timers[id] as? any MovableRowTimer)?.move(to: mode)
             trace?.move(timer: state[id].name, to: mode, at: loop.now, since: startTime, depth: loop.nestingDepth)
-        case .fire(let id): timers[id]?.fireNow()
+        case .fire(let id): (timers[id] as? any FirableRowTimer)?.fireNow()
         case .invalidate(let id): timers[id]?.invalidate()
-        case .setFrameInterval(let id, let interval): timers[id]?.setFrameInterval(interval)
+        case .setFrameInterval(let id, let interval): (timers[id] as? DisplayLinkRowTimer)?.setFrameInterval(interval)
         case .startUploads: pipeline?.start()
         case .work(let duration): work(for: duration)
         case .enterTracking(let quiet): track(quiet: quiet)
