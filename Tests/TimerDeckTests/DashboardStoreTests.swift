@@ -29,6 +29,18 @@ struct DashboardStoreTests {
         #expect(loop.performed.first == .fire(Self.smsDefault))
         #expect(loop.performed.last == .render(.status), "the notice's effects come last")
     }
+
+    @Test("Keys read together: those after t are applied inside its tracking run; those after q do nothing")
+    func keysAfterANestedRunAndAfterQuit() {
+        let state = DashboardState(scene: .standard(Config(), uploadsLabel: nil), size: Size(width: 80, height: 24))
+        let loop = ScriptedLoop(state, script: [])
+        let keys: [Character] = ["t", "j", "t", "q", "s"]
+        loop.store.send(keys.map { .key(.character($0)) })
+        #expect(loop.applied.map(\.label) == ["key", "key", "key", "key", "key", "other"], "then the run's end")
+        #expect(loop.depths == [0, 1, 1, 1, 1, 0])
+        #expect(!loop.performed.contains(.start(Self.smsDefault)), "s after q did nothing")
+        #expect(loop.quit && loop.modes.isEmpty)
+    }
 }
 
 extension Event {

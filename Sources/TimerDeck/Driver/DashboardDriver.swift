@@ -1,4 +1,3 @@
-import DequeModule
 import Glibc
 import RunLoopKit
 import TerminalUI
@@ -29,7 +28,6 @@ package final class DashboardDriver {
     private var jobRows: [UploadPipeline.Job: RowID] = [:]
     private var gestureEnd: Timer?
     private var relativeTimesRefresh: Timer?
-    private var pendingKeys: Deque<Key> = []
     /// The nested runs this driver is inside, innermost last, each with whether it was told to
     /// end (``Effect/endRun(_:)``); the loop stops only its innermost run.
     private var nested: [(mode: RunLoop.Mode, ends: Bool)] = []
@@ -99,12 +97,11 @@ package final class DashboardDriver {
         store.send(event)
     }
 
-    /// Handles keys in order. A key that starts a tracking gesture runs the nested tracking run;
-    /// the keys after it are handled inside that run, as a scroll view keeps receiving touches.
+    /// Handles keys in order. A key that starts a nested run (a tracking gesture, `M`) runs it; the
+    /// keys after it are handled inside that run, as a scroll view keeps receiving touches.
     package func receive(_ keys: [Key]) {
         recorder?.keys(keys, at: inputTime)
-        pendingKeys.append(contentsOf: keys)
-        handlePendingKeys()
+        store.send(keys.map { .key($0) })
     }
 
     /// The screen changed size (a resize, a return from Ctrl-Z): the layout follows.
@@ -145,16 +142,6 @@ package final class DashboardDriver {
         dirty = []
         dirtyRows = []
         view.render(snapshot(), parts: parts, rows: rows)
-    }
-
-    private func handlePendingKeys() {
-        while let key = pendingKeys.popFirst() {
-            if !pendingKeys.isEmpty {
-                loop.perform(inModes: RunLoop.Mode.inputModes) { [weak self] in self?.handlePendingKeys() }
-            }
-            send(.key(key))
-            if state.quitRequested { return }
-        }
     }
 
     private func makeTimer(for row: RowState) -> any RowTimer {

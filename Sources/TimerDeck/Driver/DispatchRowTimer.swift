@@ -77,7 +77,7 @@ final class DispatchRowTimer: FirableRowTimer {
         if timer?.isSuspended == true { timer?.resume() }
     }
 
-    /// Reports an event now, outside the schedule: the row refreshes its label from its deadline.
+    /// Reports an event now, outside the schedule: the row refreshes its label from its grid.
     func fireNow() {
         guard timer != nil else { return }
         deliver(ticks: 1, isManual: true)

@@ -63,7 +63,7 @@ struct DashboardState: Sendable {
     var log: FireLog
     /// What the upload pipeline is doing (S2), once it has said.
     var uploads: UploadStatus?
-    /// Set by `q` or a terminating signal.
+    /// Set by `q` or a terminating signal; the keys after it do nothing.
     var quitRequested = false
     /// Whether the "next in …" columns are being refreshed (while any timer runs).
     var refreshesTimes = false
@@ -141,7 +141,7 @@ struct DashboardState: Sendable {
         if let id = event.row, !contains(id) { return [] }
         switch event {
         case .launch: return launch()
-        case .key(let key): return receive(key)
+        case .key(let key): return quitRequested ? [] : receive(key)
         case .fired(let id, let fire, let rate): return fired(id, fire, rate: rate)
         case .pipelineStatus(let status):
             uploads = status
