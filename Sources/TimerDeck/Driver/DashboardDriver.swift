@@ -3,9 +3,11 @@ import RunLoopKit
 import TerminalUI
 import Uploads
 
-/// Runs a ``DashboardState`` on a run loop: turns keys, fires, pipeline status and resizes into
-/// ``Event``s, and performs the ``Effect``s that ``DashboardState/apply(_:)`` returns on the real
-/// timers, the nested tracking run and the screen. It decides nothing itself.
+/// Runs a ``DashboardState`` on a run loop: turns keys, fires, pipeline status, resizes and
+/// wake-ups into ``Event``s for its ``DashboardStore``, and performs the ``Effect``s that
+/// ``DashboardState/apply(_:)`` returns on the timers' adapters, the nested runs and the screen.
+/// It decides how, never what: which rule applies is the state's (Docs/ARCHITECTURE.md, "The
+/// app's state machine", lists what it still decides and why).
 ///
 /// It lives on its run loop's thread. Scrolling the fire log runs the loop re-entrantly in the
 /// tracking mode until the gesture ends (decisions.md 7), exactly like a UIScrollView drag runs the
