@@ -17,6 +17,8 @@ extension RunLoop {
     /// ```
     public struct Handle: Sendable {
         let shared: LoopShared
+        /// The loop as a Swift concurrency executor (rule C-X1).
+        public let executor: Executor
 
         /// Queues `block` to run on the loop's thread in the next pass that runs one of `modes`
         /// (``RunLoop/Mode/common`` stands for every common mode), and wakes the loop (decision 5) —
