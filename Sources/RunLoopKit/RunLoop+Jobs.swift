@@ -33,7 +33,7 @@ extension RunLoop {
 
     /// Whether jobs wait that a pass of `state` would run: the pass must not sleep.
     func hasJobs(for state: ModeState) -> Bool {
-        executor.hasPendingJobs && runsJobs(in: state)
+        executor.jobs.hasPendingJobs && runsJobs(in: state)
     }
 
     /// Runs the jobs waiting when it starts, oldest first; jobs they enqueue wait for the next pass,
@@ -42,11 +42,17 @@ extension RunLoop {
         guard hasJobs(for: state) else { return }
         var jobs = jobScratch
         jobScratch = []
-        executor.takeJobs(into: &jobs)
+        executor.jobs.take(into: &jobs)
         isRunningJobs = true
+        let serial = executor.asUnownedSerialExecutor()
+        let task = taskExecutor.asUnownedTaskExecutor()
         for job in jobs {
             jobsRun += 1
-            executor.run(job)
+            if job.isolated {
+                job.job.runSynchronously(on: serial)
+            } else {
+                job.job.runSynchronously(on: task)
+            }
         }
         isRunningJobs = false
         jobs.removeAll(keepingCapacity: true)

@@ -24,8 +24,10 @@ public final class RunLoop {
     public let clock: RunLoopClock
     /// The `Sendable` part of the loop for other threads.
     public let handle: Handle
-    /// The loop as a Swift concurrency executor, for actors and tasks (rule C-X1).
+    /// The loop as the serial executor of actors bound to it (rule C-X1).
     public var executor: Executor { handle.executor }
+    /// The loop as the task executor of tasks that prefer it (rule C-X1).
+    public var taskExecutor: LoopTaskExecutor { handle.taskExecutor }
 
     let shared: LoopShared
     let waiter: Waiter
@@ -55,7 +57,7 @@ public final class RunLoop {
     /// Whether executor jobs are running, so that a run nested in one runs none (C-X1).
     var isRunningJobs = false
     /// Reused buffer of jobs taken from the executor; only touched on the loop's thread.
-    var jobScratch: [UnownedJob] = []
+    var jobScratch: [JobQueue.Job] = []
     /// Executor jobs run so far (``executorJobsRun``).
     var jobsRun = 0
     /// Why the last sleep ended, when an after-waiting observer asked (``lastWakeReason``).
@@ -116,12 +118,14 @@ public final class RunLoop {
         waiter = resources.waiter
         ownerThread = pthread_self()
         ownerThreadKernelID = cle_thread_id()
+        let jobs = JobQueue(
+            shared: resources.shared, ownerThread: ownerThread, ownerThreadKernelID: ownerThreadKernelID)
         handle = Handle(
-            shared: resources.shared,
-            executor: Executor(
-                shared: resources.shared, ownerThread: ownerThread, ownerThreadKernelID: ownerThreadKernelID))
+            shared: resources.shared, executor: Executor(jobs: jobs), taskExecutor: LoopTaskExecutor(jobs: jobs),
+            clock: clock)
         waiter.adopt(resources.defaultEpoll, for: modeState(for: .default))
-        executor.bind(to: self)
+        jobs.bind(to: self)
+        clock.servingLoop?.claim(handle)
         if let control = clock.timeControl {
             // A change of the controlled clock moves every deadline: a sleeping loop recomputes its own.
             weak let shared = resources.shared
@@ -137,7 +141,14 @@ public final class RunLoop {
         // Items hold the loop weakly, so they see it gone; they must not believe they are common items
         // of a loop that no longer exists.
         commonItems.forgetAll()
-        executor.close()
+        executor.jobs.close()
+        #if DEBUG
+        // Kept for good: an actor or task that outlives the loop meets the trap of a closed
+        // queue (rule C-X1) rather than freed memory.
+        _ = Unmanaged.passRetained(executor)
+        _ = Unmanaged.passRetained(taskExecutor)
+        #endif
+        clock.servingLoop?.release(handle)
     }
 
     /// The calling thread's run loop, created with the system clock on first use (C-R13).

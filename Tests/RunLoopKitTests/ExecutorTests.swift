@@ -14,7 +14,7 @@ struct ExecutorTests {
         let log = Transcript()
         let counter = LoopCounter(handle: loop.handle, log: log)
         addTranscriptTimer("timer", to: loop, log: log, at: 5)
-        Task(executorPreference: loop.executor) {
+        Task(executorPreference: loop.taskExecutor) {
             await counter.increment()
             await counter.increment()
         }
@@ -28,7 +28,7 @@ struct ExecutorTests {
         let log = Transcript()
         loop.addCommonMode(.tracking)
         let modal = RunLoop.Mode("modal")
-        Task(executorPreference: loop.executor) { log.append("job") }
+        Task(executorPreference: loop.taskExecutor) { log.append("job") }
         addTranscriptTimer("modal ends", to: loop, log: log, at: 10, mode: modal)
         loop.run(mode: modal, until: ms(20))
         #expect(log.entries == ["modal ends at 10"])
@@ -42,7 +42,7 @@ struct ExecutorTests {
         let log = Transcript()
         loop.addCommonMode(.tracking)
         loop.executorModes = [.default]
-        Task(executorPreference: loop.executor) { log.append("job") }
+        Task(executorPreference: loop.taskExecutor) { log.append("job") }
         addTranscriptTimer("tracking ends", to: loop, log: log, at: 10, mode: .tracking)
         loop.run(mode: .tracking, until: ms(20))
         #expect(log.entries == ["tracking ends at 10"])
@@ -55,9 +55,9 @@ struct ExecutorTests {
         let (loop, _) = makeVirtualLoop()
         let log = Transcript()
         let handle = loop.handle
-        Task(executorPreference: loop.executor) {
+        Task(executorPreference: loop.taskExecutor) {
             _ = try await handle.submit { loop in
-                Task(executorPreference: loop.executor) { log.append("second job") }
+                Task(executorPreference: loop.taskExecutor) { log.append("second job") }
                 addTranscriptTimer("nested timer", to: loop, log: log, at: 5)
                 loop.run(mode: .default, until: ms(10))
                 log.append("first job ends")
@@ -73,7 +73,7 @@ struct ExecutorTests {
         let (loop, _) = makeVirtualLoop()
         let log = Transcript()
         let handle = loop.handle
-        Task(executorPreference: loop.executor) {
+        Task(executorPreference: loop.taskExecutor) {
             let mode = try await handle.submit { loop in loop.currentMode }
             log.append("mode \(mode.map { "\($0)" } ?? "none")")
             do {
@@ -90,14 +90,14 @@ struct ExecutorTests {
     func enqueueWakesOnce() async {
         await runOnDedicatedThread {
             let loop = RunLoop()
-            for _ in 0..<3 { Task(executorPreference: loop.executor) {} }
+            for _ in 0..<3 { Task(executorPreference: loop.taskExecutor) {} }
             #expect(pendingWakeUps(of: loop) == 0)
             #expect(loop.run(mode: .default, until: .zero) == .timedOut)
             #expect(loop.executorJobsRun == 3)
             let done = DispatchSemaphore(value: 0)
-            let executor = loop.executor
+            let taskExecutor = loop.taskExecutor
             spawnThread {
-                for _ in 0..<3 { Task(executorPreference: executor) {} }
+                for _ in 0..<3 { Task(executorPreference: taskExecutor) {} }
                 done.signal()
             }
             #expect(waitBounded(done))
@@ -115,7 +115,7 @@ struct ExecutorTests {
             let log = Transcript()
             let entry = RunLoop.Observer(activities: .beforeWaiting, repeats: false) { _, _ in
                 spawnThread {
-                    Task(executorPreference: handle.executor) {
+                    Task(executorPreference: handle.taskExecutor) {
                         log.append(handle.isOnLoopThread ? "on loop" : "elsewhere")
                         handle.stop()
                     }
