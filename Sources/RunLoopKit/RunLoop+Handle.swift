@@ -17,6 +17,12 @@ extension RunLoop {
     /// ```
     public struct Handle: Sendable {
         let shared: LoopShared
+        /// The loop as the serial executor of actors bound to it (rule C-X1).
+        public let executor: Executor
+        /// The loop as the task executor of tasks that prefer it (rule C-X1).
+        public let taskExecutor: LoopTaskExecutor
+        /// The loop's time base (its ``RunLoop/clock``).
+        public let clock: RunLoopClock
 
         /// Queues `block` to run on the loop's thread in the next pass that runs one of `modes`
         /// (``RunLoop/Mode/common`` stands for every common mode), and wakes the loop (decision 5) —
