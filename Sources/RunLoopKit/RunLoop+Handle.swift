@@ -156,7 +156,7 @@ final class LoopShared: Sendable {
     /// What a wake-up for work adds to the eventfd's counter; an interruption adds 1. The counter
     /// read back then says, in the same system call that clears it, whether any wake-up asked for a
     /// pass (fewer than 2^32 interruptions can be pending).
-    private static let wakeUpForWork: UInt64 = 1 << 32
+    static let wakeUpForWork: UInt64 = 1 << 32
 
     func wakeUp() {
         signal(Self.wakeUpForWork)

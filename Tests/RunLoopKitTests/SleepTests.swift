@@ -186,7 +186,9 @@ struct SleepTests {
 }
 
 /// Starts a run loop on a thread of its own, kept busy by a source until stopped; returns its
-/// handle and a task that ends when the loop's run does (within 30 s).
+/// handle and a task that ends when the loop's run does (within 30 s). The task waits on a thread
+/// of its own: a busy test run may have every thread of the cooperative pool in use, and the loop's
+/// own limit is far beyond the wait's, so a slow machine cannot make the run time out.
 func startLoopThread() -> (RunLoop.Handle, Task<Bool, Never>) {
     let ready = DispatchSemaphore(value: 0)
     let finished = DispatchSemaphore(value: 0)
@@ -197,9 +199,16 @@ func startLoopThread() -> (RunLoop.Handle, Task<Bool, Never>) {
         loop.add(RunLoop.Source {}, forMode: .default)
         handle = loop.handle
         ready.signal()
-        box.append("\(loop.run(mode: .default, until: SystemClock.now() + .seconds(30)))")
+        box.append("\(loop.run(mode: .default, until: SystemClock.now() + .seconds(300)))")
         finished.signal()
     }
     precondition(waitBounded(ready))
-    return (handle!, Task { waitBounded(finished) && box.entries == ["stopped"] })
+    return (
+        handle!,
+        Task {
+            await withCheckedContinuation { continuation in
+                spawnThread { continuation.resume(returning: waitBounded(finished) && box.entries == ["stopped"]) }
+            }
+        }
+    )
 }
