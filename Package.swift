@@ -15,6 +15,7 @@ let package = Package(
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
     ],
     targets: [
         .systemLibrary(
@@ -23,6 +24,8 @@ let package = Package(
             providers: [.apt(["libncurses-dev"])]
         ),
         .systemLibrary(name: "CLinuxEvents"),
+        // Snappy block compression for Prometheus remote-write bodies.
+        .systemLibrary(name: "CSnappy", pkgConfig: "snappy", providers: [.apt(["libsnappy-dev"])]),
         // The benchmark's own pseudo-terminal, spawn and timerfd declarations.
         .systemLibrary(name: "CPseudoTerminal"),
         .target(
@@ -37,7 +40,9 @@ let package = Package(
             name: "Uploads",
             dependencies: [
                 "RunLoopKit",
+                "CSnappy",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ]
         ),
         .target(
@@ -87,7 +92,11 @@ let package = Package(
         .testTarget(
             name: "TimerDeckTests", dependencies: ["TimerDeck", "timerdeck", "TestSupport"],
             exclude: ["Snapshots", "Traces"]),
-        .testTarget(name: "UploadsTests", dependencies: ["Uploads", "TestSupport"]),
+        .testTarget(
+            name: "UploadsTests",
+            dependencies: [
+                "Uploads", "TestSupport", "CSnappy", .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+            ]),
         // Runs the built timerdeck-bench (and through it timerdeck) as a child process.
         .testTarget(name: "BenchTests", dependencies: ["TestSupport"]),
     ],

@@ -1,0 +1,23 @@
+import CSnappy
+
+@testable import Uploads
+
+extension SnappyBlock {
+    /// `input` uncompressed, or nil when it is not a valid snappy block: what a receiver does.
+    static func uncompress(_ input: [UInt8]) -> [UInt8]? {
+        var length = 0
+        let measured = input.withUnsafeBytes {
+            snappy_uncompressed_length($0.baseAddress?.assumingMemoryBound(to: CChar.self), input.count, &length)
+        }
+        guard measured == SNAPPY_OK else { return nil }
+        var output = [UInt8](repeating: 0, count: length)
+        let status = input.withUnsafeBytes { source in
+            output.withUnsafeMutableBytes { destination in
+                snappy_uncompress(
+                    source.baseAddress?.assumingMemoryBound(to: CChar.self), input.count,
+                    destination.baseAddress?.assumingMemoryBound(to: CChar.self), &length)
+            }
+        }
+        return status == SNAPPY_OK ? Array(output.prefix(length)) : nil
+    }
+}
