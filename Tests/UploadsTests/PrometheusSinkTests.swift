@@ -28,25 +28,34 @@ import Uploads
         #expect(delivery?.ack != nil, "\(String(describing: delivery?.error))")
     }
 
-    /// Checks that the database holds exactly samples `1...count` of `instance`, one every 5 s from
-    /// the virtual start: the seq, latitude, longitude and elevation of each, at the time it was taken.
-    func expectEverySample(in prometheus: PrometheusProcess, instance: String, count: Int) throws {
-        let seqs = Array(1...count)
-        let end = Date(timeIntervalSince1970: Double(Self.virtualStart) / 1000 + Double(count * 5 + 1))
+    /// Samples `1...count` as a route scene on the virtual clock takes them: one every 5 s from
+    /// the virtual start, sample `seq` at the route's point `(seq - 1) % count`.
+    func routeScene(count: Int) -> [StoredSample] {
+        (1...count).map { seq in
+            let point = route[(seq - 1) % route.count]
+            let fields = SampleFields.position(
+                latitude: point.latitude, longitude: point.longitude, elevation: point.elevation)
+            return StoredSample(
+                seq: Int64(seq),
+                sample: Sample(takenAtMilliseconds: Self.virtualStart + Int64(seq) * 5_000, fields: fields))
+        }
+    }
+
+    /// Checks that the database holds exactly `samples` for `instance`: every series of every sample
+    /// (its seq, each field) once, with its value, at the time the sample was taken.
+    func expectStored(_ samples: [StoredSample], in prometheus: PrometheusProcess, instance: String) throws {
+        let last = try #require(samples.last).sample.takenAtMilliseconds
+        let end = Date(timeIntervalSince1970: Double(last + 1) / 1000)
         let stored = try prometheus.samples("{instance=\"\(instance)\",job=\"timerdeck\"}", window: "1d", end: end)
-        func expected(_ value: (Int) -> Double?) -> [PrometheusProcess.Point] {
-            seqs.compactMap { seq in
-                value(seq).map {
-                    PrometheusProcess.Point(milliseconds: Self.virtualStart + Int64(seq) * 5_000, value: $0)
-                }
+        var expected: [String: [PrometheusProcess.Point]] = [:]
+        for stored in samples {
+            let time = stored.sample.takenAtMilliseconds
+            for (name, value) in [("timerdeck_sample_seq", Double(stored.seq))] + stored.sample.fields.series {
+                expected[name, default: []].append(PrometheusProcess.Point(milliseconds: time, value: value))
             }
         }
-        let point = { (seq: Int) in route[(seq - 1) % route.count] }
-        #expect(stored["timerdeck_sample_seq"] == expected { Double($0) })
-        #expect(stored["timerdeck_latitude_degrees"] == expected { point($0).latitude })
-        #expect(stored["timerdeck_longitude_degrees"] == expected { point($0).longitude })
-        #expect(stored["timerdeck_elevation_meters"] ?? [] == expected { point($0).elevation })
-        #expect(stored.count == 4, "series: \(stored.keys.sorted())")
+        #expect(stored.keys.sorted() == expected.keys.sorted())
+        for (name, points) in expected { #expect(stored[name] == points, "\(name)") }
     }
 
     @Test("A 10-minute scene on the virtual clock: every sample is in Prometheus with its value and time")
@@ -57,7 +66,7 @@ import Uploads
         scene.run(untilSecond: 600)
         #expect(scene.pipeline.flush() == 0)
         #expect(scene.pipeline.status.lastAttempt?.statusCode == 204)
-        try expectEverySample(in: prometheus, instance: "scene", count: 120)
+        try expectStored(routeScene(count: 120), in: prometheus, instance: "scene")
     }
 
     @Test("Through a proxy answering 500 and 429 and dropping connections, every point arrives exactly once")
@@ -84,7 +93,7 @@ import Uploads
         // refuses it as out of order, which for a resend means it is stored already.
         #expect(received.rejected == 5)
         #expect(scene.pipeline.status.refused == nil)
-        try expectEverySample(in: prometheus, instance: "faults", count: 120)
+        try expectStored(routeScene(count: 120), in: prometheus, instance: "faults")
     }
 
     @Test(
@@ -117,6 +126,51 @@ import Uploads
         scene.run(untilSecond: 600)
         #expect(scene.pipeline.flush() == 0)
         #expect(scene.pipeline.status.refused == nil)
-        try expectEverySample(in: prometheus, instance: "old", count: 120)
+        try expectStored(routeScene(count: 120), in: prometheus, instance: "old")
+    }
+
+    @Test("A live run on the real clock: every sample is in Prometheus at the wall time it was taken")
+    func liveRunDeliversEverySample() throws {
+        let prometheus = try PrometheusProcess()
+        let loop = RunKitLoop()
+        let sink = RecordingSink(try Self.sink(prometheus.endpoint, instance: "live"))
+        var settings = UploadPipeline.Settings()
+        settings.sampleInterval = .milliseconds(100)
+        settings.uploadInterval = .milliseconds(500)
+        let scratch = try ScratchDirectory()
+        let pipeline = UploadPipeline(
+            loop: loop, outbox: try Outbox(url: scratch.path("outbox.sqlite")),
+            sampler: try RouteReplay(contentsOf: URL(fileURLWithPath: RouteReplayTests.resourcePath)), sink: sink,
+            settings: settings)
+        pipeline.start()
+        loop.run(mode: .default, until: loop.now + .seconds(2))
+        #expect(pipeline.flush() == 0)
+        let samples = sink.samples
+        #expect(samples.map(\.seq) == Array(1...Int64(samples.count)))
+        #expect(samples.count >= 10, "the run took \(samples.count) samples in 2 s")
+        try expectStored(samples, in: prometheus, instance: "live")
+    }
+
+    @Test(
+        "timerdeck itself: a headless 11-minute run with --upload-url prometheus+http:// delivers every sample",
+        .enabled(if: TimerDeckProcess.isBuilt, "timerdeck is not built"))
+    func timerdeckProcessDeliversEverySample() throws {
+        let prometheus = try PrometheusProcess()
+        let scratch = try ScratchDirectory()
+        let script = scratch.path("run.txt")
+        try "wait 11m\nquit\n".write(to: script, atomically: true, encoding: .utf8)
+        let config = scratch.path("timerdeck.toml")
+        try "[uploads]\ninstance = \"process\"\nlabels = \"region=eu\"\n".write(
+            to: config, atomically: true, encoding: .utf8)
+        let url = "prometheus+http://127.0.0.1:\(prometheus.port)/api/v1/write"
+        let outcome = try TimerDeckProcess(
+            script: script.path,
+            ["--config", config.path, "--outbox", scratch.path("outbox.sqlite").path, "--upload-url", url]
+        ).finish()
+        #expect(outcome.status == 0, "\(outcome.standardError)")
+        try expectStored(routeScene(count: 132), in: prometheus, instance: "process")
+        let regions = try prometheus.samples(
+            "{region=\"eu\"}", window: "1d", end: Date(timeIntervalSince1970: 1_767_226_261))
+        #expect(regions["timerdeck_sample_seq"]?.count == 132)
     }
 }
