@@ -16,6 +16,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
     ],
     targets: [
         .systemLibrary(
@@ -30,7 +31,8 @@ let package = Package(
         .systemLibrary(name: "CPseudoTerminal"),
         .target(
             name: "RunLoopKit",
-            dependencies: ["CLinuxEvents"]
+            // CoreMetrics only (no Foundation): the loop reports its health through swift-metrics.
+            dependencies: ["CLinuxEvents", .product(name: "CoreMetrics", package: "swift-metrics")]
         ),
         .target(
             name: "TerminalUI",
@@ -78,15 +80,22 @@ let package = Package(
         ),
         .executableTarget(name: "dispatch-order-probe", dependencies: ["RunLoopKit"]),
         .executableTarget(name: "main-queue-probe", dependencies: ["RunLoopKit"]),
-        // The uploads soak: simulated days of the pipeline against the loopback collector.
+        // The uploads soak: simulated days of the pipeline against the loopback collector, and a
+        // fleet of pipelines into a real Prometheus.
         .executableTarget(
             name: "timerdeck-soak",
-            dependencies: ["Uploads", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: [
+                "Uploads", "RunLoopKit", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
         ),
         // Shared by the test targets: child processes, built products, scratch directories,
         // repository files, tags for the slow suites.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "RunLoopKitTests", dependencies: ["RunLoopKit", "TestSupport"]),
+        .testTarget(
+            name: "RunLoopKitTests",
+            dependencies: [
+                "RunLoopKit", "TestSupport", .product(name: "MetricsTestKit", package: "swift-metrics"),
+            ]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TestSupport"]),
         // Imports the executable too, to check its command-line parsing.
         .testTarget(
