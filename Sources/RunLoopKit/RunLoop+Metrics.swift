@@ -46,21 +46,31 @@ final class LoopMetrics {
     /// Timer names by timer.
     var names: [ObjectIdentifier: String] = [:]
     private var modes: [RunLoop.Mode: Handles] = [:]
+    /// The handles of the mode used last: a run stays in one mode for many passes and fires.
+    private var last: Handles?
     /// The start of the window the asleep ratio is measured over, and the sleep in it.
     private var windowStart: Int64
     private var asleepInWindow: Int64 = 0
 
+    /// One timer name's handles in one mode.
+    private struct TimerHandles {
+        let lateness: CoreMetrics.Timer
+        let fires: Counter
+    }
+
     /// One mode's handles.
     private final class Handles {
+        let mode: RunLoop.Mode
         let passes: Counter
         let missedTicks: Counter
         let asleep: Counter
         let asleepRatio: Gauge
         var wakeUps: [RunLoop.WakeReason: Counter] = [:]
-        var lateness: [String: CoreMetrics.Timer] = [:]
-        var firesByName: [String: Counter] = [:]
+        /// By timer name; `""` for timers without one.
+        var timers: [String: TimerHandles] = [:]
 
-        init(label: String, dimensions: [(String, String)]) {
+        init(mode: RunLoop.Mode, label: String, dimensions: [(String, String)]) {
+            self.mode = mode
             passes = Counter(label: label + "_passes", dimensions: dimensions)
             missedTicks = Counter(label: label + "_timer_missed_ticks", dimensions: dimensions)
             asleep = Counter(label: label + "_asleep_nanoseconds", dimensions: dimensions)
@@ -75,9 +85,11 @@ final class LoopMetrics {
     }
 
     private func handles(_ mode: RunLoop.Mode) -> Handles {
-        if let handles = modes[mode] { return handles }
-        let handles = Handles(label: label, dimensions: dimensions + [("mode", mode.rawValue)])
+        if let last, last.mode == mode { return last }
+        let handles =
+            modes[mode] ?? Handles(mode: mode, label: label, dimensions: dimensions + [("mode", mode.rawValue)])
         modes[mode] = handles
+        last = handles
         return handles
     }
 
@@ -111,14 +123,19 @@ final class LoopMetrics {
         let lateness = max(calledAt - due, 0)
         let missedTicks = timer.repeats && timer.intervalNanoseconds > 0 ? lateness / timer.intervalNanoseconds : 0
         let handles = handles(mode)
-        let name = names[ObjectIdentifier(timer)] ?? ""
-        let dimensions = dimensions + [("mode", mode.rawValue), ("timer", name)]
-        if handles.lateness[name] == nil {
-            handles.lateness[name] = CoreMetrics.Timer(label: label + "_timer_lateness", dimensions: dimensions)
-            handles.firesByName[name] = Counter(label: label + "_timer_fires", dimensions: dimensions)
+        let name = names.isEmpty ? "" : names[ObjectIdentifier(timer)] ?? ""
+        let timerHandles: TimerHandles
+        if let known = handles.timers[name] {
+            timerHandles = known
+        } else {
+            let dimensions = dimensions + [("mode", mode.rawValue), ("timer", name)]
+            timerHandles = TimerHandles(
+                lateness: CoreMetrics.Timer(label: label + "_timer_lateness", dimensions: dimensions),
+                fires: Counter(label: label + "_timer_fires", dimensions: dimensions))
+            handles.timers[name] = timerHandles
         }
-        handles.lateness[name]?.recordNanoseconds(lateness)
-        handles.firesByName[name]?.increment()
+        timerHandles.lateness.recordNanoseconds(lateness)
+        timerHandles.fires.increment()
         if missedTicks > 0 { handles.missedTicks.increment(by: missedTicks) }
     }
 }

@@ -66,38 +66,51 @@ struct FleetCommand: ParsableCommand {
         loop.run(mode: .default, until: end)
         let left = pipelines.reduce(0) { $0 + $1.flush() }
         let elapsed = started.duration(to: wall.now)
-        try report(pipelines, prometheus: prometheus, left: left, elapsed: elapsed)
+        try report(pipelines, route: route.points, prometheus: prometheus, left: left, elapsed: elapsed)
     }
 
-    /// Prints the figures and fails unless every sample of every instance is stored and every outbox is empty.
-    private func report(_ pipelines: [UploadPipeline], prometheus: SoakPrometheus, left: Int, elapsed: Duration)
-        throws
-    {
+    /// Prints the figures and fails unless every point of every instance is stored and every outbox is empty.
+    private func report(
+        _ pipelines: [UploadPipeline], route: [TrackPoint], prometheus: SoakPrometheus, left: Int, elapsed: Duration
+    ) throws {
         var taken: [String: Int64] = [:]
         for (index, pipeline) in pipelines.enumerated() {
             taken["deck-\(index + 1)"] = try pipeline.outbox.counters().lastSample?.seq ?? 0
+        }
+        // Sample `seq` is the route's point `(seq - 1) % count`: its seq, latitude, longitude and
+        // elevation when the point has one.
+        let expected = taken.values.reduce(0) { total, seqs in
+            total + Int(seqs) * 3 + (0..<Int(seqs)).filter { route[$0 % route.count].elevation != nil }.count
         }
         let at = Date(
             timeIntervalSince1970: Double(VirtualClock.defaultWallStart.nanoseconds) / 1e9 + Double(hours * 3_600 + 1))
         let window = "\(hours + 1)h"
         let stored = try prometheus.query("count_over_time(timerdeck_sample_seq[\(window)])", at: at)
         let highest = try prometheus.query("max_over_time(timerdeck_sample_seq[\(window)])", at: at)
-        let points =
-            try prometheus.query("sum(count_over_time({job=\"timerdeck\"}[\(window)]))", at: at)
-            .first?.value ?? 0
+        // A range function drops the metric name, so one sum per series name.
+        let names = [
+            "timerdeck_sample_seq", "timerdeck_latitude_degrees", "timerdeck_longitude_degrees",
+            "timerdeck_elevation_meters",
+        ]
+        let points = try names.reduce(0.0) { total, name in
+            total + (try prometheus.query("sum(count_over_time(\(name)[\(window)]))", at: at).first?.value ?? 0)
+        }
         let appended = try prometheus.samplesAppended()
         let storedByInstance = Dictionary(stored.map { ($0.labels["instance"] ?? "", Int64($0.value)) }) { $1 }
         let highestByInstance = Dictionary(highest.map { ($0.labels["instance"] ?? "", Int64($0.value)) }) { $1 }
         let samples = taken.values.reduce(0, +)
-        let lost = taken.reduce(Int64(0)) { $0 + max($1.value - (storedByInstance[$1.key] ?? 0), 0) }
         let complete = taken.filter { storedByInstance[$0.key] == $0.value && highestByInstance[$0.key] == $0.value }
+        let lost = Double(expected) - points
         let seconds = milliseconds(elapsed) / 1_000
         say(
             String(
-                format: "samples %lld, points stored %.0f (appended %.0f), %.1f s, %.0f points/s ingested, "
-                    + "%.0f samples/s", samples, points, appended, seconds, points / seconds, Double(samples) / seconds)
-        )
-        say("instances complete \(complete.count)/\(taken.count), samples lost \(lost), left in the outboxes \(left)")
+                format:
+                    "samples %lld, points expected %d, stored %.0f (appended %.0f); %.1f s: %.0f points/s ingested, "
+                    + "%.0f samples/s", samples, expected, points, appended, seconds, points / seconds,
+                Double(samples) / seconds))
+        say(
+            "instances complete \(complete.count)/\(taken.count), points lost \(Int(lost)), "
+                + "samples left in the outboxes \(left)")
         if complete.count != taken.count || lost != 0 || left != 0 { throw ExitCode(1) }
     }
 }

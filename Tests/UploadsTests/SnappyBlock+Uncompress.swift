@@ -10,14 +10,6 @@ extension SnappyBlock {
             snappy_uncompressed_length($0.baseAddress?.assumingMemoryBound(to: CChar.self), input.count, &length)
         }
         guard measured == SNAPPY_OK else { return nil }
-        var output = [UInt8](repeating: 0, count: length)
-        let status = input.withUnsafeBytes { source in
-            output.withUnsafeMutableBytes { destination in
-                snappy_uncompress(
-                    source.baseAddress?.assumingMemoryBound(to: CChar.self), input.count,
-                    destination.baseAddress?.assumingMemoryBound(to: CChar.self), &length)
-            }
-        }
-        return status == SNAPPY_OK ? Array(output.prefix(length)) : nil
+        return transform(input, capacity: length, snappy_uncompress)
     }
 }
