@@ -18,6 +18,8 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         // `swift package generate-documentation` for the DocC catalogues; a build plugin, linked into nothing.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
     ],
     targets: [
         .systemLibrary(
@@ -26,11 +28,14 @@ let package = Package(
             providers: [.apt(["libncurses-dev"])]
         ),
         .systemLibrary(name: "CLinuxEvents"),
+        // Snappy block compression for Prometheus remote-write bodies.
+        .systemLibrary(name: "CSnappy", pkgConfig: "snappy", providers: [.apt(["libsnappy-dev"])]),
         // The benchmark's own pseudo-terminal, spawn and timerfd declarations.
         .systemLibrary(name: "CPseudoTerminal"),
         .target(
             name: "RunLoopKit",
-            dependencies: ["CLinuxEvents"]
+            // CoreMetrics only (no Foundation): the loop reports its health through swift-metrics.
+            dependencies: ["CLinuxEvents", .product(name: "CoreMetrics", package: "swift-metrics")]
         ),
         // Foundation's names (`Timer`, `RunLoop`, `Date`, `TimeInterval`) over RunLoopKit, with
         // FoundationEssentials for the date types and never all of Foundation.
@@ -43,7 +48,9 @@ let package = Package(
             name: "Uploads",
             dependencies: [
                 "RunLoopKit",
+                "CSnappy",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ]
         ),
         .target(
@@ -82,15 +89,17 @@ let package = Package(
         // libdispatch's and Foundation's own main-thread timer tests, one per process, for the tests.
         .executableTarget(name: "libdispatch-timer-probe", dependencies: ["RunLoopKit"]),
         .executableTarget(name: "foundation-compat-probe", dependencies: ["RunLoopKitFoundationCompat"]),
-        // The uploads soak: simulated days of the pipeline against the loopback collector.
+        // The uploads soak: simulated days of the pipeline against the loopback collector, and a
+        // fleet of pipelines into a real Prometheus.
         .executableTarget(
             name: "timerdeck-soak",
-            dependencies: ["Uploads", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: [
+                "Uploads", "RunLoopKit", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
         ),
         // Shared by the test targets: child processes, built products, scratch directories,
         // repository files, tags for the slow suites.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "RunLoopKitTests", dependencies: ["RunLoopKit", "TestSupport"]),
         // Foundation's and libdispatch's own timer checks, and the seeds' examples, in Foundation's names.
         .testTarget(
             name: "RunLoopKitFoundationCompatTests",
@@ -101,12 +110,21 @@ let package = Package(
             name: "DocumentationExampleTests",
             dependencies: ["RunLoopKit", "RunLoopKitFoundationCompat", "TestSupport"]
         ),
+        .testTarget(
+            name: "RunLoopKitTests",
+            dependencies: [
+                "RunLoopKit", "TestSupport", .product(name: "MetricsTestKit", package: "swift-metrics"),
+            ]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TestSupport"]),
         // Imports the executable too, to check its command-line parsing.
         .testTarget(
             name: "TimerDeckTests", dependencies: ["TimerDeck", "timerdeck", "TestSupport"],
             exclude: ["Snapshots", "Traces"]),
-        .testTarget(name: "UploadsTests", dependencies: ["Uploads", "TestSupport"]),
+        .testTarget(
+            name: "UploadsTests",
+            dependencies: [
+                "Uploads", "TestSupport", "CSnappy", .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+            ]),
         // Runs the built timerdeck-bench (and through it timerdeck) as a child process.
         .testTarget(name: "BenchTests", dependencies: ["TestSupport"]),
     ],

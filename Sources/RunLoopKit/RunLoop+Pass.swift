@@ -13,6 +13,8 @@ extension RunLoop {
         while true {
             waiter.settleOutsideWork(clearingWakeUps: true)
             drainInbox()
+            let metrics = metrics
+            metrics?.passed(in: state.mode)
             notify(.beforeTimers, in: state)
             notify(.beforeSources, in: state)
             doBlocks(in: state)
@@ -24,6 +26,7 @@ extension RunLoop {
             if !skipSleep { notify(.beforeWaiting, in: state) }
             ready.removeAll(keepingCapacity: true)
             let deadline = skipSleep ? nil : min(limit, wakeDeadline(for: state) ?? Int64.max)
+            let sleepStart = metrics == nil || skipSleep ? 0 : now.nanoseconds
             waiter.wait(in: state, until: deadline, poll: skipSleep, ready: &ready)
             // C-T7, C-T8 under strictCF: a timer moved or invalidated from another thread re-arms
             // the sleep; the loop does not wake (no observers, no pass) and sleeps on to its new deadline.
@@ -34,6 +37,11 @@ extension RunLoop {
             }
             if !skipSleep {
                 if state.observerMask.contains(.afterWaiting) { wakeReason = wakeReason(ready: ready, limit: limit) }
+                if let metrics {
+                    metrics.slept(
+                        from: sleepStart, to: now.nanoseconds, reason: wakeReason(ready: ready, limit: limit),
+                        in: state.mode)
+                }
                 notify(.afterWaiting, in: state)
             }
             drainInbox()
@@ -182,6 +190,7 @@ extension RunLoop {
         }
         guard !timer.isFiring, timer.fireNanoseconds <= limit, timer.runLoop === self else { return }
         let serviced = timer.fireNanoseconds
+        if let metrics { metrics.fired(timer, due: serviced, calledAt: now.nanoseconds, in: currentMode ?? .default) }
         timer.runCallout()
         // C-T5: a one-shot timer is invalidated after its callout.
         guard timer.repeats else {

@@ -4,11 +4,12 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// Delivers batches to a server: one `POST` of the batch's JSON per delivery.
+/// Delivers batches to a server: one `POST` per delivery, of the batch's JSON or, for a
+/// time-series database, of a Prometheus remote-write request (``Format``).
 ///
-/// The request carries `Content-Type: application/json` and `Idempotency-Key: <batch id>`
-/// (the same id as the body's `batch`), so a server can store a batch once however often it
-/// arrives. Any 2xx acknowledges; 408, 429 and 5xx (with their `Retry-After`), timeouts and
+/// The request carries `Idempotency-Key: <batch id>` (for JSON, the same id as the body's
+/// `batch`), and the same batch is always the same body, so a server can store a batch once
+/// however often it arrives. Any 2xx acknowledges; 408, 429 and 5xx (with their `Retry-After`), timeouts and
 /// connection failures are retryable; any other status is a permanent
 /// ``UploadError/rejected(status:message:)``; redirects are not followed. The completion
 /// runs on a URLSession thread.
@@ -18,18 +19,28 @@ import FoundationNetworking
 /// sink.deliver(batch) { result in loop.perform { handle(result) } }
 /// ```
 public final class HTTPSink: BatchSink {
+    /// What a request's body is.
+    public enum Format: Sendable, Hashable {
+        /// ``BatchPayload``'s JSON, `Content-Type: application/json`: the loopback collector's form.
+        case json
+        /// One remote-write 1.0 request per batch (Prometheus, VictoriaMetrics, Mimir, Thanos, Cortex).
+        case remoteWrite(RemoteWrite)
+    }
+
     /// The URL batches are posted to.
     public let endpoint: URL
+    /// What the bodies are.
+    public let format: Format
     /// How long a request may take in all before it is cancelled and fails with
     /// ``UploadError/timedOut(destination:after:)``; exact, not rounded to seconds.
     public let timeout: Duration
     private let session: URLSession
 
-    /// Creates a sink posting to `endpoint`.
+    /// Creates a sink posting to `endpoint` in `format`.
     ///
     /// - Throws: ``UploadError/invalidConfiguration(_:)`` when `endpoint` is not an absolute
     ///   `http` or `https` URL with a host, or `timeout` is not positive.
-    public init(endpoint: String, timeout: Duration) throws(UploadError) {
+    public init(endpoint: String, timeout: Duration, format: Format = .json) throws(UploadError) {
         guard let url = URL(string: endpoint) else {
             throw .invalidConfiguration("the upload URL \"\(endpoint)\" is not a valid URL")
         }
@@ -44,6 +55,7 @@ public final class HTTPSink: BatchSink {
         }
         self.endpoint = url
         self.timeout = timeout
+        self.format = format
         let configuration = URLSessionConfiguration.ephemeral
         // Our own deadline enforces `timeout` (see RequestDeadline); Foundation's, in whole
         // seconds, is set at least a second later so it never fires first.
@@ -65,17 +77,21 @@ public final class HTTPSink: BatchSink {
 
     /// Posts `batch`; the completion gets the ack or the classified failure.
     public func deliver(_ batch: Batch, completion: @escaping @Sendable (Result<Ack, UploadError>) -> Void) {
-        let body: Data
+        var request = URLRequest(url: endpoint)
+        request.httpMethod = "POST"
         do {
-            body = try BatchPayload.encode(batch)
+            switch format {
+            case .json:
+                request.httpBody = try BatchPayload.encode(batch)
+                request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            case .remoteWrite(let remoteWrite):
+                request.httpBody = try remoteWrite.body(for: batch)
+                for (name, value) in RemoteWrite.headers { request.setValue(value, forHTTPHeaderField: name) }
+            }
         } catch {
             DispatchQueue.global().async { completion(.failure(error)) }
             return
         }
-        var request = URLRequest(url: endpoint)
-        request.httpMethod = "POST"
-        request.httpBody = body
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         request.setValue(batch.key, forHTTPHeaderField: "Idempotency-Key")
         // One connection per POST. URLSession on Linux cannot rewind a body: when libcurl re-sends a
         // request whose kept-alive connection the server had closed, Foundation's seek callback
@@ -86,6 +102,7 @@ public final class HTTPSink: BatchSink {
         request.timeoutInterval = session.configuration.timeoutIntervalForRequest
         let batchID = batch.id
         let destination = destination
+        let format = format
         let timeout = timeout
         let deadline = RequestDeadline()
         let task = session.dataTask(with: request) { data, response, error in
@@ -101,7 +118,9 @@ public final class HTTPSink: BatchSink {
                 completion(.failure(.connectionFailed(destination: destination, reason: "the answer was not HTTP")))
                 return
             }
-            completion(Self.classify(response, body: data ?? Data(), batchID: batchID, destination: destination))
+            let result = Self.classify(response, body: data ?? Data(), batchID: batchID, destination: destination)
+            guard case .remoteWrite(let remoteWrite) = format else { return completion(result) }
+            completion(remoteWrite.verdict(result, for: batch, destination: destination))
         }
         DispatchQueue.global().asyncAfter(deadline: .now() + Self.dispatchInterval(timeout)) {
             if deadline.expire() { task.cancel() }

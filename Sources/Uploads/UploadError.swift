@@ -22,7 +22,7 @@ public enum UploadError: Error, Sendable, Hashable, CustomStringConvertible {
     case rejected(status: Int, message: String)
     /// A local file could not be written.
     case writeFailed(path: String, reason: String)
-    /// The batch could not be turned into JSON.
+    /// The batch could not be encoded for its sink (JSON, or a remote-write request).
     case encodingFailed(String)
 
     /// Whether delivering the same batch again later can succeed.
@@ -31,6 +31,14 @@ public enum UploadError: Error, Sendable, Hashable, CustomStringConvertible {
         case .connectionFailed, .timedOut, .serverUnavailable, .writeFailed: true
         case .invalidConfiguration, .rejected, .encodingFailed: false
         }
+    }
+
+    /// Whether the server refused the batch because its samples are too old for it: Prometheus
+    /// answers 400 `out of bounds` (or `too old sample` with an out-of-order window) for samples
+    /// before what its head block accepts, as after a long outage.
+    public var refusesOldSamples: Bool {
+        guard case .rejected(400, let message) = self else { return false }
+        return message.contains("out of bounds") || message.contains("too old")
     }
 
     /// The server's `Retry-After`, when it sent one.
@@ -53,10 +61,13 @@ public enum UploadError: Error, Sendable, Hashable, CustomStringConvertible {
         case .rejected(let status, let message):
             "The server rejected the batch with \(status) \(Self.statusName(status))"
                 + (message.isEmpty ? "" : ": \(message)") + ". It stays in the outbox."
+                + (refusesOldSamples
+                    ? " The samples are older than the database accepts; see \"Where the samples go\" in the README."
+                    : "")
         case .writeFailed(let path, let reason):
             "Cannot write \(path): \(reason)."
         case .encodingFailed(let reason):
-            "Cannot encode the batch as JSON: \(reason)."
+            "Cannot encode the batch: \(reason)."
         }
     }
 

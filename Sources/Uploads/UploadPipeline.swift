@@ -291,6 +291,10 @@ public final class UploadPipeline {
             attempt.statusCode = ack.statusCode
         case .failure(let error):
             attempt.error = error
+            if !error.isRetryable {
+                record.refused = UploadStatus.Refused(
+                    count: (record.refused?.count ?? 0) + batch.samples.count, error: error)
+            }
             if case .rejected(let code, _) = error { attempt.statusCode = code }
             if case .serverUnavailable(let code, _) = error { attempt.statusCode = code }
         }

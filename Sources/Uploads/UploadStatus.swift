@@ -24,6 +24,15 @@ public struct UploadStatus: Sendable {
         public var error: OutboxError
     }
 
+    /// Samples the server refused this run (a permanent rejection, e.g. samples older than a
+    /// time-series database accepts), and the last reason.
+    public struct Refused: Sendable {
+        /// How many samples were in the refused batches this run.
+        public var count: Int
+        /// The server's answer to the last refused batch.
+        public var error: UploadError
+    }
+
     /// The outbox totals as of the last write.
     public var counters: OutboxCounters?
     /// When the last committed sample was taken, on the loop's uptime clock.
@@ -44,6 +53,8 @@ public struct UploadStatus: Sendable {
     public var problem: String?
     /// Samples this run could not commit; never cleared, so a lost sample never goes unnoticed.
     public var unsaved: Unsaved?
+    /// Samples in batches the server refused this run; they stay in the outbox, skipped until the next start.
+    public var refused: Refused?
     /// Samples this process delivered (acknowledged by the sink and recorded in the outbox).
     public var deliveredThisRun = 0
 }

@@ -1,3 +1,4 @@
+import Glibc
 import RunLoopKit
 
 /// RunLoopKit: `RunLoop` + `Timer`.
@@ -6,6 +7,9 @@ enum RunLoopKitPeer: Peer {
 
     static func fire(count: Int, spread: Int64, tolerance: Int64) -> ThroughputResult {
         let loop = RunLoop()
+        // TIMERDECK_BENCH_LOOP_METRICS=1: the same run with the loop's metrics on (no backend
+        // bootstrapped, so swift-metrics' no-op handlers: the cost is the loop's own bookkeeping).
+        if getenv("TIMERDECK_BENCH_LOOP_METRICS") != nil { loop.reportMetrics() }
         var fired = 0
         var lastCallback: Int64 = 0
         var spreadSource = DeadlineSpread()

@@ -1,74 +1,24 @@
 import ArgumentParser
 import Foundation
-import Uploads
 
-/// `timerdeck-soak`: the upload pipeline for simulated days (virtual clock) against the loopback
-/// collector, with real SQLite and real HTTP; prints per-day figures and checks every seq arrived once.
+/// `timerdeck-soak`: long runs of the upload pipeline on the virtual clock with real SQLite and real
+/// HTTP. `days` (the default) soaks one outbox for simulated days against the loopback collector;
+/// `fleet` delivers a simulated day of many instances into one real Prometheus.
 @main
 struct SoakCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "timerdeck-soak",
-        abstract:
-            "Run the upload pipeline for simulated days and report per-sample cost, status query cost and outbox size.")
+        abstract: "Soak the upload pipeline: simulated days of one outbox, or a fleet into Prometheus.",
+        subcommands: [DaysCommand.self, FleetCommand.self], defaultSubcommand: DaysCommand.self)
+}
 
-    @Option(help: "Simulated days (5 s samples, an upload every 5 minutes).")
-    var days = 30
+/// Writes `line` to standard output at once (unbuffered, so a long run shows its progress).
+func say(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
 
-    @Option(help: "Days of acknowledged samples the outbox keeps.")
-    var keep = 7
-
-    @Option(help: "The directory for the outbox (default: a fresh one under $TMPDIR, removed afterwards).")
-    var directory: String?
-
-    func run() throws {
-        guard (1...365).contains(days), (1...365).contains(keep) else {
-            throw ValidationError("--days and --keep must be 1…365 (got \(days) and \(keep))")
-        }
-        let scratch = URL(fileURLWithPath: directory ?? NSTemporaryDirectory())
-            .appendingPathComponent("timerdeck-soak-\(getpid())", isDirectory: true)
-        defer { try? FileManager.default.removeItem(at: scratch) }
-        let collector = try SoakCollector(lifetime: 86_400)
-        let outbox = try Outbox(
-            url: scratch.appendingPathComponent("outbox.sqlite"),
-            retention: OutboxRetention(age: .seconds(Int64(keep) * 86_400), count: nil))
-        let route = try RouteReplay(
-            contentsOf: URL(
-                fileURLWithPath: SoakCollector.scriptPath
-                    .replacingOccurrences(of: "Tests/Collector/collector.py", with: "Resources/route.gpx")))
-        let soak = UploadSoak(
-            outbox: outbox, sampler: route, sink: try HTTPSink(endpoint: collector.endpoint, timeout: .seconds(30)))
-        say("outbox \(outbox.url.path), retention \(keep) days, collector \(collector.endpoint)")
-        say("day  samples   per-sample  status-query  database   file       log        pending  unsaved")
-        let left = try soak.run(days: days) { day in
-            let samples = day.counters.lastSample?.seq ?? 0
-            say(
-                String(
-                    format: "%3d  %7lld  %8.3f ms  %9.3f ms  %7.1f MB  %7.1f MB  %7.1f MB  %7d  %7d",
-                    day.day, samples, Self.milliseconds(day.sampleCost), Self.milliseconds(day.statusQuery),
-                    Self.megabytes(day.databaseSize), Self.megabytes(day.fileSize), Self.megabytes(day.logSize),
-                    day.counters.pendingSamples, day.unsaved))
-        }
-        let received = try collector.received()
-        let last = try outbox.counters().lastSample?.seq ?? 0
-        let everySeqOnce = received.seqs == Array(1...max(last, 1))
-        say(
-            "samples \(last), left in the outbox \(left), collector: \(received.seqs.count) seqs in \(received.requests) requests, "
-                + "\(received.duplicates) duplicate batches, \(received.truncated) truncated; every seq once: \(everySeqOnce ? "yes" : "NO")"
-        )
-        if !everySeqOnce || left != 0 { throw ExitCode(1) }
-    }
-
-    /// Writes `line` to standard output at once (unbuffered, so a long run shows its progress).
-    private func say(_ line: String) {
-        FileHandle.standardOutput.write(Data((line + "\n").utf8))
-    }
-
-    private static func milliseconds(_ duration: Duration) -> Double {
-        let (seconds, attoseconds) = duration.components
-        return Double(seconds) * 1_000 + Double(attoseconds) / 1e15
-    }
-
-    private static func megabytes(_ bytes: Int64) -> Double {
-        Double(bytes) / 1_048_576
-    }
+/// `duration` in milliseconds.
+func milliseconds(_ duration: Duration) -> Double {
+    let (seconds, attoseconds) = duration.components
+    return Double(seconds) * 1_000 + Double(attoseconds) / 1e15
 }

@@ -32,7 +32,11 @@ struct TimerDeckCommand: ParsableCommand {
 
     @Option(
         name: .customLong("upload-url"),
-        help: "POST sample batches to this http(s) URL instead of writing them to ~/.local/state/timerdeck/uploads.")
+        help: ArgumentHelp(
+            "POST sample batches to this http(s) URL instead of writing them to ~/.local/state/timerdeck/uploads.",
+            discussion:
+                "prometheus+http(s)://HOST/api/v1/write sends them by Prometheus remote write (uploads.sink in the config)."
+        ))
     var uploadURL: String?
 
     @Option(help: "The outbox database (default: ~/.local/state/timerdeck/outbox.sqlite; headless: a temporary one).")

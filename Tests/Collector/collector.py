@@ -19,6 +19,12 @@ GET /received?requests=N&within=S
                   whichever comes first
 POST /control     JSON with any of the behaviour keys below; changes them from now on.
 
+With --forward URL it is a faulty proxy in front of a real server (a Prometheus remote-write
+receiver): a batch POST that is neither failed nor dropped is forwarded to URL with its body and
+its Content-Type, Content-Encoding and X-Prometheus-Remote-Write-Version headers, and the
+upstream answer (status and body) is relayed. Bodies are not checked as JSON then; a 2xx from
+upstream counts the Idempotency-Key as delivered (a repeated one as a duplicate).
+
 Behaviour (flags at start, or keys of POST /control):
   --fail-first N    (fail_first)   answer the next N batch POSTs with --fail-status
   --fail-status S   (fail_status)  status for those failures (default 500)
@@ -30,6 +36,11 @@ Behaviour (flags at start, or keys of POST /control):
                                    (with --status 302: a redirect)
   --drop-first N    (drop_first)   close the connection of the next N batch POSTs after
                                    reading them, without answering (a dropped connection)
+  --drop-after-forward N (drop_after_forward)
+                                   with --forward: forward the next N batch POSTs that would
+                                   be forwarded, then close the connection without relaying
+                                   the answer (stored upstream, the acknowledgement lost)
+  --forward URL                    forward batch POSTs to URL (see above)
 
 The server stops by itself when its standard input closes (the test that started it is
 gone) or after --lifetime seconds (default 300), whichever comes first.
@@ -41,7 +52,9 @@ import os
 import sys
 import threading
 import time
+import urllib.error
 import urllib.parse
+import urllib.request
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 
@@ -105,7 +118,12 @@ class Collector:
                 status = behaviour["fail_status"]
             else:
                 status = behaviour["status"]
-            return status, behaviour["retry_after"], behaviour["location"], behaviour["delay"]
+            drop_answer = False
+            if 200 <= status < 300 and behaviour["drop_after_forward"] > 0:
+                behaviour["drop_after_forward"] -= 1
+                self.dropped += 1
+                drop_answer = True
+            return status, behaviour["retry_after"], behaviour["location"], behaviour["delay"], drop_answer
 
     def accept(self, key, seqs):
         """Records a delivered batch once; returns False when the key was already delivered."""
@@ -150,18 +168,34 @@ def validate(headers, body):
     return key, seqs
 
 
-def make_handler(collector):
+FORWARDED_HEADERS = ("Content-Type", "Content-Encoding", "X-Prometheus-Remote-Write-Version")
+
+
+def forward(upstream, headers, body):
+    """POSTs body to upstream with the remote-write headers; returns (status, answer bytes)."""
+    request = urllib.request.Request(upstream, data=body, method="POST")
+    for name in FORWARDED_HEADERS:
+        if headers.get(name) is not None:
+            request.add_header(name, headers[name])
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return response.status, response.read()
+    except urllib.error.HTTPError as error:
+        return error.code, error.read()
+
+
+def make_handler(collector, upstream):
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
 
         def log_message(self, format, *args):
             pass
 
-        def answer(self, status, payload, retry_after=None, location=None):
-            body = json.dumps(payload).encode()
+        def answer(self, status, payload, retry_after=None, location=None, content_type="application/json"):
+            body = payload if isinstance(payload, bytes) else json.dumps(payload).encode()
             try:
                 self.send_response(status)
-                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Type", content_type)
                 self.send_header("Content-Length", str(len(body)))
                 if retry_after is not None:
                     self.send_header("Retry-After", str(retry_after))
@@ -207,9 +241,12 @@ def make_handler(collector):
             if answer is None:
                 self.close_connection = True
                 return
-            status, retry_after, location, delay = answer
+            status, retry_after, location, delay, drop_answer = answer
             if delay:
                 time.sleep(delay)
+            if upstream is not None:
+                self.proxy(status, retry_after, location, body, drop_answer)
+                return
             try:
                 key, seqs = validate(self.headers, body)
             except ValueError as error:
@@ -222,6 +259,22 @@ def make_handler(collector):
                 return
             fresh = collector.accept(key, seqs)
             self.answer(status, {"batch": key, "stored": fresh})
+
+        def proxy(self, status, retry_after, location, body, drop_answer):
+            """Fails the POST with `status`, or forwards it and relays (or drops) the answer."""
+            if not 200 <= status < 300:
+                collector.count_rejection()
+                self.answer(status, {"error": "configured to answer %d" % status}, retry_after, location)
+                return
+            upstream_status, upstream_body = forward(upstream, self.headers, body)
+            if 200 <= upstream_status < 300:
+                collector.accept(self.headers.get("Idempotency-Key"), [])
+            else:
+                collector.count_rejection()
+            if drop_answer:
+                self.close_connection = True
+                return
+            self.answer(upstream_status, upstream_body, content_type="text/plain")
 
     return Handler
 
@@ -244,6 +297,8 @@ def main():
     parser.add_argument("--delay", type=float, default=0.0)
     parser.add_argument("--location", default=None)
     parser.add_argument("--drop-first", type=int, default=0)
+    parser.add_argument("--drop-after-forward", type=int, default=0)
+    parser.add_argument("--forward", default=None)
     parser.add_argument("--lifetime", type=float, default=300.0)
     options = parser.parse_args()
 
@@ -255,8 +310,9 @@ def main():
         "delay": options.delay,
         "location": options.location,
         "drop_first": options.drop_first,
+        "drop_after_forward": options.drop_after_forward,
     })
-    server = ThreadingHTTPServer(("127.0.0.1", options.port), make_handler(collector))
+    server = ThreadingHTTPServer(("127.0.0.1", options.port), make_handler(collector, options.forward))
     server.daemon_threads = True
     print(server.server_address[1], flush=True)
 

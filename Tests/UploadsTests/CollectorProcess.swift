@@ -3,10 +3,6 @@ import Glibc
 import Synchronization
 import TestSupport
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// The test collector (`Tests/Collector/collector.py`) running as a child process on loopback.
 ///
 /// Started per test with its behaviour flags; the port is read from its first stdout line.
@@ -92,29 +88,7 @@ final class CollectorProcess {
     }
 
     private func request(_ method: String, path: String, body: Data?, timeout seconds: Int = 30) throws -> Data {
-        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
-        request.httpMethod = method
-        request.httpBody = body
-        request.timeoutInterval = TimeInterval(seconds)
-        let answer = Mutex<Result<Data, CollectorFailure>?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        URLSession.shared.dataTask(with: request) { data, response, error in
-            let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-            answer.withLock {
-                $0 =
-                    status == 200 && error == nil
-                    ? .success(data ?? Data())
-                    : .failure(
-                        CollectorFailure("\(method) \(path) failed: status \(status), \(String(describing: error))"))
-            }
-            done.signal()
-        }.resume()
-        // URLSession answers with a timeout error after `seconds`; this bound only catches a hang.
-        guard done.wait(timeout: .now() + .seconds(seconds + 5)) == .success, let result = answer.withLock({ $0 })
-        else {
-            throw CollectorFailure("\(method) \(path) got no answer")
-        }
-        return try result.get()
+        try loopbackRequest(method, "http://127.0.0.1:\(port)\(path)", body: body, timeout: seconds)
     }
 
     private static func stop(_ process: Process, _ input: Pipe) {

@@ -10,7 +10,15 @@ extension Config {
         .flag("terminal.mouse", \.mouse),
         .choice("uploads.sampler", \.uploads.sampler, ["route": .route, "host": .host]),
         .text("uploads.route", \.uploads.routePath, accepted: "a path to a GPX file", emptyIsNone: false),
-        .text("uploads.url", \.uploads.url, accepted: "\"\" or an http(s) URL", emptyIsNone: true),
+        .text(
+            "uploads.url", \.uploads.url, accepted: "\"\" or an http(s) or prometheus+http(s) URL", emptyIsNone: true),
+        .choice("uploads.sink", \.uploads.sink, ["json": .json, "prometheus": .prometheus]),
+        .text("uploads.instance", \.uploads.instance, accepted: "\"\" or a label value", emptyIsNone: true),
+        .parsed(
+            "uploads.job", \.uploads.job, accepted: "a label value", parse: { $0.isEmpty ? nil : $0 }, write: { $0 }),
+        .parsed(
+            "uploads.labels", \.uploads.labels, accepted: "\"\" or \"name=value,name=value\"",
+            parse: UploadsConfig.parseLabels, write: UploadsConfig.writeLabels),
         .duration("uploads.timeout", \.uploads.httpTimeout, in: .milliseconds(100) ... .seconds(300)),
         .duration("uploads.flush_timeout", \.uploads.pipeline.flushTimeout, in: .zero ... .seconds(60)),
         .duration("uploads.retry_base", \.uploads.pipeline.retry.base, in: .milliseconds(100) ... .seconds(86_400)),

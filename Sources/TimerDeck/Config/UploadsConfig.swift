@@ -11,12 +11,28 @@ package struct UploadsConfig: Equatable, Sendable {
         case host
     }
 
+    /// What the bodies of HTTP uploads are.
+    package enum SinkChoice: String, Equatable, Sendable {
+        /// The batch as JSON (the loopback collector's form).
+        case json
+        /// A Prometheus remote-write request (Prometheus, VictoriaMetrics, Mimir, Thanos, Cortex).
+        case prometheus
+    }
+
     /// The sampler.
     package var sampler: SamplerChoice = .route
     /// The GPX track the route sampler replays; `nil` for the shipped `Resources/route.gpx`.
     package var routePath: String?
     /// Where batches are POSTed; `nil` writes them into the uploads directory instead.
     package var url: String?
+    /// What `url` receives; a `prometheus+http(s)://` URL means ``SinkChoice/prometheus`` whatever this says.
+    package var sink: SinkChoice = .json
+    /// The `instance` label of remote-written series; `nil` for the host name.
+    package var instance: String?
+    /// The `job` label of remote-written series.
+    package var job = "timerdeck"
+    /// Further labels on every remote-written series.
+    package var labels: [String: String] = [:]
     /// How long an HTTP delivery may take before it counts as timed out (and is retried).
     package var httpTimeout: Duration = .seconds(10)
     /// Intervals, modes, flush bound and backoff.

@@ -43,6 +43,10 @@ enum UploadPanel {
             }
             lines.append((totals, .normal))
         }
+        if let refused = status.refused {
+            let reason = refused.error.refusesOldSamples ? "too old for the database" : short(refused.error)
+            lines.append(("\(refused.count) sample\(refused.count == 1 ? "" : "s") refused: \(reason)", Style(.bad)))
+        }
         for (row, line) in lines.prefix(inner.height).enumerated() {
             inner.put(PanelText.fitWords(line.0, inner.width), row: row, column: 0, style: line.1)
         }
@@ -71,7 +75,7 @@ enum UploadPanel {
     private static func short(_ error: UploadError) -> String {
         switch error {
         case .serverUnavailable(let status, _): "HTTP \(status)"
-        case .rejected(let status, _): "rejected: HTTP \(status)"
+        case .rejected(let status, let message): "rejected: HTTP \(status)" + (message.isEmpty ? "" : " \(message)")
         case .timedOut(_, let after): "timed out after \(DurationText.format(after))"
         case .connectionFailed(_, let reason): "no connection: \(reason)"
         default: error.description

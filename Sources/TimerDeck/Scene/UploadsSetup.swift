@@ -6,6 +6,7 @@ import class Foundation.Bundle
 import class Foundation.FileManager
 import class Foundation.NSString
 import func Foundation.NSTemporaryDirectory
+import class Foundation.ProcessInfo
 import class Foundation.Thread
 import struct Foundation.URL
 
@@ -35,7 +36,8 @@ package final class UploadsSetup {
     /// A headless run with `--outbox` writes its uploads next to the outbox, in `uploads/`.
     /// - Throws: ``UploadsSetupError`` naming the file and the reason: an outbox that cannot be
     ///   opened or is corrupt, a route file that cannot be read, an upload URL that is not an
-    ///   absolute http(s) URL.
+    ///   absolute http(s) URL (or prometheus+http(s) for remote write), remote-write labels that
+    ///   Prometheus would refuse.
     package init(config settings: Config, outboxPath: String?, uploadURL: String?, headless: Bool)
         throws(UploadsSetupError)
     {
@@ -73,7 +75,7 @@ package final class UploadsSetup {
 
         if let address = uploadURL ?? config.url {
             do {
-                sink = try HTTPSink(endpoint: address, timeout: config.httpTimeout)
+                sink = try Self.httpSink(address, config: config)
             } catch {
                 // A typo in the URL is a start-up error; an unreachable server is a panel message.
                 throw UploadsSetupError(message: "\(uploadURL == nil ? "uploads.url" : "--upload-url"): \(error)")
@@ -92,6 +94,20 @@ package final class UploadsSetup {
                     of: FileManager.default.homeDirectoryForCurrentUser.path, with: "~", options: .anchored)
         }
         self.settings = settings.pipelineSettings
+    }
+
+    /// The sink for `address`: remote write for a `prometheus+http(s)://` URL or with
+    /// `uploads.sink = "prometheus"`, JSON otherwise.
+    private static func httpSink(_ address: String, config: UploadsConfig) throws(UploadError) -> HTTPSink {
+        let scheme = "prometheus+"
+        let isPrometheus = address.lowercased().hasPrefix(scheme)
+        let endpoint = isPrometheus ? String(address.dropFirst(scheme.count)) : address
+        guard isPrometheus || config.sink == .prometheus else {
+            return try HTTPSink(endpoint: endpoint, timeout: config.httpTimeout)
+        }
+        let format = try RemoteWrite(
+            instance: config.instance ?? ProcessInfo.processInfo.hostName, job: config.job, labels: config.labels)
+        return try HTTPSink(endpoint: endpoint, timeout: config.httpTimeout, format: .remoteWrite(format))
     }
 
     deinit {

@@ -1,0 +1,123 @@
+import Foundation
+import TestSupport
+
+/// Debian's `prometheus` running as a child process on loopback, receiving remote writes
+/// (`--web.enable-remote-write-receiver`) into a scratch TSDB, and read back through its query API.
+///
+/// Started per test on a free port; stopped when released, or by the kernel when the test process
+/// dies (a parent-death signal), so none is left running.
+final class PrometheusProcess {
+    /// One stored sample: the time in milliseconds since the epoch and the value.
+    struct Point: Equatable, CustomStringConvertible {
+        let milliseconds: Int64
+        let value: Double
+
+        var description: String { "\(value)@\(milliseconds)" }
+    }
+
+    static let binary = "/usr/bin/prometheus"
+    static var isInstalled: Bool { FileManager.default.isExecutableFile(atPath: binary) }
+
+    let port: Int
+    private let scratch: ScratchDirectory
+    private let process = Process()
+
+    /// Starts Prometheus with no scrape targets and waits (bounded) until `/-/ready` answers.
+    ///
+    /// `outOfOrderWindow`, when given, accepts samples that much older than the newest.
+    init(outOfOrderWindow: String? = nil) throws {
+        scratch = try ScratchDirectory(prefix: "prometheus")
+        let config = scratch.path("prometheus.yml")
+        var text = "global:\n  scrape_interval: 1h\n"
+        if let outOfOrderWindow { text += "storage:\n  tsdb:\n    out_of_order_time_window: \(outOfOrderWindow)\n" }
+        try text.write(to: config, atomically: true, encoding: .utf8)
+        port = try CollectorProcess.unusedPort()
+        // setpriv execs Prometheus in its place (the pid `terminate()` signals) and has the kernel
+        // terminate it when the test process dies.
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+        process.arguments = [
+            "--pdeathsig", "TERM", Self.binary, "--config.file=\(config.path)",
+            "--storage.tsdb.path=\(scratch.path("data").path)",
+            "--web.listen-address=127.0.0.1:\(port)", "--web.enable-remote-write-receiver", "--log.level=warn",
+        ]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = try FileHandle(forWritingTo: Self.createFile(scratch.path("stderr")))
+        try process.run()
+        for _ in 0..<120 {
+            if (try? loopbackRequest("GET", "http://127.0.0.1:\(port)/-/ready", timeout: 2)) != nil { return }
+            guard process.isRunning else { break }
+            usleep(250_000)
+        }
+        let log = (try? String(contentsOf: scratch.path("stderr"), encoding: .utf8)) ?? ""
+        process.terminate()
+        throw CollectorFailure("prometheus did not become ready: \(log)")
+    }
+
+    deinit {
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+    }
+
+    /// The remote-write endpoint.
+    var endpoint: String { "http://127.0.0.1:\(port)/api/v1/write" }
+
+    /// Every stored sample of every series matching `selector` (e.g. `{instance="a"}`) in the
+    /// `window` (a PromQL duration) before `end`, by series; a series is named by its `__name__`.
+    func samples(_ selector: String, window: String, end: Date) throws -> [String: [Point]] {
+        let result = try query("\(selector)[\(window)]", at: end)
+        var series: [String: [Point]] = [:]
+        for entry in result {
+            let name = entry.metric["__name__"] ?? ""
+            series[name, default: []] += (entry.values ?? []).map {
+                Point(milliseconds: Int64(($0.time * 1000).rounded()), value: Double($0.value) ?? .nan)
+            }
+        }
+        return series
+    }
+
+    /// The value of an instant query that yields one number (e.g. `count(...)`), or nil when empty.
+    func scalar(_ expression: String, at time: Date) throws -> Double? {
+        try query(expression, at: time).first?.value.flatMap { Double($0.value) }
+    }
+
+    private struct Answer: Decodable {
+        struct Data: Decodable { let result: [Series] }
+        let status: String
+        let data: Data
+    }
+
+    private struct Series: Decodable {
+        let metric: [String: String]
+        let values: [Pair]?
+        let value: Pair?
+    }
+
+    /// `[time, "value"]` as the query API writes it.
+    private struct Pair: Decodable {
+        let time: Double
+        let value: String
+
+        init(from decoder: any Decoder) throws {
+            var container = try decoder.unkeyedContainer()
+            time = try container.decode(Double.self)
+            value = try container.decode(String.self)
+        }
+    }
+
+    private func query(_ expression: String, at time: Date) throws -> [Series] {
+        var components = URLComponents(string: "http://127.0.0.1:\(port)/api/v1/query")!
+        components.queryItems = [
+            URLQueryItem(name: "query", value: expression),
+            URLQueryItem(name: "time", value: String(format: "%.3f", time.timeIntervalSince1970)),
+        ]
+        // `+` is a space in a query string: PromQL's own `+` must be escaped.
+        let url = components.url!.absoluteString.replacingOccurrences(of: "+", with: "%2B")
+        let answer = try JSONDecoder().decode(Answer.self, from: try loopbackRequest("GET", url, timeout: 60))
+        return answer.data.result
+    }
+
+    private static func createFile(_ url: URL) -> URL {
+        FileManager.default.createFile(atPath: url.path, contents: nil)
+        return url
+    }
+}
