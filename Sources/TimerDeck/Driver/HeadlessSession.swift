@@ -33,11 +33,12 @@ package final class HeadlessSession {
     ///
     /// The upload pipeline runs on the same virtual clock; its outbox and sink come from `uploads`
     /// (`nil` when the config's timers drive no uploads).
+    /// - Throws: ``SystemCallError`` when the run loop cannot be created (out of descriptors).
     @available(*, noasync)
     package init(
         config: Config, uploads setup: UploadsSetup?, script: HeadlessScript, trace: TraceFile? = nil,
         output: @escaping (String) -> Void
-    ) {
+    ) throws(SystemCallError) {
         var resolved: [ResolvedStep] = []
         for step in script.steps {
             switch step {
@@ -53,7 +54,7 @@ package final class HeadlessSession {
         let base = VirtualClock()
         virtualClock = base
         time = TimeControl(base: .virtual(base))
-        loop = RunLoop(clock: .controlled(time))
+        loop = try RunLoop.make(clock: .controlled(time))
         screen = GridScreen(size: DashboardLayout.minimumSize)
         uploads = setup?.makePipeline(on: loop)
         // Nobody watches between snapshots: changes accumulate and `snapshot` draws the whole
