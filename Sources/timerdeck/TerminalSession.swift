@@ -64,6 +64,7 @@ enum TerminalSession {
             loop.run(mode: .default, until: .distantFuture)
         }
         input.invalidate()
+        driver.stopHooks()
         driver.recorder?.finish(at: driver.inputTime)
         guard let pipeline else { return 0 }
         driver.show(

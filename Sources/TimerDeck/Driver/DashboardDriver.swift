@@ -47,10 +47,8 @@ package final class DashboardDriver {
     private lazy var lab = Lab(loop: loop) { [weak self] in self?.send(.labChanged) }
     /// Counts the loop's passes, sleeps and wake-ups from launch on (the phases view, `3`).
     private let phaseMeter: PhaseMeter
-    /// Runs timers' hooks off the loop's thread; made at the first hook.
-    private lazy var hooks = HookRunner(loop: loop) { [unowned self] id, result in
-        send(.hookFinished(id, result, time: loop.now))
-    }
+    /// Runs timers' hooks off the loop's thread; made at the first hook (``hooks``).
+    private var hookRunner: HookRunner?
 
     /// A driver of `scene` on `loop`, drawing on `screen`; `pipeline` (on `loop`) drives the upload
     /// rows. The tracking mode is made common, as UIKit does (decisions.md 6). ``launch()`` starts it.
@@ -114,6 +112,21 @@ package final class DashboardDriver {
     /// Ends the session as `q` does (a terminating signal).
     package func terminate() {
         send(.terminate)
+    }
+
+    /// Stops the hooks still running, with what they started: called once the session has ended.
+    package func stopHooks() {
+        hookRunner?.stopAll()
+    }
+
+    /// The hook runner, made at the first hook.
+    private var hooks: HookRunner {
+        if let hookRunner { return hookRunner }
+        let runner = HookRunner(loop: loop) { [unowned self] id, result in
+            send(.hookFinished(id, result, time: loop.now))
+        }
+        hookRunner = runner
+        return runner
     }
 
     /// Shows `text` in the status bar and draws it at once (the last words before quitting).

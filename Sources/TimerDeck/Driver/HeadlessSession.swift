@@ -75,6 +75,7 @@ package final class HeadlessSession {
             while !driver.quitRequested {
                 loop.run(mode: .default, until: .distantFuture)
             }
+            driver.stopHooks()
             return uploads?.flush() ?? 0
         }
     }

@@ -42,8 +42,9 @@ struct Hook: Equatable, Sendable {
     var timeLimit: Duration
 
     /// Runs the command with `environment` added to this process's, reads its first output line,
-    /// and stops it at the time limit. Blocks the calling thread until it ends.
-    func run(environment: [String: String]) -> Result {
+    /// and stops it at the time limit. Blocks the calling thread until it ends. Its process group is
+    /// listed in `groups` while it runs, so it can be stopped before its limit.
+    func run(environment: [String: String], groups: HookGroups? = nil) -> Result {
         var output: [Int32] = [0, 0]
         guard pipe(&output) == 0 else { return .failedToStart(String(cString: strerror(errno))) }
         let (readEnd, writeEnd) = (output[0], output[1])
@@ -89,6 +90,7 @@ struct Hook: Equatable, Sendable {
         close(writeEnd)
         defer { close(readEnd) }
         guard spawned == 0 else { return .failedToStart(String(cString: strerror(spawned))) }
+        groups?.started(pid)
 
         let deadline = Self.now() + timeLimit.nanoseconds
         let (firstLine, reachedEnd) = readFirstLine(from: readEnd, deadline: deadline)
@@ -107,6 +109,7 @@ struct Hook: Equatable, Sendable {
         } else {
             watch.stopUnlessExited(child)
         }
+        groups?.ended(child)
         var status: Int32 = 0
         while waitpid(child, &status, 0) < 0 && errno == EINTR {}
         if watch.wasStopped { return .timedOut(firstLine: firstLine) }
