@@ -8,10 +8,10 @@ struct PlotCommand: ParsableCommand {
         commandName: "plot",
         abstract: "Draw a --trace file as an SVG timeline: lanes, fires, lateness, nested runs, axis and legend.")
 
-    @Argument(help: "The trace (JSON Lines, as timerdeck --trace writes it).")
+    @Argument(help: "The trace (JSON Lines, as timerdeck --trace writes it).", completion: .file())
     var trace: String
 
-    @Option(help: "Where the SVG goes.")
+    @Option(help: "Where the SVG goes.", completion: .file())
     var out: String
 
     func run() throws {

@@ -16,7 +16,8 @@ enum TerminalSession {
     /// samples stay in the outbox for the next start.
     @available(*, noasync)
     static func run(
-        on loop: RunLoop, config: Config, uploads: UploadsSetup?, trace: TraceFile?, recorder: SessionRecorder?
+        on loop: RunLoop, config: Config, configPath: String?, uploads: UploadsSetup?, trace: TraceFile?,
+        recorder: SessionRecorder?
     ) throws(TerminalError) -> Int {
         let screen = try CursesScreen.start(mouse: config.mouse)
         defer { screen.stop() }
@@ -25,6 +26,7 @@ enum TerminalSession {
             config: config, loop: loop, screen: screen, pipeline: pipeline,
             sinkLabel: uploads?.sinkLabel ?? "", rendersOnChange: true)
         driver.trace = trace
+        driver.configPath = configPath
         recorder?.begin(size: screen.size, at: driver.startTime)
         driver.recorder = recorder
 

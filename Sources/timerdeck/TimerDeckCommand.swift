@@ -170,7 +170,7 @@ struct TimerDeckCommand: ParsableCommand {
         }
         let left = try started { () throws(TerminalError) in
             try TerminalSession.run(
-                on: loop, config: settings, uploads: uploads, trace: traceFile, recorder: recorder)
+                on: loop, config: settings, configPath: config, uploads: uploads, trace: traceFile, recorder: recorder)
         }
         try reportUploads(left: left, uploads: uploads)
     }
@@ -222,7 +222,9 @@ struct TimerDeckCommand: ParsableCommand {
             throw ExitCode(2)
         }
         let session = try started { () throws(SystemCallError) in
-            try HeadlessSession(config: settings, uploads: uploads, script: steps, trace: trace) { print($0) }
+            try HeadlessSession(
+                config: settings, configPath: config, uploads: uploads, script: steps, trace: trace
+            ) { print($0) }
         }
         try reportUploads(left: session.run(), uploads: uploads)
     }

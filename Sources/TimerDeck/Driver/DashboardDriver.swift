@@ -42,6 +42,9 @@ package final class DashboardDriver {
     package var recorder: SessionRecorder?
     /// Where every fire and nested run is traced (`--trace FILE`), if anywhere.
     package var trace: TraceFile?
+    /// The config file the session was started with (`--config FILE`), which `W` does not
+    /// overwrite without saying what is lost.
+    package var configPath: String?
     /// The lifetime lab's screens (L1–L3); made at the first lab key. Weak: the screens' `deinit`s
     /// report while the driver itself goes away, and leaked ones outlive it.
     private lazy var lab = Lab(loop: loop) { [weak self] in self?.send(.labChanged) }
@@ -265,7 +268,7 @@ extension DashboardDriver: EffectPerformer {
             timers[id]?.invalidate()
             timers[id] = nil
         case .ring: screen.ring()
-        case .writeTimers(let path, let text): writeTimers(text, to: path)
+        case .writeTimers(let path, let text, let overwrite): writeTimers(text, to: path, overwrite: overwrite)
         case .endFlash(let id, let duration):
             // In the common modes, so a flash ends during a scroll too.
             let end = Timer(fireAt: loop.now + duration, interval: .zero, repeats: false) { [unowned self] _ in
