@@ -17,21 +17,7 @@ state=$(mktemp -d)
 tmux_() { tmux -L "$socket" "$@"; }
 trap 'tmux_ kill-server >/dev/null 2>&1; rm -rf "$state"' EXIT
 
-pass() { printf 'ok   %s [%ss]\n' "$1" "$SECONDS"; }
-fail() { printf 'FAIL %s\n' "$1"; tmux_ capture-pane -t "$session" -p 2>/dev/null | sed 's/^/     | /'; failures=$((failures + 1)); }
-screen() { tmux_ capture-pane -t "$session" -p; }
-# eventually SECONDS COMMAND...: a bounded wait until COMMAND succeeds.
-eventually() {
-    local deadline=$((SECONDS + $1))
-    shift
-    while [ $SECONDS -lt $deadline ]; do
-        "$@" && return 0
-        sleep 0.05
-    done
-    return 1
-}
-shows() { screen | grep -qF -- "$1"; }
-check() { if eventually "${3:-15}" shows "$2"; then pass "$1"; else fail "$1 (expected: $2)"; fi; }
+source "$(dirname "$0")/tmux-checks.sh"
 
 # start COMMAND: the pane runs COMMAND at 80x24, then prints its exit status and whether the
 # terminal echoes again (a dashboard that died with the terminal raw leaves -echo).
@@ -95,7 +81,7 @@ descriptors)
     start "ulimit -n 12; $binary"
     check "ulimit -n 12: exit 2" "TIMERDECK-EXIT=2"
     check "the message names the limit and the fix" "the limit on open files (ulimit -n) is 12"
-    if shows "TERM"; then fail "TERM is not blamed"; else pass "TERM is not blamed"; fi
+    if screen | grep -qF "TERM"; then fail "TERM is not blamed"; else pass "TERM is not blamed"; fi
     restored
     ;;
 disk-full)

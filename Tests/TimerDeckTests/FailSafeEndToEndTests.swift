@@ -106,4 +106,30 @@ struct FailSafeEndToEndTests {
         #expect(outcome.error.contains("the directory \(missing) does not exist"), "\(outcome)")
         #expect(!FileManager.default.fileExists(atPath: scratch.path("no").path))
     }
+
+    @Test("The bash, zsh and fish completions complete file names for every option that names a file")
+    func completionsCompleteFileNames() throws {
+        let options = ["config", "script", "trace", "record", "outbox", "out"]
+        let scripts = try ["bash", "zsh", "fish"].map { shell in
+            let outcome = try ChildProcess.run(
+                Self.binary, ["--generate-completion-script", shell], timeout: .seconds(60))
+            #expect(outcome.status == 0, "\(outcome)")
+            return (shell, outcome.output.split(separator: "\n").map(String.init))
+        }
+        for (shell, lines) in scripts {
+            for option in options {
+                let completesFiles =
+                    switch shell {
+                    case "bash":
+                        lines.indices.contains { index in
+                            lines[index].trimmingCharacters(in: .whitespaces) == "'--\(option)')"
+                                && lines[index + 1].hasSuffix("_add_completions -f")
+                        }
+                    case "zsh": lines.contains { $0.contains("'--\(option)[") && $0.hasSuffix(":_files'") }
+                    default: lines.contains { $0.contains("-l '\(option)'") && $0.hasSuffix("-rF") }
+                    }
+                #expect(completesFiles, "\(shell): --\(option)")
+            }
+        }
+    }
 }

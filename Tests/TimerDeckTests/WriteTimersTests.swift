@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import TimerDeck
@@ -53,7 +54,7 @@ struct WriteTimersTests {
             .path
         defer { try? FileManager.default.removeItem(atPath: path) }
         let config = try Config.parse(Self.config)
-        let typing = path.map { "key \($0)" }.joined(separator: "\n")
+        let typing = Self.keys(typing: path)
         let snapshots = try runHeadless(
             "key W\nkey /\nkey backspace\nsnapshot\n\(typing)\nkey enter\nsnapshot\n", config: config)
         #expect(snapshots[0].screen.contains("write the timers to (Enter writes, Esc cancels): ▏"))
@@ -76,12 +77,10 @@ struct WriteTimersTests {
 
     @Test("W never overwrites a file without Enter at a second question; Esc keeps it as it was")
     func existingFileNeedsConfirmation() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("timers-\(UUID().uuidString).toml")
-            .path
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        try "# mine\n".write(toFile: path, atomically: false, encoding: .utf8)
+        let scratch = try ScratchDirectory()
+        let path = try scratch.write("# mine\n", to: "timers.toml")
         let config = try Config.parse(Self.config)
-        let typing = path.map { "key \($0)" }.joined(separator: "\n")
+        let typing = Self.keys(typing: path)
         let kept = try runHeadless(
             "size 200x40\nkey W\n\(typing)\nkey enter\nsnapshot\nkey y\nkey esc\nsnapshot\n", config: config)
         #expect(kept[0].screen.contains("exists: Enter overwrites it, Esc keeps it"))
@@ -94,12 +93,10 @@ struct WriteTimersTests {
 
     @Test("W on the running config says its other sections and comments are lost before asking to overwrite")
     func runningConfigSaysWhatIsLost() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("config-\(UUID().uuidString).toml")
-            .path
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        try Self.config.write(toFile: path, atomically: false, encoding: .utf8)
+        let scratch = try ScratchDirectory()
+        let path = try scratch.write(Self.config, to: "config.toml")
         var lines: [String] = []
-        let typing = path.map { "key \($0)" }.joined(separator: "\n")
+        let typing = Self.keys(typing: path)
         let session = try HeadlessSession(
             config: Config.load(from: path), configPath: path, uploads: nil,
             script: HeadlessScript(parsing: "size 200x40\nkey W\n\(typing)\nkey enter\nsnapshot\n")
@@ -117,5 +114,10 @@ struct WriteTimersTests {
         #expect(DashboardDriver.expandingHome("~", home: "/home/me") == "/home/me")
         #expect(DashboardDriver.expandingHome("~other/x", home: "/home/me") == "~other/x")
         #expect(DashboardDriver.expandingHome("/tmp/~/x", home: "/home/me") == "/tmp/~/x")
+    }
+
+    /// The script lines that type `text`, one key per character.
+    private static func keys(typing text: String) -> String {
+        text.map { "key \($0)" }.joined(separator: "\n")
     }
 }

@@ -58,16 +58,6 @@ struct Hook: Equatable, Sendable {
         posix_spawn_file_actions_adddup2(&actions, writeEnd, STDERR_FILENO)
         posix_spawn_file_actions_addclose(&actions, writeEnd)
 
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var noSignals = sigset_t()
-        sigemptyset(&noSignals)
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        // Its own process group, so the time limit stops whatever it started too.
-        posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK))
-
         var variables: [String: String] = [:]
         var entry = environ
         while let pointer = entry.pointee {
@@ -78,15 +68,10 @@ struct Hook: Equatable, Sendable {
             entry += 1
         }
         variables.merge(environment) { _, new in new }
-        let arguments: [String] = ["/bin/sh", "-c", command]
-        let argv = arguments.map { strdup($0) } + [nil]
         let envp = variables.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            for argument in argv { free(argument) }
-            for variable in envp { free(variable) }
-        }
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, "/bin/sh", &actions, &attributes, argv, envp)
+        defer { for variable in envp { free(variable) } }
+        // In its own process group, so the time limit stops whatever it started too.
+        let (pid, spawned) = Shell.start(command, actions: &actions, environment: envp)
         close(writeEnd)
         defer { close(readEnd) }
         guard spawned == 0 else { return .failedToStart(String(cString: strerror(spawned))) }

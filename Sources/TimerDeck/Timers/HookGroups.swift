@@ -81,20 +81,8 @@ final class HookGroups: Sendable {
         posix_spawn_file_actions_adddup2(&actions, ends[1], STDIN_FILENO)
         posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0)
         posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var noSignals = sigset_t()
-        sigemptyset(&noSignals)
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        // Its own group: the terminal's Ctrl-C and hang-up do not reach it, only the socket's end.
-        posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK))
-        let arguments: [String] = ["/bin/sh", "-c", watcherScript]
-        let argv = arguments.map { strdup($0) } + [nil]
-        defer { for argument in argv { free(argument) } }
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, "/bin/sh", &actions, &attributes, argv, environ)
+        // In its own group: the terminal's Ctrl-C and hang-up do not reach it, only the socket's end.
+        let (pid, spawned) = Shell.start(watcherScript, actions: &actions, environment: environ)
         close(ends[1])
         guard spawned == 0 else {
             close(ends[0])
