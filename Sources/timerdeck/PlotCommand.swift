@@ -14,10 +14,21 @@ struct PlotCommand: ParsableCommand {
     @Option(help: "Where the SVG goes.", completion: .file())
     var out: String
 
+    // Taken as text and checked here, so a bad value names what is accepted.
+    @Option(
+        help: "Draw a fire as late from this far behind its scheduled time on (e.g. 0ms: any lateness; default 1ms).")
+    var late: String = DurationText.setting(TracePlot.defaultLateAfter)
+
     func run() throws {
+        guard let lateAfter = DurationText.parse(late) else {
+            printError(
+                "timerdeck plot: option --late: \"\(late)\" is invalid (accepted: a duration such as 0ms, 1ms, 50ms, 1s)"
+            )
+            throw ExitCode(2)
+        }
         let svg: String
         do {
-            svg = try TracePlot(text: InputFile.read(trace, role: "trace"), source: trace).svg
+            svg = try TracePlot(text: InputFile.read(trace, role: "trace"), source: trace, lateAfter: lateAfter).svg
         } catch let error as InputFileError {
             printError("timerdeck plot: \(error.message)")
             throw ExitCode(2)

@@ -22,15 +22,16 @@ struct FailSafeEndToEndTests {
         let scratch = try ScratchDirectory()
         try FileManager.default.createDirectory(at: scratch.path("bin"), withIntermediateDirectories: false)
         let copy = scratch.path("bin/timerdeck").path
-        try FileManager.default.copyItem(atPath: Self.binary, toPath: copy)
         let script = try scratch.write("size 80x24\nwait 6s\nsnapshot\nquit\n", to: "script.txt")
-        // An empty file system over the build folder: the copy sees no build products at all.
+        // The child copies the binary itself: a copy written by this process could still be open for
+        // writing in another test's child at the exec (ETXTBSY). Then an empty file system goes over
+        // the build folder, so the copy sees no build products at all.
         let outcome = try ChildProcess.run(
             "/usr/bin/unshare",
             [
                 "--mount", "--map-root-user", "/bin/sh", "-c",
-                "mount -t tmpfs none \"$1\" && cd \"$2\" && exec \"$3\" --headless --script \"$4\"", "sh",
-                Self.buildFolder.path, scratch.url.path, copy, script,
+                "cp \"$5\" \"$3\" && mount -t tmpfs none \"$1\" && cd \"$2\" && exec \"$3\" --headless --script \"$4\"",
+                "sh", Self.buildFolder.path, scratch.url.path, copy, script, Self.binary,
             ], timeout: .seconds(60))
         #expect(outcome.status == 0, "\(outcome)")
         #expect(outcome.output.contains("Uploads (S2)"), "\(outcome)")

@@ -104,6 +104,29 @@ struct TracePlotTests {
         #expect(plot.contains(">slept 30.0s</text>"))
     }
 
+    @Test("A fire is drawn late from a threshold the title names (1ms unless set), not for any lateness at all")
+    func latenessThreshold() throws {
+        let slightlyLate = """
+            {"event":"fire","t_ns":3000050000,"timer":"gcd","mechanism":"dispatch","mode":"default","scheduled_ns":3000000000,"lateness_ns":50000,"ticks":1,"depth":1}
+
+            """
+        let trace = Self.trace + slightlyLate
+        func fills(_ plot: TracePlot) throws -> [String] {
+            try SVGElements.parse(plot.svg).elements.filter { $0.attributes["class"] == "fire" }
+                .map { $0.attributes["fill"] ?? "" }
+        }
+        let byDefault = try TracePlot(text: trace, source: "t.jsonl")
+        // gcd at 1 s, beat at 2 s, beat 1 s late at 5 s, beat at 10 s, gcd 50 µs late at 3 s.
+        #expect(try fills(byDefault) == ["#1f77b4", "#1f77b4", "#1f77b4", "#d62728", "#1f77b4"])
+        #expect(byDefault.svg.contains("5 fires, 1 late (1ms or more behind schedule; plot --late sets it)"))
+        let strict = try TracePlot(text: trace, source: "t.jsonl", lateAfter: .zero)
+        #expect(try fills(strict).filter { $0 == "#d62728" }.count == 2)
+        #expect(strict.svg.contains("5 fires, 2 late (0s or more behind schedule"))
+        let lenient = try TracePlot(text: trace, source: "t.jsonl", lateAfter: .seconds(2))
+        #expect(try fills(lenient).allSatisfy { $0 == "#1f77b4" })
+        #expect(!lenient.svg.contains("class=\"late\""))
+    }
+
     @Test("An axis with round ticks and a legend")
     func axisAndLegend() throws {
         let plot = try TracePlot(text: Self.trace, source: "t.jsonl").svg

@@ -3,8 +3,12 @@
 /// moved to another mode, simulated sleeps as dashed lines, nested (tracking) runs as shaded bands,
 /// a time axis and a legend.
 ///
+/// A fire is drawn late only when it is at least ``lateAfter`` past its scheduled time: on a real
+/// clock every fire is a little late, and a few microseconds are not what a user looks for. The
+/// title says the threshold; `timerdeck plot --late` sets it.
+///
 /// ```swift
-/// let svg = try TracePlot(text: traceText, source: "run.jsonl").svg
+/// let svg = try TracePlot(text: traceText, source: "run.jsonl", lateAfter: .milliseconds(5)).svg
 /// ```
 package struct TracePlot: Sendable {
     /// Drawing sizes, in SVG user units.
@@ -20,9 +24,16 @@ package struct TracePlot: Sendable {
     let lanes: [String]
     /// The time the plot ends at (the last event, at least 1 ns).
     let span: Int64
+    /// How late a fire must be to be drawn late.
+    let lateAfter: Duration
 
-    /// Reads the trace `text` (from `source`, for messages).
-    package init(text: String, source: String) throws(TracePlotError) {
+    /// The threshold when none is given: a millisecond.
+    package static let defaultLateAfter = Duration.milliseconds(1)
+
+    /// Reads the trace `text` (from `source`, for messages); fires at least `lateAfter` past their
+    /// scheduled time are drawn late.
+    package init(text: String, source: String, lateAfter: Duration = defaultLateAfter) throws(TracePlotError) {
+        self.lateAfter = lateAfter
         lines = try TraceLine.parse(text, source: source)
         var lanes: [String] = []
         for line in lines {
@@ -49,7 +60,8 @@ package struct TracePlot: Sendable {
                 + "viewBox=\"0 0 \(Int(Self.width)) \(Int(height))\" font-family=\"monospace\" font-size=\"12\">",
             "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>",
             "<text x=\"\(Self.number(Self.left))\" y=\"20\" font-size=\"14\">timerdeck trace: \(lanes.count) timers, "
-                + "\(lines.filter { $0.event == "fire" }.count) fires</text>",
+                + "\(lines.filter { $0.event == "fire" }.count) fires, \(lines.filter(isLate).count) late "
+                + "(\(DurationText.setting(lateAfter)) or more behind schedule; plot --late sets it)</text>",
         ]
         out += bands(bottom: plotBottom)
         out += sleeps(bottom: plotBottom)
@@ -103,16 +115,16 @@ package struct TracePlot: Sendable {
             "<line x1=\"\(Self.number(Self.left))\" y1=\"\(Self.number(y))\" x2=\"\(Self.number(Self.width - Self.right))\" y2=\"\(Self.number(y))\" stroke=\"#ccc\"/>",
         ]
         for line in lines where line.event == "fire" && line.timer == name {
-            let lateness = line.lateness ?? 0
+            let late = isLate(line)
             let at = Self.number(x(line.time))
-            if lateness > 0 {
+            if late {
                 out.append(
-                    "<line class=\"late\" x1=\"\(Self.number(x(line.time - lateness)))\" y1=\"\(Self.number(y))\" x2=\"\(at)\" "
+                    "<line class=\"late\" x1=\"\(Self.number(x(line.time - (line.lateness ?? 0))))\" y1=\"\(Self.number(y))\" x2=\"\(at)\" "
                         + "y2=\"\(Self.number(y))\" stroke=\"#d62728\" stroke-width=\"3\"/>")
             }
             out.append(
                 "<circle class=\"fire\" data-t-ns=\"\(line.time)\" cx=\"\(at)\" cy=\"\(Self.number(y))\" r=\"4\" "
-                    + "fill=\"\(lateness > 0 ? "#d62728" : "#1f77b4")\"/>")
+                    + "fill=\"\(late ? "#d62728" : "#1f77b4")\"/>")
             if let ticks = line.ticks, ticks > 1 {
                 out.append("<text class=\"ticks\" x=\"\(at)\" y=\"\(Self.number(y - 7))\">×\(ticks)</text>")
             }
@@ -128,6 +140,12 @@ package struct TracePlot: Sendable {
         }
         out.append("</g>")
         return out
+    }
+
+    /// Whether `line` is a fire at least ``lateAfter`` (and more than nothing) past its scheduled time.
+    private func isLate(_ line: TraceLine) -> Bool {
+        let lateness = line.lateness ?? 0
+        return line.event == "fire" && lateness > 0 && lateness >= lateAfter.nanoseconds
     }
 
     /// The time axis, with a tick at round steps (1, 2 or 5 × a power of ten) and at most 10 labels.
