@@ -127,6 +127,22 @@ struct TracePlotTests {
         #expect(!lenient.svg.contains("class=\"late\""))
     }
 
+    @Test("×N labels never run into each other: one that would is left out, and its fire's tooltip says it")
+    func tickLabelsNeverMerge() throws {
+        let close = """
+            {"event":"fire","t_ns":7000000000,"timer":"beat","mechanism":"runloop","mode":"default","scheduled_ns":6000000000,"lateness_ns":1000000000,"ticks":8,"depth":1}
+            {"event":"fire","t_ns":7020000000,"timer":"beat","mechanism":"runloop","mode":"default","scheduled_ns":7000000000,"lateness_ns":20000000,"ticks":2,"depth":1}
+            {"event":"fire","t_ns":9000000000,"timer":"beat","mechanism":"runloop","mode":"default","scheduled_ns":8000000000,"lateness_ns":1000000000,"ticks":12,"depth":1}
+
+            """
+        let plot = try TracePlot(text: Self.trace + close, source: "t.jsonl").svg
+        let labels = try SVGElements.parse(plot).elements.filter { $0.attributes["class"] == "ticks" }
+            .compactMap { $0.attributes["x"].flatMap(Double.init) }
+        // ×2 at 5 s, ×8 at 7 s, ×12 at 9 s; ×2 at 7.02 s would start 1.7 units after ×8.
+        #expect(labels == [560, 728, 896])
+        #expect(plot.contains("<title>beat at 7.0s, ×2 ticks, 20ms late</title>"))
+    }
+
     @Test("An axis with round ticks and a legend")
     func axisAndLegend() throws {
         let plot = try TracePlot(text: Self.trace, source: "t.jsonl").svg

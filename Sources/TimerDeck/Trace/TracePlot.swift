@@ -18,6 +18,9 @@ package struct TracePlot: Sendable {
     static let top = 40.0
     static let laneHeight = 28.0
     static let bottom = 90.0
+    /// The width of a character of the 12-unit monospace font (0.6 em), for labels that must not
+    /// run into each other.
+    static let characterWidth = 7.2
 
     let lines: [TraceLine]
     /// Timer names in the order of their first fire: one lane each.
@@ -114,6 +117,9 @@ package struct TracePlot: Sendable {
             "<text x=\"8\" y=\"\(Self.number(y + 4))\">\(Self.escaped(name))</text>",
             "<line x1=\"\(Self.number(Self.left))\" y1=\"\(Self.number(y))\" x2=\"\(Self.number(Self.width - Self.right))\" y2=\"\(Self.number(y))\" stroke=\"#ccc\"/>",
         ]
+        // The right end of the last ×N label: a label that would run into it is left out (its
+        // fire's tooltip still says it), so `×8` and `×2` never read `×82`.
+        var labelsEnd = -Double.infinity
         for line in lines where line.event == "fire" && line.timer == name {
             let late = isLate(line)
             let at = Self.number(x(line.time))
@@ -124,9 +130,11 @@ package struct TracePlot: Sendable {
             }
             out.append(
                 "<circle class=\"fire\" data-t-ns=\"\(line.time)\" cx=\"\(at)\" cy=\"\(Self.number(y))\" r=\"4\" "
-                    + "fill=\"\(late ? "#d62728" : "#1f77b4")\"/>")
-            if let ticks = line.ticks, ticks > 1 {
-                out.append("<text class=\"ticks\" x=\"\(at)\" y=\"\(Self.number(y - 7))\">×\(ticks)</text>")
+                    + "fill=\"\(late ? "#d62728" : "#1f77b4")\"><title>\(Self.escaped(tooltip(line)))</title></circle>")
+            if let ticks = line.ticks, ticks > 1, x(line.time) >= labelsEnd + Self.characterWidth / 2 {
+                let label = "×\(ticks)"
+                out.append("<text class=\"ticks\" x=\"\(at)\" y=\"\(Self.number(y - 7))\">\(label)</text>")
+                labelsEnd = x(line.time) + Double(label.count) * Self.characterWidth
             }
         }
         for line in lines where line.event == "mode" && line.timer == name {
@@ -140,6 +148,14 @@ package struct TracePlot: Sendable {
         }
         out.append("</g>")
         return out
+    }
+
+    /// A fire's tooltip: its time, its ticks and how late it was.
+    private func tooltip(_ line: TraceLine) -> String {
+        let ticks = line.ticks ?? 1
+        return "\(line.timer ?? "") at \(DurationText.format(.nanoseconds(line.time)))"
+            + (ticks > 1 ? ", ×\(ticks) ticks" : "")
+            + ((line.lateness ?? 0) > 0 ? ", \(DurationText.format(.nanoseconds(line.lateness ?? 0))) late" : "")
     }
 
     /// Whether `line` is a fire at least ``lateAfter`` (and more than nothing) past its scheduled time.
