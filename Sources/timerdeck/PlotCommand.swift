@@ -28,7 +28,7 @@ struct PlotCommand: ParsableCommand {
         }
         let svg: String
         do {
-            svg = try TracePlot(text: InputFile.read(trace, role: "trace"), source: trace, lateAfter: lateAfter).svg
+            svg = try TracePlot(lines: InputFile.lines(trace, role: "trace"), source: trace, lateAfter: lateAfter).svg
         } catch let error as InputFileError {
             printError("timerdeck plot: \(error.message)")
             throw ExitCode(2)

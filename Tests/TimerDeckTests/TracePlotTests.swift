@@ -143,6 +143,23 @@ struct TracePlotTests {
         #expect(plot.contains("<title>beat at 7.0s, ×2 ticks, 20ms late</title>"))
     }
 
+    @Test(
+        "timerdeck plot reads a trace of any size as it goes (3 MB here; the 1 MiB cap is for configs and scripts)",
+        .tags(.process), .enabled(if: BuiltProduct.isBuilt("timerdeck"), "build timerdeck first"))
+    func largeTracePlots() throws {
+        let scratch = try ScratchDirectory()
+        let fires = (1...20_000).map { second in
+            "{\"event\":\"fire\",\"t_ns\":\(second)000000000,\"timer\":\"beat\",\"mechanism\":\"runloop\","
+                + "\"mode\":\"default\",\"scheduled_ns\":\(second)000000000,\"lateness_ns\":0,\"ticks\":1,\"depth\":1}\n"
+        }
+        let trace = try scratch.write(fires.joined(), to: "big.jsonl")
+        let svg = scratch.path("big.svg").path
+        let outcome = try ChildProcess.run(
+            BuiltProduct.path("timerdeck"), ["plot", trace, "--out", svg], timeout: .seconds(120))
+        #expect(outcome.status == 0, "\(outcome)")
+        #expect(try String(contentsOfFile: svg, encoding: .utf8).contains("1 timers, 20000 fires"))
+    }
+
     @Test("An axis with round ticks and a legend")
     func axisAndLegend() throws {
         let plot = try TracePlot(text: Self.trace, source: "t.jsonl").svg

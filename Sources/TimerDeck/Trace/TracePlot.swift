@@ -36,6 +36,14 @@ package struct TracePlot: Sendable {
     /// Reads the trace `text` (from `source`, for messages); fires at least `lateAfter` past their
     /// scheduled time are drawn late.
     package init(text: String, source: String, lateAfter: Duration = defaultLateAfter) throws(TracePlotError) {
+        try self.init(
+            lines: text.split(separator: "\n", omittingEmptySubsequences: false), source: source, lateAfter: lateAfter)
+    }
+
+    /// Reads the trace's `lines` as they come (a file's, ``InputFile/lines(_:role:)``), from `source`.
+    package init(lines text: some Sequence<some StringProtocol>, source: String, lateAfter: Duration = defaultLateAfter)
+        throws(TracePlotError)
+    {
         self.lateAfter = lateAfter
         lines = try TraceLine.parse(text, source: source)
         var lanes: [String] = []
