@@ -26,9 +26,9 @@ struct PlotCommand: ParsableCommand {
             )
             throw ExitCode(2)
         }
-        let svg: String
+        let plot: TracePlot
         do {
-            svg = try TracePlot(lines: InputFile.lines(trace, role: "trace"), source: trace, lateAfter: lateAfter).svg
+            plot = try TracePlot(lines: InputFile.lines(trace, role: "trace"), source: trace, lateAfter: lateAfter)
         } catch let error as InputFileError {
             printError("timerdeck plot: \(error.message)")
             throw ExitCode(2)
@@ -36,6 +36,13 @@ struct PlotCommand: ParsableCommand {
             printError("timerdeck plot: \(error.message)")
             throw ExitCode(2)
         }
+        if plot.undrawnTimers > 0 {
+            printError(
+                "timerdeck plot: the trace has \(plot.lanes.count + plot.undrawnTimers) timers; the plot draws the first "
+                    + "\(TracePlot.maximumLanes) (in the order of their first fire), as a taller image is more than "
+                    + "renderers draw")
+        }
+        let svg = plot.svg
         guard let file = fopen(out, "w") else {
             printError("timerdeck plot: cannot write \(out): \(String(cString: strerror(errno)))")
             throw ExitCode(2)

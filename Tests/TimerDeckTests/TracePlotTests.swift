@@ -118,10 +118,10 @@ struct TracePlotTests {
         let byDefault = try TracePlot(text: trace, source: "t.jsonl")
         // gcd at 1 s, beat at 2 s, beat 1 s late at 5 s, beat at 10 s, gcd 50 µs late at 3 s.
         #expect(try fills(byDefault) == ["#1f77b4", "#1f77b4", "#1f77b4", "#d62728", "#1f77b4"])
-        #expect(byDefault.svg.contains("5 fires, 1 late (1ms or more behind schedule; plot --late sets it)"))
+        #expect(byDefault.svg.contains("5 fires, 1 late (late: 1ms or more behind schedule, plot --late)"))
         let strict = try TracePlot(text: trace, source: "t.jsonl", lateAfter: .zero)
         #expect(try fills(strict).filter { $0 == "#d62728" }.count == 2)
-        #expect(strict.svg.contains("5 fires, 2 late (0s or more behind schedule"))
+        #expect(strict.svg.contains("5 fires, 2 late (late: 0s or more behind schedule"))
         let lenient = try TracePlot(text: trace, source: "t.jsonl", lateAfter: .seconds(2))
         #expect(try fills(lenient).allSatisfy { $0 == "#1f77b4" })
         #expect(!lenient.svg.contains("class=\"late\""))
@@ -158,6 +158,20 @@ struct TracePlotTests {
             BuiltProduct.path("timerdeck"), ["plot", trace, "--out", svg], timeout: .seconds(120))
         #expect(outcome.status == 0, "\(outcome)")
         #expect(try String(contentsOfFile: svg, encoding: .utf8).contains("1 timers, 20000 fires"))
+    }
+
+    @Test("At most 1000 lanes, which renderers draw; the title counts the timers left out")
+    func lanesAreCapped() throws {
+        let trace = (0..<1_005).map { index in
+            "{\"event\":\"fire\",\"t_ns\":\(index + 1),\"timer\":\"t\(index)\",\"ticks\":1}"
+        }.joined(separator: "\n")
+        let plot = try TracePlot(text: trace, source: "t.jsonl")
+        #expect(plot.lanes.count == 1_000 && plot.undrawnTimers == 5)
+        let svg = plot.svg
+        #expect(svg.contains("timerdeck trace: 1005 timers (1000 drawn), 1005 fires"))
+        #expect(
+            try SVGElements.parse(svg).elements.filter { $0.name == "g" && $0.attributes["data-timer"] != nil }.count
+                == 1_000)
     }
 
     @Test("An axis with round ticks and a legend")

@@ -23,8 +23,13 @@ package struct TracePlot: Sendable {
     static let characterWidth = 7.2
 
     let lines: [TraceLine]
-    /// Timer names in the order of their first fire: one lane each.
-    let lanes: [String]
+    /// Timer names in the order of their first fire: one lane each, at most ``maximumLanes``.
+    package let lanes: [String]
+    /// How many of the trace's timers have no lane, beyond ``maximumLanes``.
+    package let undrawnTimers: Int
+    /// The most lanes a plot draws: at 28 units each, more would pass the 32,767-pixel side that
+    /// cairo-based renderers (rsvg-convert among them) draw.
+    package static let maximumLanes = 1_000
     /// The time the plot ends at (the last event, at least 1 ns).
     let span: Int64
     /// How late a fire must be to be drawn late.
@@ -47,10 +52,12 @@ package struct TracePlot: Sendable {
         self.lateAfter = lateAfter
         lines = try TraceLine.parse(text, source: source)
         var lanes: [String] = []
+        var seen: Set<String> = []
         for line in lines {
-            if let timer = line.timer, !lanes.contains(timer) { lanes.append(timer) }
+            if let timer = line.timer, seen.insert(timer).inserted { lanes.append(timer) }
         }
-        self.lanes = lanes
+        self.lanes = Array(lanes.prefix(Self.maximumLanes))
+        undrawnTimers = lanes.count - self.lanes.count
         span = max(lines.map(\.time).max() ?? 0, 1)
     }
 
@@ -70,9 +77,12 @@ package struct TracePlot: Sendable {
             "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(Self.width))\" height=\"\(Int(height))\" "
                 + "viewBox=\"0 0 \(Int(Self.width)) \(Int(height))\" font-family=\"monospace\" font-size=\"12\">",
             "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>",
-            "<text x=\"\(Self.number(Self.left))\" y=\"20\" font-size=\"14\">timerdeck trace: \(lanes.count) timers, "
+            "<text x=\"8\" y=\"20\" font-size=\"14\">timerdeck trace: "
+                + (undrawnTimers > 0
+                    ? "\(lanes.count + undrawnTimers) timers (\(lanes.count) drawn), "
+                    : "\(lanes.count) timers, ")
                 + "\(lines.filter { $0.event == "fire" }.count) fires, \(lines.filter(isLate).count) late "
-                + "(\(DurationText.setting(lateAfter)) or more behind schedule; plot --late sets it)</text>",
+                + "(late: \(DurationText.setting(lateAfter)) or more behind schedule, plot --late)</text>",
         ]
         out += bands(bottom: plotBottom)
         out += sleeps(bottom: plotBottom)
