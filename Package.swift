@@ -63,8 +63,9 @@ let package = Package(
                 .product(name: "DequeModule", package: "swift-collections"),
             ],
             // The documented config and the sample route (`Resources/` at the top is a link to
-            // them); the build copies them beside the executables, found through Bundle.module.
-            resources: [.copy("Resources")]
+            // them), compiled into the code (`PackageResources`): an installed binary needs no
+            // files beside it.
+            resources: [.embedInCode("Resources/timerdeck.toml"), .embedInCode("Resources/route.gpx")]
         ),
         .executableTarget(
             name: "timerdeck",

@@ -33,7 +33,8 @@ public final class CursesScreen: Screen {
     /// Takes over the terminal: cbreak, no echo, keypad, non-blocking input, hidden cursor.
     ///
     /// - Throws: ``TerminalError/notATerminal`` when stdin or stdout is not a terminal,
-    ///   ``TerminalError/unknownTerminal(_:)`` when `TERM` is not in terminfo.
+    ///   ``TerminalError/unknownTerminal(_:)`` when `TERM` is not in terminfo,
+    ///   ``TerminalError/unsupportedTerminal(_:lacking:)`` when it cannot show the screen.
     public static func start(mouse: Bool) throws(TerminalError) -> CursesScreen {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else { throw .notATerminal }
         setlocale(LC_ALL, "")
@@ -46,11 +47,12 @@ public final class CursesScreen: Screen {
         guard let terminal = newterm(term, output, input) else { throw .unknownTerminal(term) }
         set_term(terminal)
         // A terminal that cannot move the cursor (TERM=dumb) would get the frames as one
-        // unreadable stream: refuse it as an unknown one.
-        guard canAddressCursor() else {
+        // unreadable stream, one without reverse video (TERM=vt52) could not show the selected
+        // row and the bars: refuse them as unknown ones.
+        if let lacking = missingCapability() {
             endwin()
             delscreen(terminal)
-            throw .unsupportedTerminal(term)
+            throw .unsupportedTerminal(term, lacking: lacking)
         }
         cbreak()
         noecho()
@@ -91,9 +93,17 @@ public final class CursesScreen: Screen {
             size: Size(width: Int(columns), height: Int(rows)))
     }
 
-    /// Whether the current terminal's terminfo entry can move the cursor (`cup`).
-    private static func canAddressCursor() -> Bool {
-        guard let capability = tigetstr("cup") else { return false }
+    /// What the current terminal's terminfo entry lacks that the screen needs, as the error says
+    /// it: moving the cursor (`cup`), reverse video (`rev` or `smso`); `nil` when it has both.
+    private static func missingCapability() -> String? {
+        if !has("cup") { return "move the cursor" }
+        if !has("rev") && !has("smso") { return "show reverse video" }
+        return nil
+    }
+
+    /// Whether the current terminal's terminfo entry has the string capability `name`.
+    private static func has(_ name: String) -> Bool {
+        guard let capability = tigetstr(name) else { return false }
         // terminfo answers (char *)-1 for a name that is not a string capability.
         return Int(bitPattern: capability) != -1
     }

@@ -4,8 +4,9 @@ public enum TerminalError: Error, Equatable, CustomStringConvertible {
     case notATerminal
     /// `TERM` names no terminal known to terminfo (or is unset).
     case unknownTerminal(String?)
-    /// `TERM` names a terminal that cannot move the cursor (such as `dumb`).
-    case unsupportedTerminal(String)
+    /// `TERM` names a terminal that lacks what the screen needs: moving the cursor (`dumb`), reverse
+    /// video (`vt52`); `lacking` says which, as in "cannot move the cursor".
+    case unsupportedTerminal(String, lacking: String)
     /// ncurses refused to start for another reason.
     case cannotStart(String)
 
@@ -17,8 +18,8 @@ public enum TerminalError: Error, Equatable, CustomStringConvertible {
         case .unknownTerminal(let term):
             "the terminal type TERM=\(term ?? "(unset)") is not known to terminfo. "
                 + "Set TERM to a known type (e.g. `TERM=xterm-256color timerdeck`) or install its terminfo entry."
-        case .unsupportedTerminal(let term):
-            "the terminal type TERM=\(term) cannot move the cursor, so it cannot show the dashboard. "
+        case .unsupportedTerminal(let term, let lacking):
+            "the terminal type TERM=\(term) cannot \(lacking), so it cannot show the dashboard. "
                 + "Set TERM to a full-screen terminal type (e.g. `TERM=xterm-256color timerdeck`), "
                 + "or run without one: `timerdeck --headless --script FILE`."
         case .cannotStart(let reason):

@@ -89,7 +89,7 @@ enum DashboardPeer {
         -> InputLatencyResult
     {
         let config =
-            try shippedConfig(beside: binary) + """
+            try shippedConfig(of: binary) + """
 
                 [[timers]]
                 name = "hang"
@@ -107,15 +107,24 @@ enum DashboardPeer {
         return result
     }
 
-    /// The default config the build put beside `binary` (its resource bundle), whose `[[timers]]`
-    /// are the standard scene: a scene adds its own timers after them, so the keys that pause the
-    /// standard rows find them where they always are.
-    private static func shippedConfig(beside binary: String) throws(BenchError) -> String {
-        let path = URL(fileURLWithPath: binary).deletingLastPathComponent()
-            .appendingPathComponent("TimerDeck_TimerDeck.resources/Resources/timerdeck.toml").path
-        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8)
-        else {
-            throw BenchError("cannot read the shipped config \(path): build timerdeck first")
+    /// The default config `binary` ships (`timerdeck --print-config`), whose `[[timers]]` are the
+    /// standard scene: a scene adds its own timers after them, so the keys that pause the standard
+    /// rows find them where they always are.
+    private static func shippedConfig(of binary: String) throws(BenchError) -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = ["--print-config"]
+        let output = Pipe()
+        process.standardOutput = output
+        do {
+            try process.run()
+        } catch {
+            throw BenchError("cannot run \(binary) --print-config: \(error)")
+        }
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        guard process.terminationStatus == 0, !text.isEmpty else {
+            throw BenchError("\(binary) --print-config failed with status \(process.terminationStatus)")
         }
         return text
     }
@@ -126,7 +135,7 @@ enum DashboardPeer {
     /// A dashboard with ``userTimerCount`` `[[timers]]` at 1 Hz and every built-in timer paused.
     private static func manyUserTimers(binary: String, plan: Plan) throws(BenchError) -> DashboardIdleResult {
         let config =
-            try shippedConfig(beside: binary) + "\n"
+            try shippedConfig(of: binary) + "\n"
             + (0..<userTimerCount).map { "[[timers]]\nname = \"t\($0)\"\ninterval = \"1s\"\n" }
             .joined(separator: "\n")
         let session = try DashboardSession(binary: binary, config: config, startTimeout: .seconds(30))

@@ -9,24 +9,24 @@ enum TerminalSession {
     /// The signals the session handles; block them with ``SignalSource/block(_:)`` first thing in `main`.
     static let signals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGWINCH, SIGTSTP, SIGCONT]
 
-    /// Runs until `q` or a terminating signal, and restores the terminal in every case.
+    /// Runs on `loop`, the main thread's loop, until `q` or a terminating signal, and restores the
+    /// terminal in every case.
     ///
     /// On the way out the upload pipeline gets its bounded final flush; the result says how many
     /// samples stay in the outbox for the next start.
     @available(*, noasync)
     static func run(
-        config: Config, uploads: UploadsSetup?, trace: TraceFile?, recorder: SessionRecorder?
+        on loop: RunLoop, config: Config, configPath: String?, uploads: UploadsSetup?, trace: TraceFile?,
+        recorder: SessionRecorder?
     ) throws(TerminalError) -> Int {
         let screen = try CursesScreen.start(mouse: config.mouse)
         defer { screen.stop() }
-        // The main thread's loop (it drains the main queue, C-M12), on a clock the time-control keys
-        // (pause, step, slow motion, sleep, wall jumps) steer.
-        let loop = RunLoop.main(clock: .controlled(TimeControl(base: .system)))
         let pipeline = uploads?.makePipeline(on: loop)
         let driver = StandardDashboard.make(
             config: config, loop: loop, screen: screen, pipeline: pipeline,
             sinkLabel: uploads?.sinkLabel ?? "", rendersOnChange: true)
         driver.trace = trace
+        driver.configPath = configPath
         recorder?.begin(size: screen.size, at: driver.startTime)
         driver.recorder = recorder
 
@@ -66,6 +66,7 @@ enum TerminalSession {
             loop.run(mode: .default, until: .distantFuture)
         }
         input.invalidate()
+        driver.stopHooks()
         driver.recorder?.finish(at: driver.inputTime)
         guard let pipeline else { return 0 }
         driver.show(

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Glibc
 import RunLoopKit
+import TerminalUI
 import TimerDeck
 
 /// `timerdeck`: the dashboard of live timers.
@@ -13,8 +14,13 @@ struct TimerDeckCommand: ParsableCommand {
             "Scroll the fire log to put the run loop into the tracking mode and watch default-mode timers pause. Press ? in the dashboard for the keys.",
         version: "timerdeck 0.1.0", subcommands: [PlotCommand.self])
 
-    @Option(help: "A config file (TOML); Resources/timerdeck.toml documents every field.")
+    @Option(
+        help: "A config file (TOML); `timerdeck --print-config` prints the default one, which documents every field.",
+        completion: .file())
     var config: String?
+
+    @Flag(name: .customLong("print-config"), help: "Print the default config, with every field documented, and exit.")
+    var printConfig = false
 
     // Taken as text and checked by `Config.validateFPS`, so `--fps -1` is reported as out of range
     // (not as a missing value) and every bad value names the accepted range.
@@ -27,7 +33,9 @@ struct TimerDeckCommand: ParsableCommand {
     @Flag(help: "Run on a virtual clock and an in-memory screen, driven by --script; no terminal needed.")
     var headless = false
 
-    @Option(help: "The headless script: size WxH, key NAME, wait DURATION, snapshot, quit (one per line).")
+    @Option(
+        help: "The headless script: size WxH, key NAME, wait DURATION, snapshot, quit (one per line).",
+        completion: .file())
     var script: String?
 
     @Option(
@@ -39,14 +47,19 @@ struct TimerDeckCommand: ParsableCommand {
         ))
     var uploadURL: String?
 
-    @Option(help: "The outbox database (default: ~/.local/state/timerdeck/outbox.sqlite; headless: a temporary one).")
+    @Option(
+        help: "The outbox database (default: ~/.local/state/timerdeck/outbox.sqlite; headless: a temporary one).",
+        completion: .file())
     var outbox: String?
 
-    @Option(help: "Write every fire and nested run to this file as JSON Lines (the README lists the fields).")
+    @Option(
+        help: "Write every fire and nested run to this file as JSON Lines (the README lists the fields).",
+        completion: .file())
     var trace: String?
 
     @Option(
-        help: "Record the live session's input with its times as a headless script (replay: --headless --script FILE).")
+        help: "Record the live session's input with its times as a headless script (replay: --headless --script FILE).",
+        completion: .file())
     var record: String?
 
     /// The signals that end a headless run.
@@ -86,12 +99,43 @@ struct TimerDeckCommand: ParsableCommand {
         return settings
     }
 
+    /// Checks the options against each other and the files to write, before anything is opened or
+    /// created: a refused command line leaves no file behind.
+    func validate() throws {
+        var problem: String?
+        if printConfig {
+            problem = nil
+        } else if script != nil && !headless {
+            problem = "--script is only used with --headless (e.g. timerdeck --headless --script FILE)"
+        } else if headless && script == nil {
+            problem =
+                "--headless needs --script FILE (commands: size WxH, key NAME, wait DURATION, snapshot, quit)"
+        } else if headless && record != nil {
+            problem = "--record records a live session; a headless run replays one (--headless --script FILE)"
+        } else {
+            let outputs = [("--outbox", outbox), ("--trace", trace), ("--record", record)]
+            problem =
+                outputs.lazy.compactMap { option, path in
+                    path.flatMap { OutputPath.problem($0, option: option) }
+                }.first
+        }
+        if let problem {
+            printError("timerdeck: \(problem)")
+            throw ExitCode(2)
+        }
+    }
+
     func run() throws {
+        if printConfig {
+            print(ShippedFile.config, terminator: "")
+            return
+        }
         let settings: Config
         do {
             settings = try self.settings()
+            try DescriptorReserve.check()
         } catch {
-            printError("timerdeck: \(error.message)")
+            printError("timerdeck: \(error)")
             throw ExitCode(2)
         }
         // Before anything can start a thread (opening the outbox does): every thread inherits the
@@ -99,57 +143,61 @@ struct TimerDeckCommand: ParsableCommand {
         // first removes the temporary outbox; in a terminal, Ctrl-Z and resizes must not land on
         // another thread (where ncurses' own handler would take them).
         SignalSource.block(headless ? Self.headlessSignals : TerminalSession.signals)
+        // The live dashboard's loop first: the loop of the main thread, which drains the main
+        // queue (C-M12), on a clock the time-control keys steer.
+        let loop =
+            try headless
+            ? nil
+            : started { () throws(SystemCallError) in
+                try RunLoop.makeMain(clock: .controlled(TimeControl(base: .system)))
+            }
         // A config whose timers drive no uploads opens no outbox.
-        let uploads: UploadsSetup?
-        do {
-            uploads =
-                settings.hasUploads
+        let uploads = try started { () throws(UploadsSetupError) in
+            settings.hasUploads
                 ? try UploadsSetup(config: settings, outboxPath: outbox, uploadURL: uploadURL, headless: headless)
                 : nil
-        } catch {
-            printError("timerdeck: \(error.message)")
-            throw ExitCode(2)
         }
-        let traceFile: TraceFile?
-        do {
-            traceFile = try trace.map { path throws(TraceFileError) in try TraceFile(path: path) }
-        } catch {
-            printError("timerdeck: \(error.message)")
-            throw ExitCode(2)
+        let traceFile = try started { () throws(TraceFileError) in
+            try trace.map { path throws(TraceFileError) in try TraceFile(path: path) }
         }
         defer { reportTrace(traceFile) }
-        if headless && record != nil {
-            printError(
-                "timerdeck: --record records a live session; a headless run replays one (--headless --script FILE)")
-            throw ExitCode(2)
-        }
-        if headless {
+        guard let loop else {
             uploads?.removeTemporaryDirectory(on: Self.headlessSignals)
             try runHeadless(settings, uploads: uploads, trace: traceFile)
             return
         }
-        if script != nil {
-            printError("timerdeck: --script is only used with --headless (e.g. timerdeck --headless --script FILE)")
-            throw ExitCode(2)
-        }
-        let recorder: SessionRecorder?
-        do {
-            recorder = try record.map { path throws(TraceFileError) in try SessionRecorder(path: path) }
-        } catch {
-            printError("timerdeck: \(error.message)")
-            throw ExitCode(2)
+        let recorder = try started { () throws(TraceFileError) in
+            try record.map { path throws(TraceFileError) in try SessionRecorder(path: path) }
         }
         defer {
             if let failure = recorder?.failure { printError("timerdeck: \(failure); the recording stops there") }
         }
-        let left: Int
-        do {
-            left = try TerminalSession.run(config: settings, uploads: uploads, trace: traceFile, recorder: recorder)
-        } catch {
-            printError("timerdeck: \(error)")
-            throw ExitCode(2)
+        let left = try started { () throws(TerminalError) in
+            try TerminalSession.run(
+                on: loop, config: settings, configPath: config, uploads: uploads, trace: traceFile, recorder: recorder)
         }
         try reportUploads(left: left, uploads: uploads)
+    }
+
+    /// The result of `start`, which opens something timerdeck needs; its failure is said on standard
+    /// error (a shortage of descriptors as one, with the fix) and exits 2.
+    private func started<Value, Failure: Error>(_ start: () throws(Failure) -> Value) throws -> Value {
+        do {
+            return try start()
+        } catch {
+            let shortage = (error as? SystemCallError).flatMap(DescriptorReserve.Shortage.init)
+            printError("timerdeck: \(shortage.map(String.init(describing:)) ?? Self.message(for: error))")
+            throw ExitCode(2)
+        }
+    }
+
+    /// What a start-up error says.
+    private static func message(for error: any Error) -> String {
+        switch error {
+        case let error as UploadsSetupError: error.message
+        case let error as TraceFileError: error.message
+        default: "\(error)"
+        }
     }
 
     /// Says what the uploads left behind; a lost sample or a failed outbox exits 1.
@@ -165,14 +213,10 @@ struct TimerDeckCommand: ParsableCommand {
     }
 
     private func runHeadless(_ settings: Config, uploads: UploadsSetup?, trace: TraceFile?) throws {
-        guard let script else {
-            printError(
-                "timerdeck: --headless needs --script FILE (commands: size WxH, key NAME, wait DURATION, snapshot, quit)"
-            )
-            throw ExitCode(2)
-        }
         let steps: HeadlessScript
         do {
+            // validate() refused --headless without --script.
+            let script = self.script ?? ""
             steps = try HeadlessScript(parsing: InputFile.read(script, role: "script"), source: script)
         } catch let error as InputFileError {
             printError("timerdeck: \(error.message)")
@@ -181,7 +225,11 @@ struct TimerDeckCommand: ParsableCommand {
             printError("timerdeck: \(error.message)")
             throw ExitCode(2)
         }
-        let session = HeadlessSession(config: settings, uploads: uploads, script: steps, trace: trace) { print($0) }
+        let session = try started { () throws(SystemCallError) in
+            try HeadlessSession(
+                config: settings, configPath: config, uploads: uploads, script: steps, trace: trace
+            ) { print($0) }
+        }
         try reportUploads(left: session.run(), uploads: uploads)
     }
 }

@@ -1,20 +1,21 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import TimerDeck
 
-@Suite("Shipped resources come from the SwiftPM resource bundle")
+@Suite("Shipped files are compiled into the program")
 struct ShippedResourceTests {
-    @Test("The shipped route is read from the bundle beside the build, not from the source tree")
-    func shippedRouteIsInTheBundle() {
-        let path = UploadsSetup.shippedRoute
-        #expect(path.contains("TimerDeck_TimerDeck.resources/"), "\(path)")
-        #expect(FileManager.default.isReadableFile(atPath: path), "\(path)")
+    @Test("The embedded files are Resources/ byte for byte")
+    func embeddedFilesAreTheResources() throws {
+        let config = try Data(contentsOf: URL(fileURLWithPath: RepositoryFile.path("Resources/timerdeck.toml")))
+        let route = try Data(contentsOf: URL(fileURLWithPath: RepositoryFile.path("Resources/route.gpx")))
+        #expect(Data(ShippedFile.config.utf8) == config)
+        #expect(Data(ShippedFile.route.utf8) == route)
     }
 
-    @Test("The bundled default config is the documented one and loads to the built-in defaults")
-    func bundledConfigLoads() throws {
-        let path = Bundle.module.bundleURL.appendingPathComponent("Resources/timerdeck.toml").path
-        #expect(try Config.load(from: path) == Config())
+    @Test("The shipped config is the documented one and loads to the built-in defaults")
+    func shippedConfigLoads() throws {
+        #expect(try Config.parse(ShippedFile.config) == Config())
     }
 }

@@ -104,6 +104,76 @@ struct TracePlotTests {
         #expect(plot.contains(">slept 30.0s</text>"))
     }
 
+    @Test("A fire is drawn late from a threshold the title names (1ms unless set), not for any lateness at all")
+    func latenessThreshold() throws {
+        let slightlyLate = """
+            {"event":"fire","t_ns":3000050000,"timer":"gcd","mechanism":"dispatch","mode":"default","scheduled_ns":3000000000,"lateness_ns":50000,"ticks":1,"depth":1}
+
+            """
+        let trace = Self.trace + slightlyLate
+        func fills(_ plot: TracePlot) throws -> [String] {
+            try SVGElements.parse(plot.svg).elements.filter { $0.attributes["class"] == "fire" }
+                .map { $0.attributes["fill"] ?? "" }
+        }
+        let byDefault = try TracePlot(text: trace, source: "t.jsonl")
+        // gcd at 1 s, beat at 2 s, beat 1 s late at 5 s, beat at 10 s, gcd 50 µs late at 3 s.
+        #expect(try fills(byDefault) == ["#1f77b4", "#1f77b4", "#1f77b4", "#d62728", "#1f77b4"])
+        #expect(byDefault.svg.contains("5 fires, 1 late (late: 1ms or more behind schedule, plot --late)"))
+        let strict = try TracePlot(text: trace, source: "t.jsonl", lateAfter: .zero)
+        #expect(try fills(strict).filter { $0 == "#d62728" }.count == 2)
+        #expect(strict.svg.contains("5 fires, 2 late (late: 0s or more behind schedule"))
+        let lenient = try TracePlot(text: trace, source: "t.jsonl", lateAfter: .seconds(2))
+        #expect(try fills(lenient).allSatisfy { $0 == "#1f77b4" })
+        #expect(!lenient.svg.contains("class=\"late\""))
+    }
+
+    @Test("×N labels never run into each other: one that would is left out, and its fire's tooltip says it")
+    func tickLabelsNeverMerge() throws {
+        let close = """
+            {"event":"fire","t_ns":7000000000,"timer":"beat","mechanism":"runloop","mode":"default","scheduled_ns":6000000000,"lateness_ns":1000000000,"ticks":8,"depth":1}
+            {"event":"fire","t_ns":7020000000,"timer":"beat","mechanism":"runloop","mode":"default","scheduled_ns":7000000000,"lateness_ns":20000000,"ticks":2,"depth":1}
+            {"event":"fire","t_ns":9000000000,"timer":"beat","mechanism":"runloop","mode":"default","scheduled_ns":8000000000,"lateness_ns":1000000000,"ticks":12,"depth":1}
+
+            """
+        let plot = try TracePlot(text: Self.trace + close, source: "t.jsonl").svg
+        let labels = try SVGElements.parse(plot).elements.filter { $0.attributes["class"] == "ticks" }
+            .compactMap { $0.attributes["x"].flatMap(Double.init) }
+        // ×2 at 5 s, ×8 at 7 s, ×12 at 9 s; ×2 at 7.02 s would start 1.7 units after ×8.
+        #expect(labels == [560, 728, 896])
+        #expect(plot.contains("<title>beat at 7.0s, ×2 ticks, 20ms late</title>"))
+    }
+
+    @Test(
+        "timerdeck plot reads a trace of any size as it goes (3 MB here; the 1 MiB cap is for configs and scripts)",
+        .tags(.process), .enabled(if: BuiltProduct.isBuilt("timerdeck"), "build timerdeck first"))
+    func largeTracePlots() throws {
+        let scratch = try ScratchDirectory()
+        let fires = (1...20_000).map { second in
+            "{\"event\":\"fire\",\"t_ns\":\(second)000000000,\"timer\":\"beat\",\"mechanism\":\"runloop\","
+                + "\"mode\":\"default\",\"scheduled_ns\":\(second)000000000,\"lateness_ns\":0,\"ticks\":1,\"depth\":1}\n"
+        }
+        let trace = try scratch.write(fires.joined(), to: "big.jsonl")
+        let svg = scratch.path("big.svg").path
+        let outcome = try ChildProcess.run(
+            BuiltProduct.path("timerdeck"), ["plot", trace, "--out", svg], timeout: .seconds(120))
+        #expect(outcome.status == 0, "\(outcome)")
+        #expect(try String(contentsOfFile: svg, encoding: .utf8).contains("1 timers, 20000 fires"))
+    }
+
+    @Test("At most 1000 lanes, which renderers draw; the title counts the timers left out")
+    func lanesAreCapped() throws {
+        let trace = (0..<1_005).map { index in
+            "{\"event\":\"fire\",\"t_ns\":\(index + 1),\"timer\":\"t\(index)\",\"ticks\":1}"
+        }.joined(separator: "\n")
+        let plot = try TracePlot(text: trace, source: "t.jsonl")
+        #expect(plot.lanes.count == 1_000 && plot.undrawnTimers == 5)
+        let svg = plot.svg
+        #expect(svg.contains("timerdeck trace: 1005 timers (1000 drawn), 1005 fires"))
+        #expect(
+            try SVGElements.parse(svg).elements.filter { $0.name == "g" && $0.attributes["data-timer"] != nil }.count
+                == 1_000)
+    }
+
     @Test("An axis with round ticks and a legend")
     func axisAndLegend() throws {
         let plot = try TracePlot(text: Self.trace, source: "t.jsonl").svg

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import TimerDeck
@@ -53,7 +54,7 @@ struct WriteTimersTests {
             .path
         defer { try? FileManager.default.removeItem(atPath: path) }
         let config = try Config.parse(Self.config)
-        let typing = path.map { "key \($0)" }.joined(separator: "\n")
+        let typing = Self.keys(typing: path)
         let snapshots = try runHeadless(
             "key W\nkey /\nkey backspace\nsnapshot\n\(typing)\nkey enter\nsnapshot\n", config: config)
         #expect(snapshots[0].screen.contains("write the timers to (Enter writes, Esc cancels): ▏"))
@@ -72,5 +73,51 @@ struct WriteTimersTests {
         let none = try runHeadless(
             "key tab\nkey tab\nkey d\nkey W\nsnapshot\n", config: Config.parse("[[timers]]\nname = \"tea\""))
         #expect(none[0].screen.contains("no timers to write: add one with a"))
+    }
+
+    @Test("W never overwrites a file without Enter at a second question; Esc keeps it as it was")
+    func existingFileNeedsConfirmation() throws {
+        let scratch = try ScratchDirectory()
+        let path = try scratch.write("# mine\n", to: "timers.toml")
+        let config = try Config.parse(Self.config)
+        let typing = Self.keys(typing: path)
+        let kept = try runHeadless(
+            "size 200x40\nkey W\n\(typing)\nkey enter\nsnapshot\nkey y\nkey esc\nsnapshot\n", config: config)
+        #expect(kept[0].screen.contains("exists: Enter overwrites it, Esc keeps it"))
+        #expect(kept[1].screen.contains("kept"))
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "# mine\n")
+        let replaced = try runHeadless("key W\n\(typing)\nkey enter\nkey enter\nsnapshot\n", config: config)
+        #expect(replaced[0].screen.contains("wrote the timers to"))
+        #expect(try Config.load(from: path).timers == config.timers)
+    }
+
+    @Test("W on the running config says its other sections and comments are lost before asking to overwrite")
+    func runningConfigSaysWhatIsLost() throws {
+        let scratch = try ScratchDirectory()
+        let path = try scratch.write(Self.config, to: "config.toml")
+        var lines: [String] = []
+        let typing = Self.keys(typing: path)
+        let session = try HeadlessSession(
+            config: Config.load(from: path), configPath: path, uploads: nil,
+            script: HeadlessScript(parsing: "size 200x40\nkey W\n\(typing)\nkey enter\nsnapshot\n")
+        ) { lines.append($0) }
+        session.run()
+        #expect(
+            lines.joined().contains(
+                "is the running config: Enter overwrites it (its comments and every section but [[timers]] are lost)"))
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == Self.config)
+    }
+
+    @Test("A path typed with ~/ is written in the home directory")
+    func homeIsExpanded() {
+        #expect(DashboardDriver.expandingHome("~/timers.toml", home: "/home/me") == "/home/me/timers.toml")
+        #expect(DashboardDriver.expandingHome("~", home: "/home/me") == "/home/me")
+        #expect(DashboardDriver.expandingHome("~other/x", home: "/home/me") == "~other/x")
+        #expect(DashboardDriver.expandingHome("/tmp/~/x", home: "/home/me") == "/tmp/~/x")
+    }
+
+    /// The script lines that type `text`, one key per character.
+    private static func keys(typing text: String) -> String {
+        text.map { "key \($0)" }.joined(separator: "\n")
     }
 }

@@ -1,6 +1,16 @@
+import Glibc
+
 extension DashboardDriver {
-    /// Writes the defined timers' config `text` to `path` and says how it went in the status bar.
-    func writeTimers(_ text: String, to path: String) {
+    /// Writes the defined timers' config `text` to `path` (`~/` is the home directory) and says how
+    /// it went in the status bar. An existing file is replaced only with `overwrite`: otherwise the
+    /// state asks first, and says so when the file is the running config.
+    func writeTimers(_ text: String, to path: String, overwrite: Bool) {
+        let path = Self.expandingHome(path)
+        var info = stat()
+        if !overwrite && stat(path, &info) == 0 {
+            send(.fileExists(path: path, isRunningConfig: isRunningConfig(info)))
+            return
+        }
         do {
             let file = try LineFile(path: path, role: "timers file")
             file.write(String(text.dropLast()))
@@ -12,5 +22,18 @@ extension DashboardDriver {
         } catch {
             send(.notice("could not write the timers: \(error.message)"))
         }
+    }
+
+    /// `path` with a leading `~/` (or a lone `~`) replaced by `$HOME`, as a shell would.
+    static func expandingHome(_ path: String, home: String? = getenv("HOME").map { String(cString: $0) }) -> String {
+        guard let home, path == "~" || path.hasPrefix("~/") else { return path }
+        return home + path.dropFirst()
+    }
+
+    /// Whether the file `info` describes is the config this session was started with.
+    private func isRunningConfig(_ info: stat) -> Bool {
+        var running = stat()
+        guard let configPath, stat(configPath, &running) == 0 else { return false }
+        return running.st_dev == info.st_dev && running.st_ino == info.st_ino
     }
 }

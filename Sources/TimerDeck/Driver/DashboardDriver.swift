@@ -44,15 +44,16 @@ package final class DashboardDriver {
     package var recorder: SessionRecorder?
     /// Where every fire and nested run is traced (`--trace FILE`), if anywhere.
     package var trace: TraceFile?
+    /// The config file the session was started with (`--config FILE`), which `W` does not
+    /// overwrite without saying what is lost.
+    package var configPath: String?
     /// The lifetime lab's screens (L1–L3); made at the first lab key. Weak: the screens' `deinit`s
     /// report while the driver itself goes away, and leaked ones outlive it.
     private lazy var lab = Lab(loop: loop) { [weak self] in self?.send(.labChanged) }
     /// Counts the loop's passes, sleeps and wake-ups from launch on (the phases view, `3`).
     private let phaseMeter: PhaseMeter
-    /// Runs timers' hooks off the loop's thread; made at the first hook.
-    private lazy var hooks = HookRunner(loop: loop) { [unowned self] id, result in
-        send(.hookFinished(id, result, time: loop.now))
-    }
+    /// Runs timers' hooks off the loop's thread; made at the first hook (``hooks``).
+    private var hookRunner: HookRunner?
 
     /// A driver of `scene` on `loop`, drawing on `screen`; `pipeline` (on `loop`) drives the upload
     /// rows. The tracking mode is made common, as UIKit does (decisions.md 6). ``launch()`` starts it.
@@ -115,6 +116,21 @@ package final class DashboardDriver {
     /// Ends the session as `q` does (a terminating signal).
     package func terminate() {
         send(.terminate)
+    }
+
+    /// Stops the hooks still running, with what they started: called once the session has ended.
+    package func stopHooks() {
+        hookRunner?.stopAll()
+    }
+
+    /// The hook runner, made at the first hook.
+    private var hooks: HookRunner {
+        if let hookRunner { return hookRunner }
+        let runner = HookRunner(loop: loop) { [unowned self] id, result in
+            send(.hookFinished(id, result, time: loop.now))
+        }
+        hookRunner = runner
+        return runner
     }
 
     /// Shows `text` in the status bar and draws it at once (the last words before quitting).
@@ -246,7 +262,7 @@ extension DashboardDriver: EffectPerformer {
             timers[id]?.invalidate()
             timers[id] = nil
         case .ring: screen.ring()
-        case .writeTimers(let path, let text): writeTimers(text, to: path)
+        case .writeTimers(let path, let text, let overwrite): writeTimers(text, to: path, overwrite: overwrite)
         case .endFlash(let id, let duration):
             // In the common modes, so a flash ends during a scroll too.
             let end = Timer(fireAt: loop.now + duration, interval: .zero, repeats: false) { [unowned self] _ in

@@ -32,12 +32,13 @@ package final class HeadlessSession {
     /// Prepares a session.
     ///
     /// The upload pipeline runs on the same virtual clock; its outbox and sink come from `uploads`
-    /// (`nil` when the config's timers drive no uploads).
+    /// (`nil` when the config's timers drive no uploads); `configPath` names the file `config` came from.
+    /// - Throws: ``SystemCallError`` when the run loop cannot be created (out of descriptors).
     @available(*, noasync)
     package init(
-        config: Config, uploads setup: UploadsSetup?, script: HeadlessScript, trace: TraceFile? = nil,
-        output: @escaping (String) -> Void
-    ) {
+        config: Config, configPath: String? = nil, uploads setup: UploadsSetup?, script: HeadlessScript,
+        trace: TraceFile? = nil, output: @escaping (String) -> Void
+    ) throws(SystemCallError) {
         var resolved: [ResolvedStep] = []
         for step in script.steps {
             switch step {
@@ -53,7 +54,7 @@ package final class HeadlessSession {
         let base = VirtualClock()
         virtualClock = base
         time = TimeControl(base: .virtual(base))
-        loop = RunLoop(clock: .controlled(time))
+        loop = try RunLoop.make(clock: .controlled(time))
         screen = GridScreen(size: DashboardLayout.minimumSize)
         uploads = setup?.makePipeline(on: loop)
         // Nobody watches between snapshots: changes accumulate and `snapshot` draws the whole
@@ -62,6 +63,7 @@ package final class HeadlessSession {
             config: config, loop: loop, screen: screen, pipeline: uploads,
             sinkLabel: setup?.sinkLabel ?? "", rendersOnChange: false)
         driver.trace = trace
+        driver.configPath = configPath
     }
 
     /// Runs the script to its end (or `quit`), then flushes the uploads; returns the samples left in the outbox.
@@ -74,6 +76,7 @@ package final class HeadlessSession {
             while !driver.quitRequested {
                 loop.run(mode: .default, until: .distantFuture)
             }
+            driver.stopHooks()
             return uploads?.flush() ?? 0
         }
     }

@@ -17,6 +17,7 @@ final class HookRunner {
     private unowned let loop: RunLoop
     private let source: RunLoop.Source
     private let mailbox = Mailbox()
+    private let groups = HookGroups()
 
     private final class Mailbox: Sendable {
         let outcomes = Mutex<[Outcome]>([])
@@ -38,13 +39,19 @@ final class HookRunner {
         source.invalidate()
     }
 
+    /// Stops every running hook with what it started (their ends are reported as usual).
+    func stopAll() {
+        groups.stopAll()
+    }
+
     /// Starts `hook` for `row` with `environment` on a background queue.
     func run(_ hook: Hook, for row: RowID, environment: [String: String]) {
         let work = loop.handle.beginExternalWork()
         let signal = source.signalHandle
         let mailbox = mailbox
+        let groups = groups
         DispatchQueue.global().async {
-            let result = hook.run(environment: environment)
+            let result = hook.run(environment: environment, groups: groups)
             mailbox.outcomes.withLock { $0.append(Outcome(row: row, result: result)) }
             signal.signal()
             work.finish()

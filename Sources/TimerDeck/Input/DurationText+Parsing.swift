@@ -20,7 +20,7 @@ extension DurationText {
     ///
     /// `nil` if the text is not of that form, or if the duration does not fit in 64-bit nanoseconds
     /// (about 292 years: outside every range a caller accepts). The arithmetic is checked, never a trap.
-    static func parse(_ text: some StringProtocol) -> Duration? {
+    package static func parse(_ text: some StringProtocol) -> Duration? {
         let space = UInt8(ascii: " ")
         let trimmed = text.utf8.drop { $0 == space }.reversed().drop { $0 == space }.reversed()
         let digits = trimmed.prefix { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }

@@ -2,7 +2,6 @@ import Glibc
 import RunLoopKit
 import Uploads
 
-import class Foundation.Bundle
 import class Foundation.FileManager
 import class Foundation.NSString
 import func Foundation.NSTemporaryDirectory
@@ -13,10 +12,6 @@ import struct Foundation.URL
 /// The upload pipeline's parts, opened and checked before the dashboard starts: the outbox, the
 /// sampler and the sink chosen by the config and the command line.
 package final class UploadsSetup {
-    /// The shipped GPS track, `Resources/route.gpx`, from the resource bundle the build puts beside
-    /// the executable (SwiftPM resources; a missing file is reported when the route is read).
-    package static let shippedRoute = Bundle.module.bundleURL.appendingPathComponent("Resources/route.gpx").path
-
     /// The durable outbox.
     package let outbox: Outbox
     /// The sink batches go to.
@@ -26,8 +21,9 @@ package final class UploadsSetup {
     private let sampler: any Sampler
     private let settings: UploadPipeline.Settings
     private let temporaryDirectory: URL?
-    /// The pipeline made by ``makePipeline(on:)``, whose status the exit report reads.
-    private weak var pipeline: UploadPipeline?
+    /// The pipeline made by ``makePipeline(on:)``, whose status the exit report reads: kept until
+    /// then, as a live session's pipeline is gone by the time the terminal is restored.
+    private var pipeline: UploadPipeline?
 
     /// Opens the outbox at `outboxPath` (default: the XDG state directory) and builds the sampler and sink.
     ///
@@ -64,9 +60,13 @@ package final class UploadsSetup {
         case .host:
             sampler = HostMetricsSampler()
         case .route:
-            let path = config.routePath ?? Self.shippedRoute
             do {
-                sampler = try RouteReplay(contentsOf: URL(fileURLWithPath: path))
+                if let path = config.routePath {
+                    sampler = try RouteReplay(contentsOf: URL(fileURLWithPath: path))
+                } else {
+                    sampler = try RouteReplay(
+                        points: RouteReplay.parseGPX(ShippedFile.route, source: "the shipped route"))
+                }
             } catch {
                 throw UploadsSetupError(
                     message: "uploads.route: \(error) (set uploads.route to a GPX file, or uploads.sampler = \"host\")")

@@ -12,9 +12,38 @@ extension DashboardState {
         return [.render(.status)]
     }
 
+    /// The file `W` would write exists: asks in the status bar before overwriting it.
+    mutating func askToOverwrite(_ path: String, isRunningConfig: Bool) -> [Effect] {
+        prompt = Prompt(purpose: .overwrite(path: path, isRunningConfig: isRunningConfig))
+        hint = prompt?.line
+        return [.render(.status)]
+    }
+
+    /// A key at the overwrite question: Enter writes, Esc keeps the file; other keys leave it open.
+    private mutating func overwriteKey(_ key: Key, path: String) -> [Effect] {
+        switch key {
+        case .enter:
+            prompt = nil
+            hint = nil
+            return [.render(.status), .writeTimers(path: path, text: timersText, overwrite: true)]
+        case .escape:
+            prompt = nil
+            hint = "kept \(UserText.quote(path)); W writes the timers to another file"
+            return [.render(.status)]
+        default:
+            return []
+        }
+    }
+
+    /// The timers as the config text `W` writes.
+    private var timersText: String {
+        TimerDefinition.configText(rows.map(\.definition))
+    }
+
     /// A key while a prompt is open: editing, Enter to act, Esc to cancel.
     mutating func promptKey(_ key: Key) -> [Effect] {
         guard var current = prompt else { return [] }
+        if case .overwrite(let path, _) = current.purpose { return overwriteKey(key, path: path) }
         var effects: [Effect] = [.render(.status)]
         switch key {
         case .escape:
@@ -30,7 +59,7 @@ extension DashboardState {
                 return effects
             }
             hint = nil
-            effects.append(.writeTimers(path: current.text, text: TimerDefinition.configText(rows.map(\.definition))))
+            effects.append(.writeTimers(path: current.text, text: timersText, overwrite: false))
             return effects
         case .backspace:
             if !current.text.isEmpty { current.text.removeLast() }

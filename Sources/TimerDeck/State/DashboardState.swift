@@ -159,6 +159,7 @@ struct DashboardState: Sendable {
             hint = text
             return [.render(.status)]
         case .hookFinished(let id, let result, let time): return hookFinished(id, result, at: time)
+        case .fileExists(let path, let isRunningConfig): return askToOverwrite(path, isRunningConfig: isRunningConfig)
         case .woke(let time):
             guard page == .phases, phasesDrawn.map({ $0.duration(to: time) >= Self.phasesRedraw }) ?? true else {
                 return []

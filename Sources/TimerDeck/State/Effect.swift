@@ -58,8 +58,10 @@ enum Effect: Equatable, Sendable {
     case addTimer(RowID)
     /// Invalidates and forgets the real timer of a deleted row.
     case deleteTimer(RowID)
-    /// Writes `text` (the defined timers as config) to `path`; a ``Event/notice(_:)`` says how it went.
-    case writeTimers(path: String, text: String)
+    /// Writes `text` (the defined timers as config) to `path` (`~/` is the home directory); a
+    /// ``Event/notice(_:)`` says how it went. An existing file is replaced only with `overwrite`;
+    /// otherwise ``Event/fileExists(path:isRunningConfig:)`` asks first.
+    case writeTimers(path: String, text: String, overwrite: Bool)
     /// Rings the terminal bell (a timer's action).
     case ring
     /// Ends a row's flash after `duration`, with ``Event/flashEnded(_:)``.

@@ -34,6 +34,9 @@ enum Event: Sendable {
     case flashEnded(RowID)
     /// A timer's hook ended at `time`.
     case hookFinished(RowID, Hook.Result, time: Instant)
+    /// The file `W` would write exists (it may be the config the session runs with): the status
+    /// bar asks before it is overwritten.
+    case fileExists(path: String, isRunningConfig: Bool)
 }
 
 extension Event {

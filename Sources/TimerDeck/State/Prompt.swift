@@ -6,6 +6,9 @@ struct Prompt: Equatable, Sendable {
         case writeTimers
         /// Adds the timer the text defines (`a`).
         case addTimer
+        /// Overwrites the existing file `path` with the timers (the second step of `W`); the running
+        /// config loses its comments and other sections.
+        case overwrite(path: String, isRunningConfig: Bool)
     }
 
     /// The longest text accepted.
@@ -19,6 +22,10 @@ struct Prompt: Equatable, Sendable {
         switch purpose {
         case .writeTimers: "write the timers to (Enter writes, Esc cancels): \(text)▏"
         case .addTimer: text.isEmpty ? "add timer: \(TimerDefinition.lineSyntax)  (Esc cancels)" : "add timer: \(text)▏"
+        case .overwrite(let path, false): "\(UserText.quote(path)) exists: Enter overwrites it, Esc keeps it"
+        case .overwrite(let path, true):
+            "\(UserText.quote(path)) is the running config: Enter overwrites it (its comments and every section "
+                + "but [[timers]] are lost), Esc keeps it"
         }
     }
 }

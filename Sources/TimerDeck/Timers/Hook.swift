@@ -42,8 +42,9 @@ struct Hook: Equatable, Sendable {
     var timeLimit: Duration
 
     /// Runs the command with `environment` added to this process's, reads its first output line,
-    /// and stops it at the time limit. Blocks the calling thread until it ends.
-    func run(environment: [String: String]) -> Result {
+    /// and stops it at the time limit. Blocks the calling thread until it ends. Its process group is
+    /// listed in `groups` while it runs, so it can be stopped before its limit.
+    func run(environment: [String: String], groups: HookGroups? = nil) -> Result {
         var output: [Int32] = [0, 0]
         guard pipe(&output) == 0 else { return .failedToStart(String(cString: strerror(errno))) }
         let (readEnd, writeEnd) = (output[0], output[1])
@@ -57,16 +58,6 @@ struct Hook: Equatable, Sendable {
         posix_spawn_file_actions_adddup2(&actions, writeEnd, STDERR_FILENO)
         posix_spawn_file_actions_addclose(&actions, writeEnd)
 
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var noSignals = sigset_t()
-        sigemptyset(&noSignals)
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        // Its own process group, so the time limit stops whatever it started too.
-        posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK))
-
         var variables: [String: String] = [:]
         var entry = environ
         while let pointer = entry.pointee {
@@ -77,18 +68,14 @@ struct Hook: Equatable, Sendable {
             entry += 1
         }
         variables.merge(environment) { _, new in new }
-        let arguments: [String] = ["/bin/sh", "-c", command]
-        let argv = arguments.map { strdup($0) } + [nil]
         let envp = variables.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            for argument in argv { free(argument) }
-            for variable in envp { free(variable) }
-        }
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, "/bin/sh", &actions, &attributes, argv, envp)
+        defer { for variable in envp { free(variable) } }
+        // In its own process group, so the time limit stops whatever it started too.
+        let (pid, spawned) = Shell.start(command, actions: &actions, environment: envp)
         close(writeEnd)
         defer { close(readEnd) }
         guard spawned == 0 else { return .failedToStart(String(cString: strerror(spawned))) }
+        groups?.started(pid)
 
         let deadline = Self.now() + timeLimit.nanoseconds
         let (firstLine, reachedEnd) = readFirstLine(from: readEnd, deadline: deadline)
@@ -107,6 +94,7 @@ struct Hook: Equatable, Sendable {
         } else {
             watch.stopUnlessExited(child)
         }
+        groups?.ended(child)
         var status: Int32 = 0
         while waitpid(child, &status, 0) < 0 && errno == EINTR {}
         if watch.wasStopped { return .timedOut(firstLine: firstLine) }

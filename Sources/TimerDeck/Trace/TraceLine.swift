@@ -27,12 +27,12 @@ struct TraceLine: Decodable, Equatable, Sendable {
     /// The events a trace holds.
     static let events = ["fire", "nested-run", "nested-run-end", "mode", "sleep", "wake-up"]
 
-    /// The lines of a trace file's `text`; an unreadable line is named with what is wrong.
-    static func parse(_ text: String, source: String) throws(TracePlotError) -> [TraceLine] {
+    /// The trace lines of a trace file's `text` lines; an unreadable line is named with what is wrong.
+    static func parse(_ text: some Sequence<some StringProtocol>, source: String) throws(TracePlotError) -> [TraceLine]
+    {
         var lines: [TraceLine] = []
         let decoder = JSONDecoder()
-        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
-        where !line.allSatisfy(\.isWhitespace) {
+        for (index, line) in text.enumerated() where !line.allSatisfy(\.isWhitespace) {
             let parsed: TraceLine
             do {
                 parsed = try decoder.decode(TraceLine.self, from: Data(line.utf8))

@@ -3,8 +3,12 @@
 /// moved to another mode, simulated sleeps as dashed lines, nested (tracking) runs as shaded bands,
 /// a time axis and a legend.
 ///
+/// A fire is drawn late only when it is at least ``lateAfter`` past its scheduled time: on a real
+/// clock every fire is a little late, and a few microseconds are not what a user looks for. The
+/// title says the threshold; `timerdeck plot --late` sets it.
+///
 /// ```swift
-/// let svg = try TracePlot(text: traceText, source: "run.jsonl").svg
+/// let svg = try TracePlot(text: traceText, source: "run.jsonl", lateAfter: .milliseconds(5)).svg
 /// ```
 package struct TracePlot: Sendable {
     /// Drawing sizes, in SVG user units.
@@ -14,21 +18,46 @@ package struct TracePlot: Sendable {
     static let top = 40.0
     static let laneHeight = 28.0
     static let bottom = 90.0
+    /// The width of a character of the 12-unit monospace font (0.6 em), for labels that must not
+    /// run into each other.
+    static let characterWidth = 7.2
 
     let lines: [TraceLine]
-    /// Timer names in the order of their first fire: one lane each.
-    let lanes: [String]
+    /// Timer names in the order of their first fire: one lane each, at most ``maximumLanes``.
+    package let lanes: [String]
+    /// How many of the trace's timers have no lane, beyond ``maximumLanes``.
+    package let undrawnTimers: Int
+    /// The most lanes a plot draws: at 28 units each, more would pass the 32,767-pixel side that
+    /// cairo-based renderers (rsvg-convert among them) draw.
+    package static let maximumLanes = 1_000
     /// The time the plot ends at (the last event, at least 1 ns).
     let span: Int64
+    /// How late a fire must be to be drawn late.
+    let lateAfter: Duration
 
-    /// Reads the trace `text` (from `source`, for messages).
-    package init(text: String, source: String) throws(TracePlotError) {
+    /// The threshold when none is given: a millisecond.
+    package static let defaultLateAfter = Duration.milliseconds(1)
+
+    /// Reads the trace `text` (from `source`, for messages); fires at least `lateAfter` past their
+    /// scheduled time are drawn late.
+    package init(text: String, source: String, lateAfter: Duration = defaultLateAfter) throws(TracePlotError) {
+        try self.init(
+            lines: text.split(separator: "\n", omittingEmptySubsequences: false), source: source, lateAfter: lateAfter)
+    }
+
+    /// Reads the trace's `lines` as they come (a file's, ``InputFile/lines(_:role:)``), from `source`.
+    package init(lines text: some Sequence<some StringProtocol>, source: String, lateAfter: Duration = defaultLateAfter)
+        throws(TracePlotError)
+    {
+        self.lateAfter = lateAfter
         lines = try TraceLine.parse(text, source: source)
         var lanes: [String] = []
+        var seen: Set<String> = []
         for line in lines {
-            if let timer = line.timer, !lanes.contains(timer) { lanes.append(timer) }
+            if let timer = line.timer, seen.insert(timer).inserted { lanes.append(timer) }
         }
-        self.lanes = lanes
+        self.lanes = Array(lanes.prefix(Self.maximumLanes))
+        undrawnTimers = lanes.count - self.lanes.count
         span = max(lines.map(\.time).max() ?? 0, 1)
     }
 
@@ -48,8 +77,12 @@ package struct TracePlot: Sendable {
             "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(Self.width))\" height=\"\(Int(height))\" "
                 + "viewBox=\"0 0 \(Int(Self.width)) \(Int(height))\" font-family=\"monospace\" font-size=\"12\">",
             "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>",
-            "<text x=\"\(Self.number(Self.left))\" y=\"20\" font-size=\"14\">timerdeck trace: \(lanes.count) timers, "
-                + "\(lines.filter { $0.event == "fire" }.count) fires</text>",
+            "<text x=\"8\" y=\"20\" font-size=\"14\">timerdeck trace: "
+                + (undrawnTimers > 0
+                    ? "\(lanes.count + undrawnTimers) timers (\(lanes.count) drawn), "
+                    : "\(lanes.count) timers, ")
+                + "\(lines.filter { $0.event == "fire" }.count) fires, \(lines.filter(isLate).count) late "
+                + "(late: \(DurationText.setting(lateAfter)) or more behind schedule, plot --late)</text>",
         ]
         out += bands(bottom: plotBottom)
         out += sleeps(bottom: plotBottom)
@@ -102,19 +135,24 @@ package struct TracePlot: Sendable {
             "<text x=\"8\" y=\"\(Self.number(y + 4))\">\(Self.escaped(name))</text>",
             "<line x1=\"\(Self.number(Self.left))\" y1=\"\(Self.number(y))\" x2=\"\(Self.number(Self.width - Self.right))\" y2=\"\(Self.number(y))\" stroke=\"#ccc\"/>",
         ]
+        // The right end of the last ×N label: a label that would run into it is left out (its
+        // fire's tooltip still says it), so `×8` and `×2` never read `×82`.
+        var labelsEnd = -Double.infinity
         for line in lines where line.event == "fire" && line.timer == name {
-            let lateness = line.lateness ?? 0
+            let late = isLate(line)
             let at = Self.number(x(line.time))
-            if lateness > 0 {
+            if late {
                 out.append(
-                    "<line class=\"late\" x1=\"\(Self.number(x(line.time - lateness)))\" y1=\"\(Self.number(y))\" x2=\"\(at)\" "
+                    "<line class=\"late\" x1=\"\(Self.number(x(line.time - (line.lateness ?? 0))))\" y1=\"\(Self.number(y))\" x2=\"\(at)\" "
                         + "y2=\"\(Self.number(y))\" stroke=\"#d62728\" stroke-width=\"3\"/>")
             }
             out.append(
                 "<circle class=\"fire\" data-t-ns=\"\(line.time)\" cx=\"\(at)\" cy=\"\(Self.number(y))\" r=\"4\" "
-                    + "fill=\"\(lateness > 0 ? "#d62728" : "#1f77b4")\"/>")
-            if let ticks = line.ticks, ticks > 1 {
-                out.append("<text class=\"ticks\" x=\"\(at)\" y=\"\(Self.number(y - 7))\">×\(ticks)</text>")
+                    + "fill=\"\(late ? "#d62728" : "#1f77b4")\"><title>\(Self.escaped(tooltip(line)))</title></circle>")
+            if let ticks = line.ticks, ticks > 1, x(line.time) >= labelsEnd + Self.characterWidth / 2 {
+                let label = "×\(ticks)"
+                out.append("<text class=\"ticks\" x=\"\(at)\" y=\"\(Self.number(y - 7))\">\(label)</text>")
+                labelsEnd = x(line.time) + Double(label.count) * Self.characterWidth
             }
         }
         for line in lines where line.event == "mode" && line.timer == name {
@@ -128,6 +166,20 @@ package struct TracePlot: Sendable {
         }
         out.append("</g>")
         return out
+    }
+
+    /// A fire's tooltip: its time, its ticks and how late it was.
+    private func tooltip(_ line: TraceLine) -> String {
+        let ticks = line.ticks ?? 1
+        return "\(line.timer ?? "") at \(DurationText.format(.nanoseconds(line.time)))"
+            + (ticks > 1 ? ", ×\(ticks) ticks" : "")
+            + ((line.lateness ?? 0) > 0 ? ", \(DurationText.format(.nanoseconds(line.lateness ?? 0))) late" : "")
+    }
+
+    /// Whether `line` is a fire at least ``lateAfter`` (and more than nothing) past its scheduled time.
+    private func isLate(_ line: TraceLine) -> Bool {
+        let lateness = line.lateness ?? 0
+        return line.event == "fire" && lateness > 0 && lateness >= lateAfter.nanoseconds
     }
 
     /// The time axis, with a tick at round steps (1, 2 or 5 × a power of ten) and at most 10 labels.
