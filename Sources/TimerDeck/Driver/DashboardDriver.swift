@@ -23,7 +23,8 @@ package final class DashboardDriver {
     private let screen: any Screen
     private let view: DashboardView
     private let pipeline: UploadPipeline?
-    package let startTime: Instant
+    /// When the dashboard started on its clock (the state's origin of times).
+    package var startTime: Instant { state.startTime }
     /// The real timer of each row.
     private var timers: [RowID: any RowTimer] = [:]
     /// The row of each upload job, whose fires the pipeline reports.
@@ -57,13 +58,12 @@ package final class DashboardDriver {
     /// A driver of `scene` on `loop`, drawing on `screen`; `pipeline` (on `loop`) drives the upload
     /// rows. The tracking mode is made common, as UIKit does (decisions.md 6). ``launch()`` starts it.
     init(scene: Scene, loop: RunLoop, screen: any Screen, pipeline: UploadPipeline?, rendersOnChange: Bool) {
-        store = DashboardStore(DashboardState(scene: scene, size: screen.size))
+        store = DashboardStore(DashboardState(scene: scene, size: screen.size, startTime: loop.now))
         self.loop = loop
         self.screen = screen
         self.pipeline = pipeline
         self.rendersOnChange = rendersOnChange
         view = DashboardView(screen: screen)
-        startTime = loop.now
         loop.addCommonMode(.tracking)
         phaseMeter = PhaseMeter(loop: loop, modes: RunLoop.Mode.inputModes)
         timers = Dictionary(uniqueKeysWithValues: state.rows.map { ($0.id, makeTimer(for: $0)) })

@@ -9,7 +9,7 @@ enum FireLogPanel {
         let state = snapshot.state
         let log = state.log
         let back = state.scrollback
-        let fires = "\(log.totalAppended) \(log.totalAppended == 1 ? "fire" : "fires")"
+        let fires = "\(log.totalFires) \(log.totalFires == 1 ? "fire" : "fires")"
         canvas.box(
             title: back > 0 ? "Fire log (\(fires), \(back) back)" : "Fire log (\(fires))",
             style: Style(focused ? .accent : .dim))

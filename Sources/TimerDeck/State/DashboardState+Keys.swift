@@ -201,9 +201,9 @@ extension DashboardState {
 }
 
 extension DashboardState {
-    /// Scrolls the help overlay by `lines`, within its keys.
+    /// Scrolls the help overlay by `lines`, within its lines.
     fileprivate mutating func scrollHelp(by lines: Int) -> [Effect] {
-        let last = max(Keymap.help.count - layout.helpLines, 0)
+        let last = max(helpLines.count - layout.helpLines, 0)
         let offset = min(max(helpOffset + lines, 0), last)
         guard offset != helpOffset else { return [] }
         helpOffset = offset
@@ -218,8 +218,8 @@ extension Command {
         case .selectPrevious: -1
         case .selectNext: 1
         case .scroll(let lines): lines < -1 ? -page : lines > 1 ? page : lines
-        case .scrollToOldest: -Keymap.help.count
-        case .scrollToNewest: Keymap.help.count
+        case .scrollToOldest: Int.min / 2
+        case .scrollToNewest: Int.max / 2
         default: nil
         }
     }

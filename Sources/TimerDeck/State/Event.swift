@@ -34,6 +34,8 @@ enum Event: Sendable {
     case flashEnded(RowID)
     /// A timer's hook ended at `time`.
     case hookFinished(RowID, Hook.Result, time: Instant)
+    /// The clock runs at `rate` after `change` (`<` or `>`) was applied to it (a fact read off the clock).
+    case rateChanged(TimeChange, now: TimeRate)
 }
 
 extension Event {
