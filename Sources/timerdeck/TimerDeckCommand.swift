@@ -30,6 +30,9 @@ struct TimerDeckCommand: ParsableCommand {
     @Option(help: "The headless script: size WxH, key NAME, wait DURATION, snapshot, quit (one per line).")
     var script: String?
 
+    @Flag(help: "Headless: print each snapshot as one JSON line of the dashboard's state instead of the screen.")
+    var json = false
+
     @Option(
         name: .customLong("upload-url"),
         help: "POST sample batches to this http(s) URL instead of writing them to ~/.local/state/timerdeck/uploads.")
@@ -124,8 +127,10 @@ struct TimerDeckCommand: ParsableCommand {
             try runHeadless(settings, uploads: uploads, trace: traceFile)
             return
         }
-        if script != nil {
-            printError("timerdeck: --script is only used with --headless (e.g. timerdeck --headless --script FILE)")
+        if script != nil || json {
+            printError(
+                "timerdeck: \(json ? "--json" : "--script") is only used with --headless "
+                    + "(e.g. timerdeck --headless --script FILE\(json ? " --json" : ""))")
             throw ExitCode(2)
         }
         let recorder: SessionRecorder?
@@ -177,7 +182,9 @@ struct TimerDeckCommand: ParsableCommand {
             printError("timerdeck: \(error.message)")
             throw ExitCode(2)
         }
-        let session = HeadlessSession(config: settings, uploads: uploads, script: steps, trace: trace) { print($0) }
+        let session = HeadlessSession(config: settings, uploads: uploads, script: steps, trace: trace, json: json) {
+            print($0)
+        }
         try reportUploads(left: session.run(), uploads: uploads)
     }
 }
