@@ -54,6 +54,10 @@ package final class DashboardDriver {
     private lazy var hooks = HookRunner(loop: loop) { [unowned self] id, result in
         send(.hookFinished(id, result, time: loop.now))
     }
+    /// Runs the program that shows desktop notifications, off the loop's thread; made at the first.
+    private lazy var notifier = HookRunner(loop: loop) { [unowned self] id, result in send(.notified(id, result)) }
+    /// The program that shows desktop notifications (``DesktopNotification/program``).
+    var notifyProgram = DesktopNotification.program
 
     /// A driver of `scene` on `loop`, drawing on `screen`; `pipeline` (on `loop`) drives the upload
     /// rows. The tracking mode is made common, as UIKit does (decisions.md 6). ``launch()`` starts it.
@@ -254,6 +258,9 @@ extension DashboardDriver: EffectPerformer {
             }
             loop.add(end, forMode: .common)
         case .runHook(let id, let hook, let environment): hooks.run(hook, for: id, environment: environment)
+        case .notify(let id, let notification):
+            let (hook, environment) = notification.hook(program: notifyProgram)
+            notifier.run(hook, for: id, environment: environment)
         }
     }
 

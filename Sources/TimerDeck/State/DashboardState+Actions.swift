@@ -15,6 +15,17 @@ extension DashboardState {
             self[id].isFlashing = true
             effects += redraw(row) + [.endFlash(id, after: TimerActions.flashLength)]
         }
+        if actions.notify {
+            let at = PanelText.logTime(startTime.duration(to: time))
+            let what = ends ? "ended" : "fired"
+            effects.append(
+                .notify(
+                    id,
+                    DesktopNotification(
+                        title: row.name,
+                        body: "\(row.name) \(what) at \(at) (\(row.mechanismName), \(mode?.rawValue ?? "no mode"))")
+                ))
+        }
         guard let command = actions.hook else { return effects }
         guard !row.isHookRunning else {
             record(
@@ -37,6 +48,19 @@ extension DashboardState {
         ]
         effects.append(.runHook(id, Hook(command: command, timeLimit: actions.hookLimit), environment: environment))
         return effects
+    }
+
+    /// The program showing row `id`'s desktop notification ended: a missing program or a failure is
+    /// said in the status bar; a notification shown says nothing.
+    mutating func notified(_ id: RowID, _ result: Hook.Result) -> [Effect] {
+        let name = self[id].name
+        switch result {
+        case .exited(status: 0, _): return []
+        case .exited(status: DesktopNotification.notFound, _):
+            hint = "\(name): no desktop notification — \(DesktopNotification.missingHint)"
+        default: hint = "\(name): the desktop notification failed: \(result.summary)"
+        }
+        return [.render(.status)]
     }
 
     /// A hook ended at `time`: its exit status and first line go into the log, in the mode of the

@@ -174,6 +174,7 @@ struct DashboardState: Sendable {
             return [.render(.status)]
         case .hookFinished(let id, let result, let time): return hookFinished(id, result, at: time)
         case .rateChanged(let change, let rate): return rateChanged(change, now: rate)
+        case .notified(let id, let result): return notified(id, result)
         case .woke(let time):
             guard page == .phases, phasesDrawn.map({ $0.duration(to: time) >= Self.phasesRedraw }) ?? true else {
                 return []

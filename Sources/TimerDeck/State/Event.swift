@@ -34,6 +34,8 @@ enum Event: Sendable {
     case flashEnded(RowID)
     /// A timer's hook ended at `time`.
     case hookFinished(RowID, Hook.Result, time: Instant)
+    /// The program showing a row's desktop notification ended.
+    case notified(RowID, Hook.Result)
     /// The clock runs at `rate` after `change` (`<` or `>`) was applied to it (a fact read off the clock).
     case rateChanged(TimeChange, now: TimeRate)
 }
@@ -42,7 +44,7 @@ extension Event {
     /// The row the event is about, if any.
     var row: RowID? {
         switch self {
-        case .fired(let id, _, _), .flashEnded(let id), .hookFinished(let id, _, _): id
+        case .fired(let id, _, _), .flashEnded(let id), .hookFinished(let id, _, _), .notified(let id, _): id
         default: nil
         }
     }

@@ -24,6 +24,7 @@ extension TimerDefinition {
         .integer("timers.countdown", \.countdownSeconds, in: 1...3_600),
         .flag("timers.bell", \.actions.bell),
         .flag("timers.flash", \.actions.flash),
+        .flag("timers.notify", \.actions.notify),
         .text("timers.hook", \.actions.hook, accepted: TimerActions.hookRule, emptyIsNone: true),
         .duration("timers.hook_limit", \.actions.hookLimit, in: TimerActions.hookLimitRange),
         .choice("timers.act_on", \.actions.actsOn, ["fire": .fire, "end": .end]),
