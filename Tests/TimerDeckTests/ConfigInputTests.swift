@@ -39,9 +39,9 @@ struct ConfigInputTests {
             ("[[ ", "c.toml:1: a section header needs a plain name"),
             ("[\u{BF}uploads]\n", "c.toml:1: a section header needs a plain name"),
             ("[ticker]\n\u{BF}fps = 60\n", "c.toml:2: expected a field as name = value"),
-            ("[ticker]\nfps = ,\n", "c.toml:2: a value is a quoted string"),
-            ("[ticker]\nfps = [1,,2]\n", "c.toml:2: a value is a quoted string"),
-            ("[ticker]\nmode = \"\"\"\n", "c.toml:2: a value is a quoted string"),
+            ("[ticker]\nfps = ,\n", "c.toml:2: field 'ticker.fps': a value is a quoted string"),
+            ("[ticker]\nfps = [1,,2]\n", "c.toml:2: field 'ticker.fps': arrays ([…]) are not supported"),
+            ("[ticker]\nmode = \"\"\"\n", "c.toml:2: field 'ticker.mode': multi-line strings"),
         ])
     func inputsThatMakeTheTOMLParserAssert(text: String, expected: String) {
         #expect(parseError(text).hasPrefix(expected), "\(parseError(text))")
@@ -71,10 +71,11 @@ struct ConfigInputTests {
                 "c.toml: unknown field \"tickr.fps\" (known: gesture.quiet, log.capacity,"))
         #expect(
             parseError("[ticker.sub]\nx = 1")
-                == "c.toml:1: a section header is [name] or [[name]] with a plain name, e.g. [uploads] or [[timers]]")
+                == "c.toml:1: dotted section names ([a.b]) are not supported: sections are [name] or [[name]], "
+                + "e.g. [uploads] or [[timers]]")
         #expect(
             parseError("[ticker]\nfps = [60]")
-                == "c.toml:2: a value is a quoted string (\"…\"), a whole number, true or false")
+                == "c.toml:2: field 'ticker.fps': arrays ([…]) are not supported: a field takes one value")
     }
 
     @Test("Wrong types are named: a float, a string for a number, a number for a flag")
@@ -139,5 +140,87 @@ struct ConfigInputTests {
         } catch {
             return error.message
         }
+    }
+}
+
+@Suite("The parts of TOML a config does not take are named, with the line and the field")
+struct UnsupportedTOMLTests {
+    func parseError(_ text: String) -> String {
+        do {
+            _ = try Config.parse(text, source: "c.toml")
+            return ""
+        } catch {
+            return error.message
+        }
+    }
+
+    @Test(
+        "Each unsupported form has its own message",
+        arguments: [
+            (
+                "[log]\ncapacity = 12345678901234567890123456\n",
+                "c.toml:2: field 'log.capacity': \"12345678901234567890123456\" is too large for a whole number (accepted: -9223372036854775808…9223372036854775807)"
+            ),
+            (
+                "[uploads]\nroute = \"\"\"a.gpx\"\"\"\n",
+                "c.toml:2: field 'uploads.route': multi-line strings (\"\"\" or ''') are not supported: write the value on one line in \"…\""
+            ),
+            (
+                "[log]\ncapacity = [10, 20]\n",
+                "c.toml:2: field 'log.capacity': arrays ([…]) are not supported: a field takes one value"
+            ),
+            (
+                "[log]\ncapacity = { n = 10 }\n",
+                "c.toml:2: field 'log.capacity': inline tables ({…}) are not supported: write a [section] with one field per line"
+            ),
+            (
+                "[log]\n\"capacity\" = 10\n",
+                "c.toml:2: quoted keys (\"name\" = …) are not supported: write the field's plain name (letters, digits, _ or -)"
+            ),
+            (
+                "log.capacity = 10\n",
+                "c.toml:1: dotted keys (log.… = …) are not supported: write [log] and one field per line below it"
+            ),
+            (
+                "[log]\ncapacity = 0x10\n",
+                "c.toml:2: field 'log.capacity': hexadecimal, octal and binary numbers are not supported: write the number in decimal"
+            ),
+            (
+                "[[timers]]\nname = \"a\"\nfirst_fire = 07:30:00\n",
+                "c.toml:3: field 'timers.first_fire': dates and times are not supported: a time of day is a string, e.g. first_fire = \"07:30\""
+            ),
+            (
+                "[[timers]]\nname = \"a\"\nfirst_fire = 1979-05-27\n",
+                "c.toml:3: field 'timers.first_fire': dates and times are not supported: a time of day is a string, e.g. first_fire = \"07:30\""
+            ),
+        ])
+    func unsupported(text: String, expected: String) {
+        #expect(parseError(text) == expected)
+    }
+
+    @Test("A byte order mark at the start is no part of the text; one elsewhere is named")
+    func byteOrderMark() throws {
+        let config = try Config.parse("\u{FEFF}[log]\ncapacity = 50\n")
+        #expect(config.logCapacity == 50)
+        #expect(
+            parseError("[log]\n\u{FEFF}capacity = 50\n")
+                == "c.toml:2: a byte order mark (U+FEFF) stands where a field should; save the file as UTF-8 without one"
+        )
+    }
+
+    @Test("A field accepted but doing nothing for its timer is refused, naming it and why")
+    func ignoredFieldsAreRefused() {
+        #expect(
+            parseError("[[timers]]\nname = \"link\"\nmechanism = \"displaylink\"\ninterval = \"1s\"\n")
+                == "c.toml: timer \"link\": field 'timers.interval' does nothing for a display link, which fires once a frame at refresh_rate Hz on the uptime clock (accepted: leave it out)"
+        )
+        #expect(
+            parseError("[[timers]]\nname = \"tea\"\nrefresh_rate = 30\n")
+                == "c.toml: timer \"tea\": field 'timers.refresh_rate' does nothing for mechanism = \"runloop\"; only a display link has a refresh rate (accepted: leave it out)"
+        )
+        #expect(
+            parseError("[[timers]]\nname = \"tea\"\ncountdown = 30\n")
+                == "c.toml: timer \"tea\": field 'timers.countdown' does nothing for a timer that drives no countdown (accepted: leave it out)"
+        )
     }
 }

@@ -16,6 +16,8 @@ extension Config {
     ///
     /// TOMLKit's decoder reads the sections; each value is then checked against its entry in ``fields``.
     package static func parse(_ text: String, source: String = "config") throws(ConfigError) -> Config {
+        // A UTF-8 byte order mark, as some editors write, is no part of the text.
+        let text = text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text
         try ConfigLines.check(text, source: source)
         let sections: [String: ConfigSection]
         do {
@@ -100,7 +102,9 @@ extension Config {
             }
             try field.apply(value, to: &timer, source: label)
         }
-        if let problem = timer.problem { throw ConfigError(message: "\(label): \(problem)") }
+        if let problem = timer.problem ?? timer.ignoredField(among: Set(table.keys)) {
+            throw ConfigError(message: "\(label): \(problem)")
+        }
         return timer
     }
 

@@ -77,6 +77,22 @@ extension TimerDefinition {
         return drivesProblem
     }
 
+    /// The first of `keys` (a table's field names) that would be accepted and then do nothing for
+    /// this timer, with why, or `nil`: such a field is refused rather than silently ignored.
+    func ignoredField(among keys: Set<String>) -> String? {
+        var ignored: [(key: String, why: String)] = []
+        if kind == .displayLink {
+            let why = "a display link, which fires once a frame at refresh_rate Hz on the uptime clock"
+            ignored += ["interval", "tolerance", "clock", "first_fire", "repeats"].map { ($0, why) }
+        } else {
+            ignored.append(("refresh_rate", "mechanism = \"\(kind.rawValue)\"; only a display link has a refresh rate"))
+        }
+        if drives != .countdown { ignored.append(("countdown", "a timer that drives no countdown")) }
+        return ignored.first { keys.contains($0.key) }.map {
+            "field 'timers.\($0.key)' does nothing for \($0.why) (accepted: leave it out)"
+        }
+    }
+
     /// What is wrong with ``drives`` for this timer's mechanism, or `nil`.
     private var drivesProblem: String? {
         let field = "field 'timers.drives' = \"\(drives.rawValue)\" is invalid for"
