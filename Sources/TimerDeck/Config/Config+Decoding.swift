@@ -36,6 +36,9 @@ extension Config {
         for (section, entry) in sections.sorted(by: { $0.key < $1.key }) {
             let values: [String: ConfigValue]
             switch entry {
+            case .table(let table) where section == "keys":
+                config.keys = try keyBindings(table, source: source)
+                continue
             case .table(let table): values = table
             case .tables(let tables) where section == "timers":
                 config.timers = try tables.map { table throws(ConfigError) in try timer(table, source: source) }

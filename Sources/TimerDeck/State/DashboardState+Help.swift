@@ -10,10 +10,14 @@ extension DashboardState {
         return messages
     }
 
-    /// The help overlay's lines: the messages in full, wrapped to the overlay, then the keys.
+    /// The help overlay's lines: the messages in full, wrapped to the overlay, the keys the config
+    /// moved, then the keymap.
     var helpLines: [String] {
         let width = max(layout.help.width - 5, 1)
         let messageLines = messages.flatMap { TextFit.wrap($0, to: width).map { "  " + $0 } }
-        return (messageLines.isEmpty ? [] : ["Messages (in full)"] + messageLines + [""]) + Keymap.help
+        let bound = keys.helpLines
+        return (messageLines.isEmpty ? [] : ["Messages (in full)"] + messageLines + [""])
+            + (bound.isEmpty ? [] : ["Bound in the config's [keys] (they replace the keys below)"] + bound + [""])
+            + Keymap.help
     }
 }

@@ -1,11 +1,16 @@
 import TerminalUI
 
 extension DashboardState {
-    /// A key: the keymap's command, or a hint that the key does nothing here.
+    /// A key: the keymap's command (through the keys the config moved), or a hint that the key does
+    /// nothing here.
     mutating func receive(_ key: Key) -> [Effect] {
         if prompt != nil { return promptKey(key) }
-        let labCommand = page == .lab ? Keymap.labCommand(for: key) : nil
-        guard let command = labCommand ?? Keymap.command(for: key, focus: focus, logPage: layout.logPage) else {
+        let mapped = keys.translate(key)
+        let labCommand = page == .lab ? mapped.flatMap(Keymap.labCommand(for:)) : nil
+        guard
+            let command = labCommand
+                ?? mapped.flatMap({ Keymap.command(for: $0, focus: focus, logPage: layout.logPage) })
+        else {
             hint = "key \(key) does nothing here — press ? for help"
             return [.render(.status)]
         }

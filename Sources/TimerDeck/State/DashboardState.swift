@@ -72,11 +72,14 @@ struct DashboardState: Sendable {
     /// When the dashboard started on its clock: the origin of the fire log's, the trace's and the
     /// hooks' times.
     let startTime: Instant
+    /// The keys the config moved, over the default keymap.
+    let keys: KeyBindings
 
     /// The state of `scene` on a screen of `size`, nothing started yet (``Event/launch`` starts it),
     /// for a dashboard started at `startTime` on its clock.
     init(scene: Scene, size: Size, startTime: Instant = .zero) {
         self.startTime = startTime
+        keys = scene.keys
         rows = scene.timers.enumerated().map { index, timer in RowState(timer, id: RowID(number: index)) }
         positions = Self.positions(of: rows)
         rowsMade = scene.timers.count
