@@ -8,10 +8,10 @@ struct ConfigInputTests {
     @Test("decision 13: a duration that overflows is out of range, with the range in the message (no trap, exit 132)")
     func overflowingDurationIsOutOfRange() {
         #expect(
-            parseError("[gesture]\nquiet = \"200000000000000000m\"")
+            parseConfigError("[gesture]\nquiet = \"200000000000000000m\"")
                 == "c.toml: field 'gesture.quiet' = \"200000000000000000m\" is invalid (accepted: a duration 1ms…10s, e.g. \"250ms\", \"3s\", \"5m\")"
         )
-        #expect(parseError("[uploads]\nretry_cap = \"9999999999h\"").contains("(accepted: a duration 100ms…24h"))
+        #expect(parseConfigError("[uploads]\nretry_cap = \"9999999999h\"").contains("(accepted: a duration 100ms…24h"))
     }
 
     @Test("decision 13: every numeric field names its range", arguments: Config.fields.filter { $0.range != nil })
@@ -19,14 +19,14 @@ struct ConfigInputTests {
         let section = field.section
         let name = field.key.dropFirst(section.count + 1)
         let value = field.accepted.hasPrefix("an integer") ? "9223372036854775807" : "\"99999999h\""
-        let message = parseError("[\(section)]\n\(name) = \(value)")
+        let message = parseConfigError("[\(section)]\n\(name) = \(value)")
         #expect(message.contains("field '\(field.key)'") && message.contains(field.range ?? "?"), "\(message)")
     }
 
     @Test("A NUL byte in the config is refused with its line")
     func nulByteIsRefused() {
         #expect(
-            parseError("[ticker]\nfps = 60\n# \0\n")
+            parseConfigError("[ticker]\nfps = 60\n# \0\n")
                 == "c.toml:3: contains a NUL byte; a config file is plain UTF-8 text")
     }
 
@@ -44,7 +44,7 @@ struct ConfigInputTests {
             ("[ticker]\nmode = \"\"\"\n", "c.toml:2: field 'ticker.mode': multi-line strings"),
         ])
     func inputsThatMakeTheTOMLParserAssert(text: String, expected: String) {
-        #expect(parseError(text).hasPrefix(expected), "\(parseError(text))")
+        #expect(parseConfigError(text).hasPrefix(expected), "\(parseConfigError(text))")
     }
 
     @Test("Non-ASCII text inside quoted strings and comments is still accepted")
@@ -56,7 +56,7 @@ struct ConfigInputTests {
     @Test("A huge string value is quoted as a short prefix with its length")
     func hugeValueIsCut() {
         let huge = String(repeating: "a", count: 5_000_000)
-        let message = parseError("[uploads]\nsampler = \"\(huge)\"")
+        let message = parseConfigError("[uploads]\nsampler = \"\(huge)\"")
         #expect(message.count < 300, "\(message.prefix(400))")
         #expect(message.contains("(5000000 characters)"))
     }
@@ -64,39 +64,39 @@ struct ConfigInputTests {
     @Test("A value outside any section and an unknown section are errors that list the sections")
     func valuesOutsideSections() {
         #expect(
-            parseError("fps = 60").hasPrefix(
+            parseConfigError("fps = 60").hasPrefix(
                 "c.toml: \"fps\" is not a section; every field belongs in one (known: [gesture], [log],"))
         #expect(
-            parseError("[tickr]\nfps = 60").hasPrefix(
+            parseConfigError("[tickr]\nfps = 60").hasPrefix(
                 "c.toml: unknown field \"tickr.fps\" (known: gesture.quiet, log.capacity,"))
         #expect(
-            parseError("[ticker.sub]\nx = 1")
+            parseConfigError("[ticker.sub]\nx = 1")
                 == "c.toml:1: dotted section names ([a.b]) are not supported: sections are [name] or [[name]], "
                 + "e.g. [uploads] or [[timers]]")
         #expect(
-            parseError("[ticker]\nfps = [60]")
+            parseConfigError("[ticker]\nfps = [60]")
                 == "c.toml:2: field 'ticker.fps': arrays ([…]) are not supported: a field takes one value")
     }
 
     @Test("Wrong types are named: a float, a string for a number, a number for a flag")
     func wrongTypes() {
         #expect(
-            parseError("[log]\ncapacity = 1.5")
+            parseConfigError("[log]\ncapacity = 1.5")
                 == "c.toml: field 'log.capacity' = 1.5 is invalid (accepted: an integer 10…100000)")
         #expect(
-            parseError("[terminal]\nmouse = 1")
+            parseConfigError("[terminal]\nmouse = 1")
                 == "c.toml: field 'terminal.mouse' = 1 is invalid (accepted: true or false)")
         #expect(
-            parseError("[uploads]\nsampler = \"gps\"")
+            parseConfigError("[uploads]\nsampler = \"gps\"")
                 == "c.toml: field 'uploads.sampler' = \"gps\" is invalid (accepted: \"route\" or \"host\")")
         #expect(
-            parseError("[uploads]\nroute = \"\"")
+            parseConfigError("[uploads]\nroute = \"\"")
                 == "c.toml: field 'uploads.route' = \"\" is invalid (accepted: a path to a GPX file)")
     }
 
     @Test("An integer literal beyond 64 bits is a syntax error with its line")
     func hugeIntegerLiteral() {
-        #expect(parseError("[ticker]\nfps = 99999999999999999999999").hasPrefix("c.toml:2:"))
+        #expect(parseConfigError("[ticker]\nfps = 99999999999999999999999").hasPrefix("c.toml:2:"))
     }
 
     @Test("decision 13: --fps is range-checked as text, so -1 and overflowing values name the range")
@@ -124,15 +124,6 @@ struct ConfigInputTests {
         #expect(loadError(path) == "config file \"\(path)\" is not UTF-8 text")
     }
 
-    private func parseError(_ text: String) -> String {
-        do {
-            _ = try Config.parse(text, source: "c.toml")
-            return "(no error)"
-        } catch {
-            return error.message
-        }
-    }
-
     private func loadError(_ path: String) -> String {
         do {
             _ = try Config.load(from: path)
@@ -145,15 +136,6 @@ struct ConfigInputTests {
 
 @Suite("The parts of TOML a config does not take are named, with the line and the field")
 struct UnsupportedTOMLTests {
-    func parseError(_ text: String) -> String {
-        do {
-            _ = try Config.parse(text, source: "c.toml")
-            return ""
-        } catch {
-            return error.message
-        }
-    }
-
     @Test(
         "Each unsupported form has its own message",
         arguments: [
@@ -195,7 +177,7 @@ struct UnsupportedTOMLTests {
             ),
         ])
     func unsupported(text: String, expected: String) {
-        #expect(parseError(text) == expected)
+        #expect(parseConfigError(text) == expected)
     }
 
     @Test("A byte order mark at the start is no part of the text; one elsewhere is named")
@@ -203,7 +185,7 @@ struct UnsupportedTOMLTests {
         let config = try Config.parse("\u{FEFF}[log]\ncapacity = 50\n")
         #expect(config.logCapacity == 50)
         #expect(
-            parseError("[log]\n\u{FEFF}capacity = 50\n")
+            parseConfigError("[log]\n\u{FEFF}capacity = 50\n")
                 == "c.toml:2: a byte order mark (U+FEFF) stands where a field should; save the file as UTF-8 without one"
         )
     }
@@ -211,16 +193,26 @@ struct UnsupportedTOMLTests {
     @Test("A field accepted but doing nothing for its timer is refused, naming it and why")
     func ignoredFieldsAreRefused() {
         #expect(
-            parseError("[[timers]]\nname = \"link\"\nmechanism = \"displaylink\"\ninterval = \"1s\"\n")
+            parseConfigError("[[timers]]\nname = \"link\"\nmechanism = \"displaylink\"\ninterval = \"1s\"\n")
                 == "c.toml: timer \"link\": field 'timers.interval' does nothing for a display link, which fires once a frame at refresh_rate Hz on the uptime clock (accepted: leave it out)"
         )
         #expect(
-            parseError("[[timers]]\nname = \"tea\"\nrefresh_rate = 30\n")
+            parseConfigError("[[timers]]\nname = \"tea\"\nrefresh_rate = 30\n")
                 == "c.toml: timer \"tea\": field 'timers.refresh_rate' does nothing for mechanism = \"runloop\"; only a display link has a refresh rate (accepted: leave it out)"
         )
         #expect(
-            parseError("[[timers]]\nname = \"tea\"\ncountdown = 30\n")
+            parseConfigError("[[timers]]\nname = \"tea\"\ncountdown = 30\n")
                 == "c.toml: timer \"tea\": field 'timers.countdown' does nothing for a timer that drives no countdown (accepted: leave it out)"
         )
+    }
+}
+
+/// The message `Config.parse` gives for `text` read as "c.toml", or "(no error)".
+func parseConfigError(_ text: String) -> String {
+    do {
+        _ = try Config.parse(text, source: "c.toml")
+        return "(no error)"
+    } catch {
+        return error.message
     }
 }

@@ -7,15 +7,6 @@ import Testing
 /// `[keys]` in the config: actions moved to other keys, checked like every field.
 @Suite("Key bindings from the config")
 struct KeyBindingsTests {
-    func parseError(_ text: String) -> String {
-        do {
-            _ = try Config.parse(text, source: "c.toml")
-            return ""
-        } catch {
-            return error.message
-        }
-    }
-
     @Test("A moved action takes its new key, its old key does nothing, and the help and status bar show the binding")
     func movedKeys() throws {
         let config = try Config.parse("[keys]\nquit = \"Q\"\npause-all = \"P\"\nfire = \"space\"\n")
@@ -63,7 +54,7 @@ struct KeyBindingsTests {
             ),
         ])
     func refused(text: String, expected: String) {
-        #expect(parseError(text).hasPrefix(expected), "\(parseError(text))")
+        #expect(parseConfigError(text).hasPrefix(expected), "\(parseConfigError(text))")
     }
 
     @Test("Two actions may swap their keys")
