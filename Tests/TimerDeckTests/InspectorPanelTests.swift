@@ -53,6 +53,30 @@ struct InspectorPanelTests {
         #expect(!day.contains("1439m"))
     }
 
+    @Test("The fire log abbreviates a lateness of an hour and shortens a long name with an ellipsis")
+    func fireLogAbbreviates() throws {
+        let config = try Config.parse("[[timers]]\nname = \"daily-backup-job\"\ninterval = \"24h\"")
+        var state = DashboardState(
+            scene: .standard(config, uploadsLabel: nil), size: DashboardLayout.minimumSize)
+        _ = state.apply(.launch)
+        _ = state.apply(
+            .fired(
+                RowID(number: 0),
+                .timer(
+                    time: .zero + .seconds(90_300), mode: .default, lateness: .seconds(3_900), ticks: 1,
+                    isManual: false)))
+        let screen = GridScreen(size: DashboardLayout.minimumSize)
+        FireLogPanel.draw(
+            DashboardSnapshot(
+                state: state,
+                loop: LoopStatus(
+                    mode: .default, depth: 1, commonModes: [.default], now: .zero + .seconds(90_300),
+                    startTime: .zero),
+                readings: [:]),
+            on: screen.canvas.region(state.layout.log), focused: false)
+        #expect(screen.snapshot().contains(" daily-back… default  1h05m  1"), "\(screen.snapshot())")
+    }
+
     @Test("Durations shorten to their coarser units, rounded")
     func abbreviations() {
         #expect(DurationText.abbreviations(.seconds(86_399)) == ["23h59m59s", "24h"])
