@@ -31,7 +31,7 @@ enum InspectorPanel {
     static func drawRows(_ ids: Set<RowID>?, of snapshot: DashboardSnapshot, on canvas: Canvas, focused: Bool) {
         let inner = canvas.region(canvas.bounds.inset.relative(to: canvas.bounds))
         let state = snapshot.state
-        let widths = layout(snapshot, width: inner.width).widths
+        let fit = layout(snapshot, width: inner.width)
         let shown = window(of: state, lines: inner.height)
         for (index, row) in state.rows.enumerated() where shown.contains(index) && ids?.contains(row.id) != false {
             let line = index - shown.lowerBound + 1
@@ -45,8 +45,9 @@ enum InspectorPanel {
                 row.missedTicks > 0 ? Style(.warn) : .normal,
             ]
             var at = 1
-            for ((forms, style), width) in zip(zip(cells(row, of: snapshot), styles), widths) {
-                inner.put(TableFit.cell(forms, width), row: line, column: at, style: style)
+            for (column, (forms, style)) in zip(cells(row, of: snapshot), styles).enumerated() {
+                let width = fit.widths[column]
+                inner.put(fit.cell(forms, column: column), row: line, column: at, style: style)
                 at += width + 1
             }
         }

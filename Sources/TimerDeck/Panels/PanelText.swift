@@ -8,14 +8,13 @@ enum PanelText {
         relativeForms(instant, now: now)[0]
     }
 
-    /// ``relative(_:now:)`` from the fullest form to the shortest: "in 23h59m59s", "in 24h", "24h".
+    /// ``relative(_:now:)`` from the fullest form to the shortest: "in 23h59m59s", "in 24h".
     static func relativeForms(_ instant: Instant?, now: Instant) -> [String] {
         guard let instant else { return ["—"] }
         guard instant != .distantFuture else { return ["never"] }
         let remaining = now.duration(to: instant)
         guard remaining > .zero else { return ["due"] }
-        let forms = DurationText.abbreviations(remaining)
-        return forms.map { "in " + $0 } + [forms[forms.count - 1]]
+        return DurationText.abbreviations(remaining).map { "in " + $0 }
     }
 
     /// "default", "common", "any mode".

@@ -4,12 +4,15 @@ import TerminalUI
 /// ("RunLoop Timer 250ms", "Timer 250ms"; "in 23h59m59s", "in 24h").
 ///
 /// Each column is as wide as its fullest content. When the columns do not fit, the column that can
-/// give up the most room moves to its next shorter forms, until they fit; a cell then shows its
-/// fullest form that fits its column, so a value is abbreviated, never cut into another number.
-/// Only text without a shorter form (a timer's name) is ever shortened, with an ellipsis.
+/// give up the most room moves to its next shorter forms, until they fit; a column's cells then
+/// all show the same form (the fullest that every one of them fits in), so a value is abbreviated,
+/// never cut into another number. Only text without a shorter form (a timer's name) is ever
+/// shortened, with an ellipsis.
 struct TableFit: Equatable {
     /// Each column's width in cells.
     let widths: [Int]
+    /// Which of its forms each column's cells show (0: the fullest; a cell with fewer forms shows its last).
+    private let levels: [Int]
 
     /// The widths for `rows` (each a cell's forms per column, the title's forms first) in `width`
     /// cells, with one space before each column. A column is at least its `preferred` width while
@@ -38,6 +41,18 @@ struct TableFit: Equatable {
             excess -= 1
         }
         self.widths = widths
+        levels = zip(columns, widths).map { cells, width in
+            let rows = cells.dropFirst()
+            let deepest = rows.map(\.count).max() ?? 1
+            return (0..<deepest).first { level in
+                rows.allSatisfy { CharacterWidth.of($0[min(level, $0.count - 1)]) <= width }
+            } ?? max(deepest - 1, 0)
+        }
+    }
+
+    /// A row's cell of `column` in the column's form, padded to its width.
+    func cell(_ forms: [String], column: Int) -> String {
+        Self.cell(Array(forms.dropFirst(min(levels[column], max(forms.count - 1, 0)))), widths[column])
     }
 
     /// The fullest of `forms` that fits `width` cells, padded to it; the shortest with an ellipsis
