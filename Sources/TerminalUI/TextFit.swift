@@ -24,4 +24,41 @@ public enum TextFit {
         while let last = kept.last, last == " " || last == "," || last == ":" || last == "·" { kept = kept.dropLast() }
         return kept + "…"
     }
+
+    /// `text` in lines of at most `width` cells, broken between words; a word longer than a line
+    /// is broken inside.
+    ///
+    /// ```swift
+    /// TextFit.wrap("no connection: refused by the server", to: 16)   // ["no connection:", "refused by the", "server"]
+    /// ```
+    public static func wrap(_ text: String, to width: Int) -> [String] {
+        guard width > 0 else { return [] }
+        var lines: [String] = []
+        var line = ""
+        for word in text.split(separator: " ") {
+            var word = String(word)
+            while CharacterWidth.of(word) > width {
+                if !line.isEmpty { lines.append(line) }
+                var head = ""
+                var used = 0
+                for character in word {
+                    guard used + CharacterWidth.of(character) <= width else { break }
+                    head.append(character)
+                    used += CharacterWidth.of(character)
+                }
+                lines.append(head)
+                line = ""
+                word = String(word.dropFirst(max(head.count, 1)))
+            }
+            let joined = line.isEmpty ? word : line + " " + word
+            if CharacterWidth.of(joined) <= width {
+                line = joined
+            } else {
+                lines.append(line)
+                line = word
+            }
+        }
+        if !line.isEmpty || lines.isEmpty { lines.append(line) }
+        return lines
+    }
 }

@@ -38,6 +38,9 @@ struct TimerDeckCommand: ParsableCommand {
         completion: .file())
     var script: String?
 
+    @Flag(help: "Headless: print each snapshot as one JSON line of the dashboard's state instead of the screen.")
+    var json = false
+
     @Option(
         name: .customLong("upload-url"),
         help: ArgumentHelp(
@@ -107,6 +110,8 @@ struct TimerDeckCommand: ParsableCommand {
             problem = nil
         } else if script != nil && !headless {
             problem = "--script is only used with --headless (e.g. timerdeck --headless --script FILE)"
+        } else if json && !headless {
+            problem = "--json is only used with --headless (e.g. timerdeck --headless --script FILE --json)"
         } else if headless && script == nil {
             problem =
                 "--headless needs --script FILE (commands: size WxH, key NAME, wait DURATION, snapshot, quit)"
@@ -227,7 +232,7 @@ struct TimerDeckCommand: ParsableCommand {
         }
         let session = try started { () throws(SystemCallError) in
             try HeadlessSession(
-                config: settings, configPath: config, uploads: uploads, script: steps, trace: trace
+                config: settings, configPath: config, uploads: uploads, script: steps, trace: trace, json: json
             ) { print($0) }
         }
         try reportUploads(left: session.run(), uploads: uploads)

@@ -14,3 +14,16 @@ struct TextFitTests {
         #expect(TextFit.truncate("anything", to: 0) == "")
     }
 }
+
+@Suite("TextFit.wrap")
+struct TextWrapTests {
+    @Test("Lines break between words; a word longer than a line breaks inside it")
+    func wraps() {
+        #expect(
+            TextFit.wrap("no connection: refused by the server", to: 16) == [
+                "no connection:", "refused by the", "server",
+            ])
+        #expect(TextFit.wrap("abcdefghij xy", to: 4) == ["abcd", "efgh", "ij", "xy"])
+        #expect(TextFit.wrap("", to: 4) == [""])
+    }
+}

@@ -44,7 +44,7 @@ struct AddTimerTests {
             snapshot
             """)
         #expect(snapshots[0].screen.contains("added tea"))
-        #expect(line(snapshots[0].screen, containing: "tea ").contains("DispatchTimer 2s any mode running"))
+        #expect(line(snapshots[0].screen, containing: "tea ").contains("DispatchTimer 2s once any mode running"))
         #expect(snapshots[1].screen.contains("2.500s   tea"))
         #expect(line(snapshots[1].screen, containing: "tea  ").contains("idle"))
     }

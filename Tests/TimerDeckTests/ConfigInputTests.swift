@@ -8,10 +8,10 @@ struct ConfigInputTests {
     @Test("decision 13: a duration that overflows is out of range, with the range in the message (no trap, exit 132)")
     func overflowingDurationIsOutOfRange() {
         #expect(
-            parseError("[gesture]\nquiet = \"200000000000000000m\"")
+            parseConfigError("[gesture]\nquiet = \"200000000000000000m\"")
                 == "c.toml: field 'gesture.quiet' = \"200000000000000000m\" is invalid (accepted: a duration 1ms…10s, e.g. \"250ms\", \"3s\", \"5m\")"
         )
-        #expect(parseError("[uploads]\nretry_cap = \"9999999999h\"").contains("(accepted: a duration 100ms…24h"))
+        #expect(parseConfigError("[uploads]\nretry_cap = \"9999999999h\"").contains("(accepted: a duration 100ms…24h"))
     }
 
     @Test("decision 13: every numeric field names its range", arguments: Config.fields.filter { $0.range != nil })
@@ -19,14 +19,14 @@ struct ConfigInputTests {
         let section = field.section
         let name = field.key.dropFirst(section.count + 1)
         let value = field.accepted.hasPrefix("an integer") ? "9223372036854775807" : "\"99999999h\""
-        let message = parseError("[\(section)]\n\(name) = \(value)")
+        let message = parseConfigError("[\(section)]\n\(name) = \(value)")
         #expect(message.contains("field '\(field.key)'") && message.contains(field.range ?? "?"), "\(message)")
     }
 
     @Test("A NUL byte in the config is refused with its line")
     func nulByteIsRefused() {
         #expect(
-            parseError("[ticker]\nfps = 60\n# \0\n")
+            parseConfigError("[ticker]\nfps = 60\n# \0\n")
                 == "c.toml:3: contains a NUL byte; a config file is plain UTF-8 text")
     }
 
@@ -39,12 +39,12 @@ struct ConfigInputTests {
             ("[[ ", "c.toml:1: a section header needs a plain name"),
             ("[\u{BF}uploads]\n", "c.toml:1: a section header needs a plain name"),
             ("[ticker]\n\u{BF}fps = 60\n", "c.toml:2: expected a field as name = value"),
-            ("[ticker]\nfps = ,\n", "c.toml:2: a value is a quoted string"),
-            ("[ticker]\nfps = [1,,2]\n", "c.toml:2: a value is a quoted string"),
-            ("[ticker]\nmode = \"\"\"\n", "c.toml:2: a value is a quoted string"),
+            ("[ticker]\nfps = ,\n", "c.toml:2: field 'ticker.fps': a value is a quoted string"),
+            ("[ticker]\nfps = [1,,2]\n", "c.toml:2: field 'ticker.fps': arrays ([…]) are not supported"),
+            ("[ticker]\nmode = \"\"\"\n", "c.toml:2: field 'ticker.mode': multi-line strings"),
         ])
     func inputsThatMakeTheTOMLParserAssert(text: String, expected: String) {
-        #expect(parseError(text).hasPrefix(expected), "\(parseError(text))")
+        #expect(parseConfigError(text).hasPrefix(expected), "\(parseConfigError(text))")
     }
 
     @Test("Non-ASCII text inside quoted strings and comments is still accepted")
@@ -56,7 +56,7 @@ struct ConfigInputTests {
     @Test("A huge string value is quoted as a short prefix with its length")
     func hugeValueIsCut() {
         let huge = String(repeating: "a", count: 5_000_000)
-        let message = parseError("[uploads]\nsampler = \"\(huge)\"")
+        let message = parseConfigError("[uploads]\nsampler = \"\(huge)\"")
         #expect(message.count < 300, "\(message.prefix(400))")
         #expect(message.contains("(5000000 characters)"))
     }
@@ -64,38 +64,39 @@ struct ConfigInputTests {
     @Test("A value outside any section and an unknown section are errors that list the sections")
     func valuesOutsideSections() {
         #expect(
-            parseError("fps = 60").hasPrefix(
+            parseConfigError("fps = 60").hasPrefix(
                 "c.toml: \"fps\" is not a section; every field belongs in one (known: [gesture], [log],"))
         #expect(
-            parseError("[tickr]\nfps = 60").hasPrefix(
+            parseConfigError("[tickr]\nfps = 60").hasPrefix(
                 "c.toml: unknown field \"tickr.fps\" (known: gesture.quiet, log.capacity,"))
         #expect(
-            parseError("[ticker.sub]\nx = 1")
-                == "c.toml:1: a section header is [name] or [[name]] with a plain name, e.g. [uploads] or [[timers]]")
+            parseConfigError("[ticker.sub]\nx = 1")
+                == "c.toml:1: dotted section names ([a.b]) are not supported: sections are [name] or [[name]], "
+                + "e.g. [uploads] or [[timers]]")
         #expect(
-            parseError("[ticker]\nfps = [60]")
-                == "c.toml:2: a value is a quoted string (\"…\"), a whole number, true or false")
+            parseConfigError("[ticker]\nfps = [60]")
+                == "c.toml:2: field 'ticker.fps': arrays ([…]) are not supported: a field takes one value")
     }
 
     @Test("Wrong types are named: a float, a string for a number, a number for a flag")
     func wrongTypes() {
         #expect(
-            parseError("[log]\ncapacity = 1.5")
+            parseConfigError("[log]\ncapacity = 1.5")
                 == "c.toml: field 'log.capacity' = 1.5 is invalid (accepted: an integer 10…100000)")
         #expect(
-            parseError("[terminal]\nmouse = 1")
+            parseConfigError("[terminal]\nmouse = 1")
                 == "c.toml: field 'terminal.mouse' = 1 is invalid (accepted: true or false)")
         #expect(
-            parseError("[uploads]\nsampler = \"gps\"")
+            parseConfigError("[uploads]\nsampler = \"gps\"")
                 == "c.toml: field 'uploads.sampler' = \"gps\" is invalid (accepted: \"route\" or \"host\")")
         #expect(
-            parseError("[uploads]\nroute = \"\"")
+            parseConfigError("[uploads]\nroute = \"\"")
                 == "c.toml: field 'uploads.route' = \"\" is invalid (accepted: a path to a GPX file)")
     }
 
     @Test("An integer literal beyond 64 bits is a syntax error with its line")
     func hugeIntegerLiteral() {
-        #expect(parseError("[ticker]\nfps = 99999999999999999999999").hasPrefix("c.toml:2:"))
+        #expect(parseConfigError("[ticker]\nfps = 99999999999999999999999").hasPrefix("c.toml:2:"))
     }
 
     @Test("decision 13: --fps is range-checked as text, so -1 and overflowing values name the range")
@@ -123,15 +124,6 @@ struct ConfigInputTests {
         #expect(loadError(path) == "config file \"\(path)\" is not UTF-8 text")
     }
 
-    private func parseError(_ text: String) -> String {
-        do {
-            _ = try Config.parse(text, source: "c.toml")
-            return "(no error)"
-        } catch {
-            return error.message
-        }
-    }
-
     private func loadError(_ path: String) -> String {
         do {
             _ = try Config.load(from: path)
@@ -139,5 +131,88 @@ struct ConfigInputTests {
         } catch {
             return error.message
         }
+    }
+}
+
+@Suite("The parts of TOML a config does not take are named, with the line and the field")
+struct UnsupportedTOMLTests {
+    @Test(
+        "Each unsupported form has its own message",
+        arguments: [
+            (
+                "[log]\ncapacity = 12345678901234567890123456\n",
+                "c.toml:2: field 'log.capacity': \"12345678901234567890123456\" is too large for a whole number (accepted: -9223372036854775808…9223372036854775807)"
+            ),
+            (
+                "[uploads]\nroute = \"\"\"a.gpx\"\"\"\n",
+                "c.toml:2: field 'uploads.route': multi-line strings (\"\"\" or ''') are not supported: write the value on one line in \"…\""
+            ),
+            (
+                "[log]\ncapacity = [10, 20]\n",
+                "c.toml:2: field 'log.capacity': arrays ([…]) are not supported: a field takes one value"
+            ),
+            (
+                "[log]\ncapacity = { n = 10 }\n",
+                "c.toml:2: field 'log.capacity': inline tables ({…}) are not supported: write a [section] with one field per line"
+            ),
+            (
+                "[log]\n\"capacity\" = 10\n",
+                "c.toml:2: quoted keys (\"name\" = …) are not supported: write the field's plain name (letters, digits, _ or -)"
+            ),
+            (
+                "log.capacity = 10\n",
+                "c.toml:1: dotted keys (log.… = …) are not supported: write [log] and one field per line below it"
+            ),
+            (
+                "[log]\ncapacity = 0x10\n",
+                "c.toml:2: field 'log.capacity': hexadecimal, octal and binary numbers are not supported: write the number in decimal"
+            ),
+            (
+                "[[timers]]\nname = \"a\"\nfirst_fire = 07:30:00\n",
+                "c.toml:3: field 'timers.first_fire': dates and times are not supported: a time of day is a string, e.g. first_fire = \"07:30\""
+            ),
+            (
+                "[[timers]]\nname = \"a\"\nfirst_fire = 1979-05-27\n",
+                "c.toml:3: field 'timers.first_fire': dates and times are not supported: a time of day is a string, e.g. first_fire = \"07:30\""
+            ),
+        ])
+    func unsupported(text: String, expected: String) {
+        #expect(parseConfigError(text) == expected)
+    }
+
+    @Test("A byte order mark at the start is no part of the text; one elsewhere is named")
+    func byteOrderMark() throws {
+        let config = try Config.parse("\u{FEFF}[log]\ncapacity = 50\n")
+        #expect(config.logCapacity == 50)
+        #expect(
+            parseConfigError("[log]\n\u{FEFF}capacity = 50\n")
+                == "c.toml:2: a byte order mark (U+FEFF) stands where a field should; save the file as UTF-8 without one"
+        )
+    }
+
+    @Test("A field accepted but doing nothing for its timer is refused, naming it and why")
+    func ignoredFieldsAreRefused() {
+        #expect(
+            parseConfigError("[[timers]]\nname = \"link\"\nmechanism = \"displaylink\"\ninterval = \"1s\"\n")
+                == "c.toml: timer \"link\": field 'timers.interval' does nothing for a display link, which fires once a frame at refresh_rate Hz on the uptime clock (accepted: leave it out)"
+        )
+        #expect(
+            parseConfigError("[[timers]]\nname = \"tea\"\nrefresh_rate = 30\n")
+                == "c.toml: timer \"tea\": field 'timers.refresh_rate' does nothing for mechanism = \"runloop\"; only a display link has a refresh rate (accepted: leave it out)"
+        )
+        #expect(
+            parseConfigError("[[timers]]\nname = \"tea\"\ncountdown = 30\n")
+                == "c.toml: timer \"tea\": field 'timers.countdown' does nothing for a timer that drives no countdown (accepted: leave it out)"
+        )
+    }
+}
+
+/// The message `Config.parse` gives for `text` read as "c.toml", or "(no error)".
+func parseConfigError(_ text: String) -> String {
+    do {
+        _ = try Config.parse(text, source: "c.toml")
+        return "(no error)"
+    } catch {
+        return error.message
     }
 }

@@ -72,6 +72,45 @@ struct HookTests {
     }
 
     @Test(
+        "A hook's times count from the dashboard's start as the trace's t_ns does; its end keeps the fire's mode and is no fire in the log's count"
+    )
+    func hookTimesMatchTheTrace() {
+        var definition = TimerDefinition()
+        definition.name = "tea"
+        definition.actions.hook = "true"
+        // Started 100 s into the machine's uptime: the hook's times count from there, not from boot.
+        var state = DashboardState(
+            scene: Scene(timers: [definition], uploadsLabel: nil, gestureQuiet: .seconds(1), logCapacity: 100),
+            size: DashboardLayout.minimumSize, startTime: Instant(nanoseconds: 100_000_000_000))
+        let row = RowID(number: 0)
+        let effects = state.apply(
+            .fired(
+                row,
+                .timer(
+                    time: Instant(nanoseconds: 102_000_000_000), mode: .tracking, lateness: .milliseconds(5),
+                    ticks: 1, isManual: false)))
+        let environment = effects.compactMap {
+            if case .runHook(_, _, let environment) = $0 { environment } else { nil }
+        }
+        #expect(environment.first?["TIMERDECK_FIRED_NS"] == "2000000000")
+        #expect(environment.first?["TIMERDECK_SCHEDULED_NS"] == "1995000000")
+        _ = state.apply(
+            .hookFinished(row, .exited(status: 0, firstLine: ""), time: Instant(nanoseconds: 102_500_000_000)))
+        #expect(state.log.records.map(\.mode) == [.tracking, .tracking])
+        #expect(state.log.totalFires == 1 && state.log.count == 2)
+        let screen = GridScreen(size: DashboardLayout.minimumSize)
+        DashboardView(screen: screen).render(
+            DashboardSnapshot(
+                state: state,
+                loop: LoopStatus(
+                    mode: .default, depth: 1, commonModes: [.default], now: Instant(nanoseconds: 103_000_000_000),
+                    startTime: state.startTime),
+                readings: [:]),
+            parts: .all)
+        #expect(screen.snapshot().contains("Fire log (1 fire)"))
+    }
+
+    @Test(
         "On the dashboard: a one-shot timer rings the bell and runs its hook when it ends; the log shows the hook's line"
     )
     @available(*, noasync)

@@ -9,6 +9,25 @@ struct TimeControlScenarioTests {
         screen.split(separator: "\n").map(String.init).filter { $0.contains("s   \(timer) ") }
     }
 
+    @Test("> at 1× and < at ⅒× say the limit in the status bar; a change that happens says nothing")
+    func rateLimitsAreSaid() throws {
+        let snapshots = try runHeadless(
+            """
+            key >
+            snapshot
+            key <
+            snapshot
+            key <
+            key <
+            snapshot
+            """)
+        try #require(snapshots.count == 3)
+        #expect(snapshots[0].screen.contains("already at 1×: time runs no faster than real time"))
+        #expect(!snapshots[1].screen.contains("already at"), "1× to ¼× changed the rate")
+        #expect(snapshots[1].screen.contains("¼×"))
+        #expect(snapshots[2].screen.contains("already at ⅒×, the slowest rate"))
+    }
+
     @Test("Pause, then step, step: each step lands on the next deadline and that fire happens; space resumes")
     func pauseAndStep() throws {
         // The ticker is stopped (Tab to the ripple, s) so that the SMS timer holds the next deadlines.

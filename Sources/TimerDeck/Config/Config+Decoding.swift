@@ -16,6 +16,8 @@ extension Config {
     ///
     /// TOMLKit's decoder reads the sections; each value is then checked against its entry in ``fields``.
     package static func parse(_ text: String, source: String = "config") throws(ConfigError) -> Config {
+        // A UTF-8 byte order mark, as some editors write, is no part of the text.
+        let text = text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text
         try ConfigLines.check(text, source: source)
         let sections: [String: ConfigSection]
         do {
@@ -34,6 +36,9 @@ extension Config {
         for (section, entry) in sections.sorted(by: { $0.key < $1.key }) {
             let values: [String: ConfigValue]
             switch entry {
+            case .table(let table) where section == "keys":
+                config.keys = try keyBindings(table, source: source)
+                continue
             case .table(let table): values = table
             case .tables(let tables) where section == "timers":
                 config.timers = try tables.map { table throws(ConfigError) in try timer(table, source: source) }
@@ -100,7 +105,9 @@ extension Config {
             }
             try field.apply(value, to: &timer, source: label)
         }
-        if let problem = timer.problem { throw ConfigError(message: "\(label): \(problem)") }
+        if let problem = timer.problem ?? timer.ignoredField(among: Set(table.keys)) {
+            throw ConfigError(message: "\(label): \(problem)")
+        }
         return timer
     }
 

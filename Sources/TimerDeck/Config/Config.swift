@@ -22,6 +22,8 @@ package struct Config: Equatable, Sendable {
     /// The dashboard's timers, from the `[[timers]]` tables in the file's order; a file without any
     /// keeps the standard scene's (the SMS buttons, the ripple, the upload jobs).
     package var timers = TimerDefinition.standardScene
+    /// The keys the `[keys]` section moved.
+    var keys = KeyBindings()
 
     /// The built-in defaults (the same values as the shipped config file).
     package init() {}

@@ -5,21 +5,34 @@
 /// the small part of TOML a config needs, line by line: blank lines and comments, `[section]` and
 /// `[[section]]` (array of tables) headers with a plain name, and `key = value` where the value is a quoted string, a number,
 /// `true` or `false`, optionally followed by a comment. Everything else is refused with its line
-/// number and what is accepted.
+/// number, the field and what is accepted; the parts of TOML left out (multi-line strings, arrays,
+/// inline tables, quoted and dotted keys, hexadecimal, octal and binary numbers, dates and times,
+/// whole numbers beyond 64 bits) are each named as such.
 enum ConfigLines {
     /// Throws for the first line that is not of an accepted shape.
     static func check(_ text: String, source: String) throws(ConfigError) {
         // Lines as TOML counts them: LF or CRLF only.
         let lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
+        var section: String?
         for (index, line) in lines.enumerated() {
-            if let problem = problem(in: Array(line.unicodeScalars)) {
+            let scalars = Array(line.unicodeScalars)
+            if let problem = problem(in: scalars, section: section) {
                 throw ConfigError(message: "\(source):\(index + 1): \(problem)")
             }
+            section = header(of: scalars) ?? section
         }
     }
 
-    /// What is wrong with one line, or `nil` when it is accepted.
-    static func problem(in line: [Unicode.Scalar]) -> String? {
+    /// The section a header line opens, if the line is one.
+    private static func header(of line: [Unicode.Scalar]) -> String? {
+        var position = skipBlanks(line, from: 0)
+        guard position < line.count, line[position] == "[" else { return nil }
+        while position < line.count, line[position] == "[" || isBlank(line[position]) { position += 1 }
+        return String(String.UnicodeScalarView(line[position..<skipName(line, from: position)]))
+    }
+
+    /// What is wrong with one line in `section` (`nil`: before any), or `nil` when it is accepted.
+    static func problem(in line: [Unicode.Scalar], section: String? = nil) -> String? {
         if line.contains("\0") { return "contains a NUL byte; a config file is plain UTF-8 text" }
         var position = skipBlanks(line, from: 0)
         guard position < line.count, line[position] != "#" else { return nil }
@@ -28,6 +41,10 @@ enum ConfigLines {
             let isArray = position + 1 < line.count && line[position + 1] == "["
             position = skipBlanks(line, from: position + (isArray ? 2 : 1))
             let nameEnd = skipName(line, from: position)
+            if nameEnd > position, nameEnd < line.count, line[nameEnd] == "." {
+                return "dotted section names ([a.b]) are not supported: sections are [name] or [[name]], "
+                    + "e.g. [uploads] or [[timers]]"
+            }
             guard nameEnd > position else {
                 return "a section header needs a plain name, e.g. [uploads] or [[timers]] (letters, digits, _ or -)"
             }
@@ -38,9 +55,21 @@ enum ConfigLines {
             }
             return restIsComment(line, from: position + closing)
         }
+        if line[position] == "\"" || line[position] == "'" {
+            return
+                "quoted keys (\"name\" = …) are not supported: write the field's plain name (letters, digits, _ or -)"
+        }
         let keyEnd = skipName(line, from: position)
         guard keyEnd > position else {
+            if line[position] == "\u{FEFF}" {
+                return "a byte order mark (U+FEFF) stands where a field should; save the file as UTF-8 without one"
+            }
             return "expected a field as name = value (a plain name of letters, digits, _ or -), or a [section]"
+        }
+        let key = String(String.UnicodeScalarView(line[position..<keyEnd]))
+        let field = "field '\(section.map { "\($0).\(key)" } ?? key)'"
+        if keyEnd < line.count, line[keyEnd] == "." {
+            return "dotted keys (\(key).… = …) are not supported: write [\(key)] and one field per line below it"
         }
         position = skipBlanks(line, from: keyEnd)
         guard position < line.count, line[position] == "=" else {
@@ -48,10 +77,43 @@ enum ConfigLines {
             return "expected '=' after the field name \(UserText.quote(name))"
         }
         position = skipBlanks(line, from: position + 1)
+        if let unsupported = unsupportedValue(line, from: position) { return "\(field): \(unsupported)" }
         guard let valueEnd = skipValue(line, from: position) else {
-            return "a value is a quoted string (\"…\"), a whole number, true or false"
+            return "\(field): a value is a quoted string (\"…\"), a whole number, true or false"
         }
+        if let tooLarge = wholeNumberOutOfRange(line[position..<valueEnd]) { return "\(field): \(tooLarge)" }
         return restIsComment(line, from: valueEnd)
+    }
+
+    /// What a value starting at `start` is when it is a part of TOML a config does not take, or `nil`.
+    private static func unsupportedValue(_ line: [Unicode.Scalar], from start: Int) -> String? {
+        let rest = String(String.UnicodeScalarView(line[min(start, line.count)...]))
+        if rest.hasPrefix("\"\"\"") || rest.hasPrefix("\'\'\'") {
+            return "multi-line strings (\"\"\" or \'\'\') are not supported: write the value on one line in \"…\""
+        }
+        if rest.hasPrefix("[") { return "arrays ([…]) are not supported: a field takes one value" }
+        if rest.hasPrefix("{") {
+            return "inline tables ({…}) are not supported: write a [section] with one field per line"
+        }
+        let unsigned = rest.first == "+" || rest.first == "-" ? rest.dropFirst() : Substring(rest)
+        if ["0x", "0o", "0b"].contains(where: unsigned.hasPrefix) {
+            return "hexadecimal, octal and binary numbers are not supported: write the number in decimal"
+        }
+        if ["inf", "nan"].contains(where: unsigned.hasPrefix) { return "inf and nan are not supported" }
+        let digits = unsigned.prefix { ("0"..."9").contains($0) }
+        if !digits.isEmpty, let next = unsigned.dropFirst(digits.count).first, next == "-" || next == ":" {
+            return "dates and times are not supported: a time of day is a string, e.g. first_fire = \"07:30\""
+        }
+        return nil
+    }
+
+    /// Why `value`, a whole number, does not fit in 64 bits, or `nil` (and for other values).
+    private static func wholeNumberOutOfRange(_ value: ArraySlice<Unicode.Scalar>) -> String? {
+        let text = String(String.UnicodeScalarView(value)).filter { $0 != "_" }
+        guard !text.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }), text.first != "\"", text.first != "'",
+            text != "true", text != "false", Int64(text) == nil
+        else { return nil }
+        return "\(UserText.quote(text)) is too large for a whole number (accepted: \(Int64.min)…\(Int64.max))"
     }
 
     private static func isBlank(_ scalar: Unicode.Scalar) -> Bool { scalar == " " || scalar == "\t" }

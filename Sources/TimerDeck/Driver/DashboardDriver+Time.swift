@@ -16,6 +16,7 @@ extension DashboardDriver {
             let current = TimeRate(numerator: numerator, denominator: denominator) ?? .normal
             let next = current.next(slower: change == .slower).fraction
             control.setRate(next.numerator, per: next.denominator)
+            send(.rateChanged(change, now: timeStatus.rate))
         case .sleep(let duration): control.sleep(duration)
         case .jumpWall(let offset): control.jumpWall(by: offset)
         }

@@ -23,7 +23,8 @@ package final class DashboardDriver {
     private let screen: any Screen
     private let view: DashboardView
     private let pipeline: UploadPipeline?
-    package let startTime: Instant
+    /// When the dashboard started on its clock (the state's origin of times).
+    package var startTime: Instant { state.startTime }
     /// The real timer of each row.
     private var timers: [RowID: any RowTimer] = [:]
     /// The row of each upload job, whose fires the pipeline reports.
@@ -54,17 +55,20 @@ package final class DashboardDriver {
     private let phaseMeter: PhaseMeter
     /// Runs timers' hooks off the loop's thread; made at the first hook (``hooks``).
     private var hookRunner: HookRunner?
+    /// Runs the program that shows desktop notifications, off the loop's thread; made at the first.
+    private lazy var notifier = HookRunner(loop: loop) { [unowned self] id, result in send(.notified(id, result)) }
+    /// The program that shows desktop notifications (``DesktopNotification/program``).
+    var notifyProgram = DesktopNotification.program
 
     /// A driver of `scene` on `loop`, drawing on `screen`; `pipeline` (on `loop`) drives the upload
     /// rows. The tracking mode is made common, as UIKit does (decisions.md 6). ``launch()`` starts it.
     init(scene: Scene, loop: RunLoop, screen: any Screen, pipeline: UploadPipeline?, rendersOnChange: Bool) {
-        store = DashboardStore(DashboardState(scene: scene, size: screen.size))
+        store = DashboardStore(DashboardState(scene: scene, size: screen.size, startTime: loop.now))
         self.loop = loop
         self.screen = screen
         self.pipeline = pipeline
         self.rendersOnChange = rendersOnChange
         view = DashboardView(screen: screen)
-        startTime = loop.now
         loop.addCommonMode(.tracking)
         phaseMeter = PhaseMeter(loop: loop, modes: RunLoop.Mode.inputModes)
         timers = Dictionary(uniqueKeysWithValues: state.rows.map { ($0.id, makeTimer(for: $0)) })
@@ -270,6 +274,9 @@ extension DashboardDriver: EffectPerformer {
             }
             loop.add(end, forMode: .common)
         case .runHook(let id, let hook, let environment): hooks.run(hook, for: id, environment: environment)
+        case .notify(let id, let notification):
+            let (hook, environment) = notification.hook(program: notifyProgram)
+            notifier.run(hook, for: id, environment: environment)
         }
     }
 

@@ -20,6 +20,8 @@ package final class HeadlessSession {
     private let driver: DashboardDriver
     private let output: (String) -> Void
     private let uploads: UploadPipeline?
+    /// Whether a snapshot is written as a JSON line (``SnapshotRecord``) instead of the screen.
+    private let json: Bool
     private var nextStep = 0
 
     private enum ResolvedStep {
@@ -33,12 +35,14 @@ package final class HeadlessSession {
     ///
     /// The upload pipeline runs on the same virtual clock; its outbox and sink come from `uploads`
     /// (`nil` when the config's timers drive no uploads); `configPath` names the file `config` came from.
+    /// With `json`, each snapshot is one JSON line of the dashboard's state instead of the screen.
     /// - Throws: ``SystemCallError`` when the run loop cannot be created (out of descriptors).
     @available(*, noasync)
     package init(
         config: Config, configPath: String? = nil, uploads setup: UploadsSetup?, script: HeadlessScript,
-        trace: TraceFile? = nil, output: @escaping (String) -> Void
+        trace: TraceFile? = nil, json: Bool = false, output: @escaping (String) -> Void
     ) throws(SystemCallError) {
+        self.json = json
         var resolved: [ResolvedStep] = []
         for step in script.steps {
             switch step {
@@ -128,6 +132,9 @@ package final class HeadlessSession {
                 self?.continueSoon()
             }
             for mode in RunLoop.Mode.inputModes { loop.add(timer, forMode: mode) }
+        case .snapshot where json:
+            output(SnapshotRecord(driver.snapshot()).line)
+            continueSoon()
         case .snapshot:
             driver.render(everything: true)
             output("--- snapshot t=\(virtualClock.now().description.dropLast()) ---")

@@ -10,22 +10,49 @@ package enum DurationText {
         return format(duration)
     }
 
-    /// A short human form: `850ms`, `12.5s`, `4m05s`.
+    /// A short human form: `850ms`, `12.5s`, `4m05s`, `23h59m05s`.
     package static func format(_ duration: Duration) -> String {
+        abbreviations(duration)[0]
+    }
+
+    /// The forms of `duration` from the fullest to the shortest, each rounded to its last unit:
+    /// `["4m05s", "4m"]`, `["23h59m59s", "24h"]`, `["12.5s", "13s"]`, `["850ms"]`.
+    package static func abbreviations(_ duration: Duration) -> [String] {
         let nanos = duration.nanoseconds
         let sign = nanos < 0 ? "-" : ""
         let magnitude = nanos.magnitude
-        if magnitude < 1_000_000 { return "\(sign)\(magnitude / 1_000)µs" }
-        if magnitude < 1_000_000_000 { return "\(sign)\(magnitude / 1_000_000)ms" }
+        if magnitude < 1_000_000 { return ["\(sign)\(magnitude / 1_000)µs"] }
+        if magnitude < 1_000_000_000 { return ["\(sign)\(magnitude / 1_000_000)ms"] }
         let tenths = magnitude / 100_000_000
-        if magnitude < 60_000_000_000 { return "\(sign)\(tenths / 10).\(tenths % 10)s" }
         let seconds = magnitude / 1_000_000_000
-        let remainder = seconds % 60
-        return "\(sign)\(seconds / 60)m\(remainder < 10 ? "0" : "")\(remainder)s"
+        func two(_ value: UInt64) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        func rounded(_ unit: UInt64) -> UInt64 { (magnitude + unit / 2) / unit }
+        let minutes = rounded(60_000_000_000)
+        let hours = rounded(3_600_000_000_000)
+        let coarse = [
+            "\(sign)\(minutes / 60)h" + (minutes % 60 == 0 ? "" : "\(two(minutes % 60))m"), "\(sign)\(hours)h",
+        ]
+        if magnitude < 60_000_000_000 {
+            return ["\(sign)\(tenths / 10).\(tenths % 10)s", "\(sign)\(rounded(1_000_000_000))s"].uniqued
+        }
+        if seconds < 3_600 {
+            let full = "\(sign)\(seconds / 60)m\(two(seconds % 60))s"
+            return [full, minutes < 60 ? "\(sign)\(minutes)m" : coarse[1]].uniqued
+        }
+        let full = "\(sign)\(seconds / 3_600)h\(two(seconds / 60 % 60))m\(two(seconds % 60))s"
+        return ([full] + coarse).uniqued
     }
 
     /// A range as the config file and the messages write it: `1ms…10s`.
     static func range(_ range: ClosedRange<Duration>) -> String {
         "\(setting(range.lowerBound))…\(setting(range.upperBound))"
+    }
+}
+
+extension Array where Element == String {
+    /// The elements without repeats, in order.
+    fileprivate var uniqued: [String] {
+        var seen: Set<String> = []
+        return filter { seen.insert($0).inserted }
     }
 }

@@ -15,7 +15,7 @@ extension DashboardView {
         }
         StatusBar.draw(snapshot, on: canvas.region(layout.status))
         if snapshot.state.isHelpVisible {
-            HelpOverlay.draw(from: snapshot.state.helpOffset, on: screen.canvas.region(layout.help))
+            HelpOverlay.draw(snapshot.state, on: screen.canvas.region(layout.help))
         }
         screen.flush()
     }

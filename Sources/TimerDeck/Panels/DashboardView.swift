@@ -9,6 +9,8 @@ final class DashboardView {
     let screen: any Screen
     private var lastSize: Size?
     private var helpWasVisible = false
+    /// The inspector's columns as last drawn: rows redrawn alone keep them, new ones redraw it all.
+    private var inspectorColumns: TableFit?
 
     /// A view on `screen`.
     init(screen: any Screen) {
@@ -40,17 +42,20 @@ final class DashboardView {
         }
         let focus = state.focus
         if parts.contains(.title) { TitleBar.draw(snapshot, on: canvas.region(layout.title)) }
-        if parts.contains(.countdowns) {
-            CountdownPanel.draw(snapshot, on: canvas.region(layout.countdowns), focused: focus == .countdowns)
-        } else if !rows.isEmpty {
-            CountdownPanel.drawRows(
-                rows, of: snapshot, on: canvas.region(layout.countdowns), focused: focus == .countdowns)
+        if parts.contains(.countdowns), let countdowns = layout.countdowns {
+            CountdownPanel.draw(snapshot, on: canvas.region(countdowns), focused: focus == .countdowns)
+        } else if !rows.isEmpty, let countdowns = layout.countdowns {
+            CountdownPanel.drawRows(rows, of: snapshot, on: canvas.region(countdowns), focused: focus == .countdowns)
         }
-        if parts.contains(.ticker) {
-            TickerPanel.draw(snapshot, on: canvas.region(layout.ticker), focused: focus == .ticker)
+        if parts.contains(.ticker), let ticker = layout.ticker {
+            TickerPanel.draw(snapshot, on: canvas.region(ticker), focused: focus == .ticker)
         }
-        if parts.contains(.inspector) {
+        let columns =
+            parts.contains(.inspector) || !rows.isEmpty
+            ? InspectorPanel.layout(snapshot, width: layout.inspector.width - 2) : inspectorColumns
+        if parts.contains(.inspector) || columns != inspectorColumns {
             InspectorPanel.draw(snapshot, on: canvas.region(layout.inspector), focused: focus == .inspector)
+            inspectorColumns = columns
         } else if !rows.isEmpty {
             InspectorPanel.drawRows(
                 rows, of: snapshot, on: canvas.region(layout.inspector), focused: focus == .inspector)
@@ -63,7 +68,7 @@ final class DashboardView {
             StatusBar.draw(snapshot, on: canvas.region(layout.status))
         }
         if parts.contains(.help), state.isHelpVisible {
-            HelpOverlay.draw(from: snapshot.state.helpOffset, on: screen.canvas.region(layout.help))
+            HelpOverlay.draw(snapshot.state, on: screen.canvas.region(layout.help))
         }
         screen.flush()
     }

@@ -9,7 +9,7 @@ enum FireLogPanel {
         let state = snapshot.state
         let log = state.log
         let back = state.scrollback
-        let fires = "\(log.totalAppended) \(log.totalAppended == 1 ? "fire" : "fires")"
+        let fires = "\(log.totalFires) \(log.totalFires == 1 ? "fire" : "fires")"
         canvas.box(
             title: back > 0 ? "Fire log (\(fires), \(back) back)" : "Fire log (\(fires))",
             style: Style(focused ? .accent : .dim))
@@ -23,10 +23,11 @@ enum FireLogPanel {
             let record = log[index]
             let time = PanelText.fit(PanelText.logTime(snapshot.loop.startTime.duration(to: record.time)), 8)
             let mode = PanelText.fit(record.mode?.rawValue ?? "queue", 8)
-            let late = PanelText.fit(DurationText.format(record.lateness), 6)
+            // Abbreviated (1h05m), or a long name shortened with an ellipsis: never cut into another value.
+            let late = TableFit.cell(DurationText.abbreviations(record.lateness), 6)
             let ticks = record.ticks > 1 ? "×\(record.ticks)" : "1"
             let text =
-                "\(time) \(PanelText.fit(record.timer, 11)) \(mode) \(late) \(ticks)"
+                "\(time) \(TableFit.cell([record.timer], 11)) \(mode) \(late) \(ticks)"
                 + (record.note.map { "  " + $0 } ?? "")
             let style = record.ticks > 1 ? Style(.warn) : (record.mode == .tracking ? Style(.accent) : .normal)
             inner.put(text, row: line + 1, column: 1, style: style)

@@ -5,10 +5,16 @@ import TerminalUI
 enum PanelText {
     /// "in 1.5s", "due", "never", "—".
     static func relative(_ instant: Instant?, now: Instant) -> String {
-        guard let instant else { return "—" }
-        guard instant != .distantFuture else { return "never" }
+        relativeForms(instant, now: now)[0]
+    }
+
+    /// ``relative(_:now:)`` from the fullest form to the shortest: "in 23h59m59s", "in 24h".
+    static func relativeForms(_ instant: Instant?, now: Instant) -> [String] {
+        guard let instant else { return ["—"] }
+        guard instant != .distantFuture else { return ["never"] }
         let remaining = now.duration(to: instant)
-        return remaining > .zero ? "in " + DurationText.format(remaining) : "due"
+        guard remaining > .zero else { return ["due"] }
+        return DurationText.abbreviations(remaining).map { "in " + $0 }
     }
 
     /// "default", "common", "any mode".

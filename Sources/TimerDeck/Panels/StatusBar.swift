@@ -10,7 +10,8 @@ enum StatusBar {
                 style: Style(.warn, bold: true, reverse: true))
         } else {
             canvas.put(
-                " \(Keymap.hints(on: snapshot.state.page))", row: 0, column: 0, style: Style(.dim, reverse: true))
+                " \(Keymap.hints(on: snapshot.state.page, keys: snapshot.state.keys))", row: 0, column: 0,
+                style: Style(.dim, reverse: true))
         }
     }
 }

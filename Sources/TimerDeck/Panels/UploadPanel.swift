@@ -31,8 +31,7 @@ enum UploadPanel {
         lines.append((samples, .normal))
         lines.append(lastUpload(status, now: now))
         if let unsaved = status.unsaved {
-            lines.append(
-                ("\(unsaved.count) sample\(unsaved.count == 1 ? "" : "s") NOT saved: \(unsaved.error)", Style(.bad)))
+            lines.append((unsaved.summary, Style(.bad)))
         }
         if let problem = status.problem {
             if problem != status.unsaved?.error.description { lines.append((problem, Style(.bad))) }

@@ -9,7 +9,7 @@ extension Scene {
         Scene(
             timers: config.timers.filter { uploadsLabel != nil || !$0.drives.isUploadJob },
             uploadsLabel: uploadsLabel, gestureQuiet: config.gestureQuiet, logCapacity: config.logCapacity,
-            simulatedSleep: config.simulatedSleep)
+            simulatedSleep: config.simulatedSleep, keys: config.keys)
     }
 }
 

@@ -21,4 +21,6 @@ struct Scene: Sendable {
     var logCapacity: Int
     /// The machine sleep `z` simulates (G3).
     var simulatedSleep: Duration = .seconds(30)
+    /// The keys the config moved.
+    var keys = KeyBindings()
 }

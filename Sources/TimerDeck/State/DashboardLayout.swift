@@ -17,23 +17,27 @@ struct DashboardLayout: Equatable, Sendable {
 
     /// The screen size.
     let size: Size
-    var title, countdowns, ticker, inspector, log, status, help: Rect
+    var title, inspector, log, status, help: Rect
+    /// The SMS panel and the ripple, at the top, when the scene has their rows; one alone takes
+    /// the whole width, and without both the panels below move up.
+    var countdowns, ticker: Rect?
     /// The upload panel, right of the log, when the dashboard has a pipeline.
     var uploads: Rect?
 
-    /// The layout of a scene of `rowCount` rows, with or without an upload panel, on `size`.
-    init(size: Size, rowCount: Int, hasUploads: Bool) {
+    /// The layout of a scene of `rowCount` rows, with or without SMS rows, a ripple and an upload
+    /// panel, on `size`.
+    init(size: Size, rowCount: Int, hasUploads: Bool, hasCountdowns: Bool = true, hasTicker: Bool = true) {
         self.size = size
-        let topHeight = Self.topHeight
+        let topHeight = hasCountdowns || hasTicker ? Self.topHeight : 0
         // A scene with more timers gets a taller inspector on a taller terminal (a third of it).
         let inspectorHeight = min(max(rowCount + 3, 5), max(9, size.height / 3))
-        let leftWidth = size.width * 11 / 20
+        let leftWidth = hasCountdowns ? (hasTicker ? size.width * 11 / 20 : size.width) : 0
         let logTop = 1 + topHeight + inspectorHeight
         let logHeight = max(size.height - logTop - 1, 0)
         let uploadsWidth = hasUploads ? 36 + max(size.width - Self.minimumSize.width, 0) / 3 : 0
         title = Rect(row: 0, column: 0, width: size.width, height: 1)
-        countdowns = Rect(row: 1, column: 0, width: leftWidth, height: topHeight)
-        ticker = Rect(row: 1, column: leftWidth, width: size.width - leftWidth, height: topHeight)
+        countdowns = hasCountdowns ? Rect(row: 1, column: 0, width: leftWidth, height: topHeight) : nil
+        ticker = hasTicker ? Rect(row: 1, column: leftWidth, width: size.width - leftWidth, height: topHeight) : nil
         inspector = Rect(row: 1 + topHeight, column: 0, width: size.width, height: inspectorHeight)
         log = Rect(row: logTop, column: 0, width: size.width - uploadsWidth, height: logHeight)
         status = Rect(row: size.height - 1, column: 0, width: size.width, height: 1)

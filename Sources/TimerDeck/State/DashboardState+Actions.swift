@@ -15,6 +15,17 @@ extension DashboardState {
             self[id].isFlashing = true
             effects += redraw(row) + [.endFlash(id, after: TimerActions.flashLength)]
         }
+        if actions.notify {
+            let at = PanelText.logTime(startTime.duration(to: time))
+            let what = ends ? "ended" : "fired"
+            effects.append(
+                .notify(
+                    id,
+                    DesktopNotification(
+                        title: row.name,
+                        body: "\(row.name) \(what) at \(at) (\(row.mechanismName), \(mode?.rawValue ?? "no mode"))")
+                ))
+        }
         guard let command = actions.hook else { return effects }
         guard !row.isHookRunning else {
             record(
@@ -23,13 +34,15 @@ extension DashboardState {
                     note: "hook still running; not started again"))
             return effects + [.render(.log)]
         }
-        self[id].isHookRunning = true
+        self[id].runningHookMode = .some(mode)
+        // The trace's clock: nanoseconds since the dashboard started, so a run matches its trace line.
+        let fired = startTime.duration(to: time).nanoseconds
         let environment = [
             "TIMERDECK_TIMER": row.name,
             "TIMERDECK_MECHANISM": row.mechanismName,
             "TIMERDECK_MODE": mode?.rawValue ?? "",
-            "TIMERDECK_SCHEDULED_NS": String(time.nanoseconds - lateness.nanoseconds),
-            "TIMERDECK_FIRED_NS": String(time.nanoseconds),
+            "TIMERDECK_SCHEDULED_NS": String(fired - lateness.nanoseconds),
+            "TIMERDECK_FIRED_NS": String(fired),
             "TIMERDECK_LATENESS_NS": String(lateness.nanoseconds),
             "TIMERDECK_TICKS": String(ticks),
         ]
@@ -37,13 +50,29 @@ extension DashboardState {
         return effects
     }
 
-    /// A hook ended at `time`: its exit status and first line go into the log.
+    /// The program showing row `id`'s desktop notification ended: a missing program or a failure is
+    /// said in the status bar; a notification shown says nothing.
+    mutating func notified(_ id: RowID, _ result: Hook.Result) -> [Effect] {
+        let name = self[id].name
+        switch result {
+        case .exited(status: 0, _): return []
+        case .exited(status: DesktopNotification.notFound, _):
+            hint = "\(name): no desktop notification — \(DesktopNotification.missingHint)"
+        default: hint = "\(name): the desktop notification failed: \(result.summary)"
+        }
+        return [.render(.status)]
+    }
+
+    /// A hook ended at `time`: its exit status and first line go into the log, in the mode of the
+    /// fire that started it.
     mutating func hookFinished(_ id: RowID, _ result: Hook.Result, at time: Instant) -> [Effect] {
-        self[id].isHookRunning = false
+        let mode = self[id].runningHookMode ?? nil
+        self[id].runningHookMode = nil
         let row = self[id]
         record(
             FireRecord(
-                time: time, timer: row.name, mode: nil, lateness: .zero, ticks: 1, note: "hook " + result.summary))
+                time: time, timer: row.name, mode: mode, lateness: .zero, ticks: 1, note: "hook " + result.summary,
+                isHookEnd: true))
         return [.render(.log)]
     }
 }

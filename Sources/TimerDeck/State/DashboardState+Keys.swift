@@ -1,11 +1,16 @@
 import TerminalUI
 
 extension DashboardState {
-    /// A key: the keymap's command, or a hint that the key does nothing here.
+    /// A key: the keymap's command (through the keys the config moved), or a hint that the key does
+    /// nothing here.
     mutating func receive(_ key: Key) -> [Effect] {
         if prompt != nil { return promptKey(key) }
-        let labCommand = page == .lab ? Keymap.labCommand(for: key) : nil
-        guard let command = labCommand ?? Keymap.command(for: key, focus: focus, logPage: layout.logPage) else {
+        let mapped = keys.translate(key)
+        let labCommand = page == .lab ? mapped.flatMap(Keymap.labCommand(for:)) : nil
+        guard
+            let command = labCommand
+                ?? mapped.flatMap({ Keymap.command(for: $0, focus: focus, logPage: layout.logPage) })
+        else {
             hint = "key \(key) does nothing here — press ? for help"
             return [.render(.status)]
         }
@@ -201,9 +206,9 @@ extension DashboardState {
 }
 
 extension DashboardState {
-    /// Scrolls the help overlay by `lines`, within its keys.
+    /// Scrolls the help overlay by `lines`, within its lines.
     fileprivate mutating func scrollHelp(by lines: Int) -> [Effect] {
-        let last = max(Keymap.help.count - layout.helpLines, 0)
+        let last = max(helpLines.count - layout.helpLines, 0)
         let offset = min(max(helpOffset + lines, 0), last)
         guard offset != helpOffset else { return [] }
         helpOffset = offset
@@ -218,8 +223,8 @@ extension Command {
         case .selectPrevious: -1
         case .selectNext: 1
         case .scroll(let lines): lines < -1 ? -page : lines > 1 ? page : lines
-        case .scrollToOldest: -Keymap.help.count
-        case .scrollToNewest: Keymap.help.count
+        case .scrollToOldest: Int.min / 2
+        case .scrollToNewest: Int.max / 2
         default: nil
         }
     }

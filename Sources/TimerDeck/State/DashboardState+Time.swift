@@ -17,4 +17,14 @@ extension DashboardState {
         }
         return [.time(change), .render(.all)]
     }
+
+    /// After `<` or `>`: a rate that did not change is at its limit, which the status bar says.
+    mutating func rateChanged(_ change: TimeChange, now rate: TimeRate) -> [Effect] {
+        switch (change, rate) {
+        case (.faster, .normal): hint = "already at 1×: time runs no faster than real time (< slows it)"
+        case (.slower, .tenth): hint = "already at ⅒×, the slowest rate (> speeds it up)"
+        default: return []
+        }
+        return [.render(.status)]
+    }
 }

@@ -69,9 +69,17 @@ struct DashboardState: Sendable {
     var refreshesTimes = false
     /// When the phases view last redrew.
     var phasesDrawn: Instant?
+    /// When the dashboard started on its clock: the origin of the fire log's, the trace's and the
+    /// hooks' times.
+    let startTime: Instant
+    /// The keys the config moved, over the default keymap.
+    let keys: KeyBindings
 
-    /// The state of `scene` on a screen of `size`, nothing started yet (``Event/launch`` starts it).
-    init(scene: Scene, size: Size) {
+    /// The state of `scene` on a screen of `size`, nothing started yet (``Event/launch`` starts it),
+    /// for a dashboard started at `startTime` on its clock.
+    init(scene: Scene, size: Size, startTime: Instant = .zero) {
+        self.startTime = startTime
+        keys = scene.keys
         rows = scene.timers.enumerated().map { index, timer in RowState(timer, id: RowID(number: index)) }
         positions = Self.positions(of: rows)
         rowsMade = scene.timers.count
@@ -79,7 +87,8 @@ struct DashboardState: Sendable {
         gestureQuiet = scene.gestureQuiet
         simulatedSleep = scene.simulatedSleep
         log = FireLog(capacity: scene.logCapacity)
-        layout = DashboardLayout(size: size, rowCount: scene.timers.count, hasUploads: scene.uploadsLabel != nil)
+        layout = Self.layout(of: rows, on: size, hasUploads: scene.uploadsLabel != nil)
+        keepSelectionsOnRows()
     }
 
     /// The row `id` names; it must exist (``contains(_:)``).
@@ -112,12 +121,19 @@ struct DashboardState: Sendable {
         rowsChanged()
     }
 
+    /// The layout of `rows` on `size`: the panels of rows the scene lacks give their room to the others.
+    private static func layout(of rows: [RowState], on size: Size, hasUploads: Bool) -> DashboardLayout {
+        DashboardLayout(
+            size: size, rowCount: rows.count, hasUploads: hasUploads,
+            hasCountdowns: rows.contains { $0.button != nil }, hasTicker: rows.contains { $0.ticker != nil })
+    }
+
     private static func positions(of rows: [RowState]) -> [RowID: Int] {
         Dictionary(uniqueKeysWithValues: rows.enumerated().map { ($1.id, $0) })
     }
 
     private mutating func rowsChanged() {
-        layout = DashboardLayout(size: layout.size, rowCount: rows.count, hasUploads: uploadsLabel != nil)
+        layout = Self.layout(of: rows, on: layout.size, hasUploads: uploadsLabel != nil)
         keepSelectionsOnRows()
     }
 
@@ -145,9 +161,10 @@ struct DashboardState: Sendable {
         case .fired(let id, let fire, let rate): return fired(id, fire, rate: rate)
         case .pipelineStatus(let status):
             uploads = status
-            return [.render([.uploads, .inspector])]
+            // The help overlay shows the pipeline's messages in full.
+            return [.render(isHelpVisible ? [.uploads, .inspector, .help] : [.uploads, .inspector])]
         case .resize(let size):
-            layout = DashboardLayout(size: size, rowCount: rows.count, hasUploads: uploadsLabel != nil)
+            layout = Self.layout(of: rows, on: size, hasUploads: uploadsLabel != nil)
             scrollback = min(scrollback, maxScrollback)
             return [.render(.all)]
         case .focus(let panel): return focus(on: panel)
@@ -160,6 +177,8 @@ struct DashboardState: Sendable {
             return [.render(.status)]
         case .hookFinished(let id, let result, let time): return hookFinished(id, result, at: time)
         case .fileExists(let path, let isRunningConfig): return askToOverwrite(path, isRunningConfig: isRunningConfig)
+        case .rateChanged(let change, let rate): return rateChanged(change, now: rate)
+        case .notified(let id, let result): return notified(id, result)
         case .woke(let time):
             guard page == .phases, phasesDrawn.map({ $0.duration(to: time) >= Self.phasesRedraw }) ?? true else {
                 return []
@@ -189,8 +208,18 @@ struct DashboardState: Sendable {
     /// The selected row of `panel`.
     func selected(_ panel: Panel) -> Int { selection[panel] ?? 0 }
 
-    /// The panels on screen, in `Tab` order: the upload panel only with a pipeline to show.
-    var panels: [Panel] { Panel.allCases.filter { $0 != .uploads || layout.uploads != nil } }
+    /// The panels on screen, in `Tab` order: the upload panel only with a pipeline to show, the SMS
+    /// panel and the ripple only with their rows.
+    var panels: [Panel] {
+        Panel.allCases.filter { panel in
+            switch panel {
+            case .uploads: layout.uploads != nil
+            case .countdowns: layout.countdowns != nil
+            case .ticker: layout.ticker != nil
+            case .inspector, .log: true
+            }
+        }
+    }
 
     /// The rows `panel` lists, in its order (the fire log lists fires, not rows).
     func rows(of panel: Panel) -> [RowState] {
@@ -214,6 +243,8 @@ struct DashboardState: Sendable {
         for panel in Panel.allCases where selection[panel] != nil {
             selection[panel] = min(selected(panel), max(rows(of: panel).count - 1, 0))
         }
+        // A panel that went away (its last row deleted, or none in the scene) passes the focus on.
+        if !panels.contains(focus) { focus = panels.first { $0.rawValue > focus.rawValue } ?? .inspector }
     }
 
     /// The furthest back the log view goes: the oldest page fills the panel.

@@ -68,6 +68,8 @@ enum Effect: Equatable, Sendable {
     case endFlash(RowID, after: Duration)
     /// Runs a timer's hook off the loop's thread; its end comes back as ``Event/hookFinished(_:_:)``.
     case runHook(RowID, Hook, environment: [String: String])
+    /// Shows a desktop notification for the row (``DesktopNotification``).
+    case notify(RowID, DesktopNotification)
 
     /// Whether performing it runs the loop nested until the run ends: it must come last.
     var blocks: Bool {

@@ -37,13 +37,17 @@ enum Event: Sendable {
     /// The file `W` would write exists (it may be the config the session runs with): the status
     /// bar asks before it is overwritten.
     case fileExists(path: String, isRunningConfig: Bool)
+    /// The program showing a row's desktop notification ended.
+    case notified(RowID, Hook.Result)
+    /// The clock runs at `rate` after `change` (`<` or `>`) was applied to it (a fact read off the clock).
+    case rateChanged(TimeChange, now: TimeRate)
 }
 
 extension Event {
     /// The row the event is about, if any.
     var row: RowID? {
         switch self {
-        case .fired(let id, _, _), .flashEnded(let id), .hookFinished(let id, _, _): id
+        case .fired(let id, _, _), .flashEnded(let id), .hookFinished(let id, _, _), .notified(let id, _): id
         default: nil
         }
     }

@@ -15,6 +15,8 @@ struct FireRecord: Equatable, Sendable {
     var ticks: Int
     /// What a timer's action said (a hook's exit status and first line), shown after the ticks.
     var note: String?
+    /// Whether the entry is a hook's end rather than a fire.
+    var isHookEnd = false
 }
 
 /// The fire log: every fire, newest last, bounded in memory (oldest dropped first).
@@ -29,6 +31,8 @@ struct FireLog: Sendable {
     private(set) var records: Deque<FireRecord> = []
     /// How many records were ever appended, including dropped ones.
     private(set) var totalAppended = 0
+    /// How many of them were fires (not hooks' ends).
+    private(set) var totalFires = 0
 
     /// Creates an empty log keeping at most `capacity` records.
     init(capacity: Int) {
@@ -46,5 +50,6 @@ struct FireLog: Sendable {
         if records.count == capacity { records.removeFirst() }
         records.append(record)
         totalAppended += 1
+        if !record.isHookEnd { totalFires += 1 }
     }
 }

@@ -71,11 +71,21 @@ enum Keymap {
         }
     }
 
-    /// The key hints of the status bar on `page`.
-    static func hints(on page: Page) -> String {
-        page == .panels
-            ? "⏎ press  s start/stop  p pause  m mode  f fire  x invalidate  ? keys  q quit"
-            : "1 back  2 lab  3 phases  4 timeline  M modal  C modal → common  ? keys  q quit"
+    /// The key hints of the status bar on `page`, with the keys the config moved.
+    static func hints(on page: Page, keys: KeyBindings) -> String {
+        let key = { (action: KeyAction) in KeyAction.name(of: keys.key(of: action)) }
+        let hints: [(String, String)] =
+            page == .panels
+            ? [
+                ("⏎", "press"), (key(.startStop), "start/stop"), (key(.pause), "pause"), (key(.mode), "mode"),
+                (key(.fire), "fire"), (key(.invalidate), "invalidate"), (key(.help), "keys"), (key(.quit), "quit"),
+            ]
+            : [
+                (key(.panels), "back"), (key(.lab), "lab"), (key(.phases), "phases"), (key(.timeline), "timeline"),
+                (key(.modal), "modal"), (key(.modalCommon), "modal → common"), (key(.help), "keys"),
+                (key(.quit), "quit"),
+            ]
+        return hints.map { "\($0) \($1)" }.joined(separator: "  ")
     }
 
     /// The help overlay's lines.

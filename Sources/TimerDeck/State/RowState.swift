@@ -20,8 +20,11 @@ struct RowState: Equatable, Sendable {
     let actions: TimerActions
     /// Whether it is flashing (its action), until ``Event/flashEnded(_:)``.
     var isFlashing = false
+    /// While its hook runs, the mode of the fire that started it (`.some(nil)` for a fire outside
+    /// the loop's modes); `nil` while no hook runs.
+    var runningHookMode: RunLoop.Mode?? = nil
     /// Whether its hook is running (a hook never runs twice at once for one timer).
-    var isHookRunning = false
+    var isHookRunning: Bool { runningHookMode != nil }
 
     /// The row of `definition` before anything ran.
     init(_ definition: TimerDefinition, id: RowID) {
@@ -55,12 +58,18 @@ struct RowState: Equatable, Sendable {
     var uploadJob: UploadPipeline.Job? { kind.uploadJob }
 
     /// The mechanism and its settings as the inspector shows them: "RunLoop Timer 1s".
-    var mechanismText: String {
+    var mechanismText: String { mechanismText(short: false) }
+
+    /// ``mechanismText`` and its short form for a narrow column: "RunLoop Timer 1s", "Timer 1s".
+    var mechanismForms: [String] { [mechanismText(short: false), mechanismText(short: true)] }
+
+    private func mechanismText(short: Bool) -> String {
         switch kind {
-        case .uploadJob(_, let interval, _): "RunLoop Timer " + DurationText.setting(interval)
+        case .uploadJob(_, let interval, _): (short ? "Timer " : "RunLoop Timer ") + DurationText.setting(interval)
         case .ripple(let ticker, let refreshRate, _):
-            "DisplayLink \(refreshRate)/\(ticker.frameInterval)" + (ticker.isSlow ? " slow" : "")
-        case .countdown(_, let mechanism), .timer(let mechanism): mechanism.text(definition)
+            (short ? "Link" : "DisplayLink") + " \(refreshRate)/\(ticker.frameInterval)"
+                + (ticker.isSlow ? " slow" : "")
+        case .countdown(_, let mechanism), .timer(let mechanism): mechanism.text(definition, short: short)
         }
     }
 

@@ -39,15 +39,17 @@ enum TimerMechanism: Equatable, Sendable {
         }
     }
 
-    /// How the inspector names it with `timer`'s settings: "RunLoop Timer 1s", "DispatchTimer 1s main queue".
-    func text(_ timer: TimerDefinition) -> String {
+    /// How the inspector names it with `timer`'s settings: "RunLoop Timer 1s", "DispatchTimer 1s main queue";
+    /// `short`: "Timer 1s", "GCD 1s main", for a narrow column.
+    func text(_ timer: TimerDefinition, short: Bool = false) -> String {
         let once = timer.repeats ? "" : " once"
+        let interval = DurationText.setting(timer.interval)
         switch self {
-        case .runLoop: return "RunLoop Timer " + DurationText.setting(timer.interval) + once
+        case .runLoop: return (short ? "Timer " : "RunLoop Timer ") + interval + once
         case .dispatch(let queue):
-            return "DispatchTimer " + DurationText.setting(timer.interval) + (queue == .main ? " main queue" : "")
-                + once
-        case .displayLink(let refreshRate, _): return "DisplayLink \(refreshRate)/1"
+            let main = queue == .main ? (short ? " main" : " main queue") : ""
+            return (short ? "GCD " : "DispatchTimer ") + interval + main + once
+        case .displayLink(let refreshRate, _): return (short ? "Link" : "DisplayLink") + " \(refreshRate)/1"
         }
     }
 

@@ -1,4 +1,5 @@
-/// What a timer does besides its fire-log entry: ring the terminal bell and/or run a hook command,
+/// What a timer does besides its fire-log entry: ring the terminal bell, flash its row, show a
+/// desktop notification and/or run a hook command,
 /// at every fire or when it ends (a one-shot timer's fire, an SMS countdown reaching Send).
 package struct TimerActions: Equatable, Sendable {
     /// When a timer's actions run.
@@ -13,6 +14,8 @@ package struct TimerActions: Equatable, Sendable {
     package var bell = false
     /// Whether its row flashes (is drawn highlighted for ``flashLength``).
     package var flash = false
+    /// Whether a desktop notification names it (``DesktopNotification``).
+    package var notify = false
     /// A shell command run off the loop's thread; `nil` for none.
     package var hook: String?
     /// How long the hook may run before it is stopped.

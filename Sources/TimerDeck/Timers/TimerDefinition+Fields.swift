@@ -24,6 +24,7 @@ extension TimerDefinition {
         .integer("timers.countdown", \.countdownSeconds, in: 1...3_600),
         .flag("timers.bell", \.actions.bell),
         .flag("timers.flash", \.actions.flash),
+        .flag("timers.notify", \.actions.notify),
         .text("timers.hook", \.actions.hook, accepted: TimerActions.hookRule, emptyIsNone: true),
         .duration("timers.hook_limit", \.actions.hookLimit, in: TimerActions.hookLimitRange),
         .choice("timers.act_on", \.actions.actsOn, ["fire": .fire, "end": .end]),
@@ -74,6 +75,22 @@ extension TimerDefinition {
                 + "(accepted: \"fire\", or repeats = false, or drives = \"countdown\")"
         }
         return drivesProblem
+    }
+
+    /// The first of `keys` (a table's field names) that would be accepted and then do nothing for
+    /// this timer, with why, or `nil`: such a field is refused rather than silently ignored.
+    func ignoredField(among keys: Set<String>) -> String? {
+        var ignored: [(key: String, why: String)] = []
+        if kind == .displayLink {
+            let why = "a display link, which fires once a frame at refresh_rate Hz on the uptime clock"
+            ignored += ["interval", "tolerance", "clock", "first_fire", "repeats"].map { ($0, why) }
+        } else {
+            ignored.append(("refresh_rate", "mechanism = \"\(kind.rawValue)\"; only a display link has a refresh rate"))
+        }
+        if drives != .countdown { ignored.append(("countdown", "a timer that drives no countdown")) }
+        return ignored.first { keys.contains($0.key) }.map {
+            "field 'timers.\($0.key)' does nothing for \($0.why) (accepted: leave it out)"
+        }
     }
 
     /// What is wrong with ``drives`` for this timer's mechanism, or `nil`.
