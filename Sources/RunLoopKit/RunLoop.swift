@@ -44,8 +44,6 @@ public final class RunLoop {
     /// Delayed performs waiting to run, by target (C-P2).
     var performRequests = PerformRequests()
     @exclusivity(unchecked) private var insertionCounter: UInt64 = 0
-    /// Reused buffer of due timers (``doTimers(in:)``); only touched on the loop's thread, never re-entrantly.
-    @exclusivity(unchecked) var dueScratch: [TimerQueue.Due] = []
     /// Whether a main-queue drain is in progress (``serviceMainQueue(in:)``), so a nested run does not drain again.
     var isDrainingMainQueue = false
     /// Why the last sleep ended, when an after-waiting observer asked (``lastWakeReason``).
@@ -303,6 +301,9 @@ public final class RunLoop {
         insertionCounter &+= 1
         return insertionCounter
     }
+
+    /// The last insertion order handed out: every later insertion or repositioning gets a greater one.
+    var lastInsertionOrder: UInt64 { insertionCounter }
 }
 
 @available(*, unavailable)
