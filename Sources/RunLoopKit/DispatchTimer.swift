@@ -41,6 +41,8 @@ public final class DispatchTimer {
     }
 
     private let backend: any DispatchTimerBackend
+    /// Where ``events`` listens, for a timer delivered onto a run loop (rule C-X3).
+    let tap: EventTap?
     private var suspensions = 0
     private var isStarted = false
     /// Whether ``cancel(handler:)`` was called.
@@ -56,6 +58,7 @@ public final class DispatchTimer {
         handler: @escaping @Sendable (Event) -> Void
     ) {
         backend = RealDispatchBackend(clock: clock, queue: queue, deliver: handler)
+        tap = nil
     }
 
     /// A timer whose handler runs on `runLoop`'s thread in its common modes only (C-M12, C-G10): it
@@ -64,6 +67,12 @@ public final class DispatchTimer {
     /// (scrolling never pauses it) holds because the tracking mode is common. On a ``VirtualClock``
     /// or a ``TimeControl`` it runs on the loop's clock: virtual, paused, stepped or slowed down.
     public init(clock: ClockKind = .uptime, runLoop: RunLoop, handler: @escaping (Event) -> Void) {
+        let tap = EventTap(loop: runLoop)
+        self.tap = tap
+        let handler: (Event) -> Void = { event in
+            handler(event)
+            tap.observer?(event)
+        }
         if runLoop.clock.isSteered {
             backend = LoopClockDispatchBackend(clock: clock, runLoop: runLoop, handler: handler)
         } else {

@@ -25,7 +25,7 @@ public final class DisplayLink {
     /// link taken out of its last mode goes away with its timer unless its owner keeps it.
     private weak var timer: Timer?
     /// The loop the link belongs to; weak, so a link that outlives its loop belongs to none.
-    private weak var runLoop: RunLoop?
+    private(set) weak var runLoop: RunLoop?
     private var origin: Int64 = 0
     /// Slot index of the callback phase: callbacks happen at slots `phase + k × frameInterval`.
     private var phase: Int64 = 0
@@ -42,6 +42,8 @@ public final class DisplayLink {
     public private(set) var skippedFrames = 0
     /// Callbacks made so far.
     public private(set) var frameCount = 0
+    /// Called after each callback while ``frames`` is iterated (rule C-X3).
+    var frameObserver: ((DisplayLink) -> Void)?
 
     /// Creates a link for a display refreshing `refreshRate` times a second (clamped to 1…1000).
     public init(refreshRate: Int = 60, callback: @escaping (DisplayLink) -> Void) {
@@ -133,6 +135,7 @@ public final class DisplayLink {
         timer?.invalidate()
         timer = nil
         callback = nil
+        frameObserver = nil
     }
 
     /// The vsync time of slot `index`.
@@ -185,6 +188,7 @@ public final class DisplayLink {
         recentCallbacks.append(now)
         if recentCallbacks.count > 30 { recentCallbacks.removeFirst(recentCallbacks.count - 30) }
         callback(self)
+        frameObserver?(self)
         guard validity, !isPaused, self.timer === timer else { return }
         // D3: a callback slower than a frame skips the slots it overran; it never queues them.
         let next = callbackSlot(after: max(runLoop.now.nanoseconds, vsync(slot)))

@@ -17,6 +17,12 @@ extension RunLoop {
     /// ```
     public struct Handle: Sendable {
         let shared: LoopShared
+        /// The loop as the serial executor of actors bound to it (rule C-X1).
+        public let executor: Executor
+        /// The loop as the task executor of tasks that prefer it (rule C-X1).
+        public let taskExecutor: LoopTaskExecutor
+        /// The loop's time base (its ``RunLoop/clock``).
+        public let clock: RunLoopClock
 
         /// Queues `block` to run on the loop's thread in the next pass that runs one of `modes`
         /// (``RunLoop/Mode/common`` stands for every common mode), and wakes the loop (decision 5) —
@@ -150,7 +156,7 @@ final class LoopShared: Sendable {
     /// What a wake-up for work adds to the eventfd's counter; an interruption adds 1. The counter
     /// read back then says, in the same system call that clears it, whether any wake-up asked for a
     /// pass (fewer than 2^32 interruptions can be pending).
-    private static let wakeUpForWork: UInt64 = 1 << 32
+    static let wakeUpForWork: UInt64 = 1 << 32
 
     func wakeUp() {
         signal(Self.wakeUpForWork)

@@ -19,7 +19,8 @@ extension RunLoop {
             var handledSource = doSignalledSources(in: state, stopAfterFirst: returnAfterSourceHandled)
             if handledSource { doBlocks(in: state) }
             // C-B2 under strictCF: a pending block does not keep the loop from sleeping.
-            let skipSleep = polling || handledSource || (!shared.isStrictCF && hasBlocks(for: state))
+            let skipSleep =
+                polling || handledSource || (!shared.isStrictCF && hasBlocks(for: state)) || hasJobs(for: state)
             if !skipSleep { notify(.beforeWaiting, in: state) }
             ready.removeAll(keepingCapacity: true)
             let deadline = skipSleep ? nil : min(limit, wakeDeadline(for: state) ?? Int64.max)
@@ -40,6 +41,7 @@ extension RunLoop {
             if !(handledSource && returnAfterSourceHandled) {
                 handledSource = serviceMainQueue(in: state) || handledSource
             }
+            runJobs(in: state)
             if !(handledSource && returnAfterSourceHandled) {
                 handledSource =
                     handleReadyDescriptors(ready, in: state, stopAfterFirst: returnAfterSourceHandled)
@@ -66,7 +68,7 @@ extension RunLoop {
     /// ``RunLoop/main`` always may, from the main queue.
     func isEmpty(_ state: ModeState) -> Bool {
         !drainsMainQueue(in: state) && state.timers.isEmpty && state.sources.isEmpty
-            && state.descriptorSources.isEmpty && !hasBlocks(for: state)
+            && state.descriptorSources.isEmpty && !hasBlocks(for: state) && !hasJobs(for: state)
     }
 
     /// Moves messages from other threads into the loop (decisions.md 5).
@@ -82,7 +84,7 @@ extension RunLoop {
 
     // MARK: Blocks (C-B1…C-B3)
 
-    private func matches(_ modes: [Mode], _ state: ModeState) -> Bool {
+    func matches(_ modes: [Mode], _ state: ModeState) -> Bool {
         modes.contains(state.mode) || (modes.contains(.common) && isCommonMode(state.mode))
     }
 

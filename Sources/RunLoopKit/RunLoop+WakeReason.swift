@@ -6,8 +6,8 @@ extension RunLoop {
         case timer
         /// A watched descriptor became readable.
         case input
-        /// Another thread queued a block (`perform(inModes:)` through the handle), or work arrived
-        /// on the main queue that ``RunLoop/main`` drains (C-M12).
+        /// Another thread queued a block (`perform(inModes:)` through the handle) or an executor
+        /// job (C-X1), or work arrived on the main queue that ``RunLoop/main`` drains (C-M12).
         case block
         /// A wake-up from another thread (``Handle/wakeUp()``, a stop, a marshalled request).
         case wakeUp
@@ -24,7 +24,7 @@ extension RunLoop {
     func wakeReason(ready: [Int32], limit: Int64) -> WakeReason {
         if !ready.isEmpty { return .input }
         if waiter.mainQueueSignalled { return .block }
-        if waiter.sawWakeUp { return shared.hasPendingPerform ? .block : .wakeUp }
+        if waiter.sawWakeUp { return shared.hasPendingPerform || executor.jobs.hasPendingJobs ? .block : .wakeUp }
         return now.nanoseconds >= limit ? .timeout : .timer
     }
 }

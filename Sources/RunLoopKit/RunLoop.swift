@@ -24,6 +24,10 @@ public final class RunLoop {
     public let clock: RunLoopClock
     /// The `Sendable` part of the loop for other threads.
     public let handle: Handle
+    /// The loop as the serial executor of actors bound to it (rule C-X1).
+    public var executor: Executor { handle.executor }
+    /// The loop as the task executor of tasks that prefer it (rule C-X1).
+    public var taskExecutor: LoopTaskExecutor { handle.taskExecutor }
 
     let shared: LoopShared
     let waiter: Waiter
@@ -46,6 +50,14 @@ public final class RunLoop {
     @exclusivity(unchecked) private var insertionCounter: UInt64 = 0
     /// Whether a main-queue drain is in progress (``serviceMainQueue(in:)``), so a nested run does not drain again.
     var isDrainingMainQueue = false
+    /// The modes whose passes run executor jobs (C-X1); ``executorModes``.
+    var jobModes: [Mode] = [.common]
+    /// Whether executor jobs are running, so that a run nested in one runs none (C-X1).
+    var isRunningJobs = false
+    /// Reused buffer of jobs taken from the executor; only touched on the loop's thread.
+    var jobScratch: [JobQueue.Job] = []
+    /// Executor jobs run so far (``executorJobsRun``).
+    var jobsRun = 0
     /// Why the last sleep ended, when an after-waiting observer asked (``lastWakeReason``).
     var wakeReason: WakeReason?
     /// The state found by the last ``modeState(for:)`` lookup, to skip hashing the mode name.
@@ -101,11 +113,17 @@ public final class RunLoop {
     private init(clock: RunLoopClock, resources: Resources) {
         self.clock = clock
         shared = resources.shared
-        handle = Handle(shared: resources.shared)
         waiter = resources.waiter
         ownerThread = pthread_self()
         ownerThreadKernelID = cle_thread_id()
+        let jobs = JobQueue(
+            shared: resources.shared, ownerThread: ownerThread, ownerThreadKernelID: ownerThreadKernelID)
+        handle = Handle(
+            shared: resources.shared, executor: Executor(jobs: jobs), taskExecutor: LoopTaskExecutor(jobs: jobs),
+            clock: clock)
         waiter.adopt(resources.defaultEpoll, for: modeState(for: .default))
+        jobs.bind(to: self)
+        clock.servingLoop?.claim(handle)
         if let control = clock.timeControl {
             // A change of the controlled clock moves every deadline: a sleeping loop recomputes its own.
             weak let shared = resources.shared
@@ -121,6 +139,14 @@ public final class RunLoop {
         // Items hold the loop weakly, so they see it gone; they must not believe they are common items
         // of a loop that no longer exists.
         commonItems.forgetAll()
+        executor.jobs.close()
+        #if DEBUG
+        // Kept for good: an actor or task that outlives the loop meets the trap of a closed
+        // queue (rule C-X1) rather than freed memory.
+        _ = Unmanaged.passRetained(executor)
+        _ = Unmanaged.passRetained(taskExecutor)
+        #endif
+        clock.servingLoop?.release(handle)
     }
 
     /// The calling thread's run loop, created with the system clock on first use (C-R13).

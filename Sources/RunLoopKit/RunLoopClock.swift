@@ -35,6 +35,15 @@ public enum RunLoopClock: Sendable {
         return nil
     }
 
+    /// Where the loops on a virtual or controlled clock register to serve its sleeps (rule C-X2).
+    var servingLoop: ServingLoop? {
+        switch self {
+        case .system: nil
+        case .virtual(let clock): clock.servingLoop
+        case .controlled(let control): control.servingLoop
+        }
+    }
+
     /// Whether the clock's time can jump or stand still (a virtual or controlled clock): timers
     /// delivered onto a loop on it must follow the loop's clock rather than the kernel's.
     var isSteered: Bool {

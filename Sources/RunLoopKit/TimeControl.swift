@@ -55,6 +55,8 @@ public final class TimeControl: Sendable {
     public let base: RunLoopClock
     private let state: Mutex<State>
     private let changeObservers = Mutex<[@Sendable () -> Bool]>([])
+    /// The loop whose timers serve the clock's sleeps (``sleep(until:tolerance:)``).
+    let servingLoop = ServingLoop()
 
     /// A running clock at the base's rate whose readings start equal to the base's.
     public init(base: RunLoopClock) {

@@ -22,6 +22,8 @@ public final class VirtualClock: Sendable {
 
     private let readings: Mutex<Readings>
     private let sleepObservers = Mutex<[@Sendable () -> Void]>([])
+    /// The loop whose timers serve the clock's sleeps (``sleep(until:tolerance:)``).
+    let servingLoop = ServingLoop()
 
     /// The wall-clock origin of a new virtual clock: 2026-01-01T00:00:00Z.
     public static let defaultWallStart = Instant(nanoseconds: 1_767_225_600 * 1_000_000_000)

@@ -11,6 +11,9 @@ import RunLoopKit
 //   timer    a main-queue dispatch timer pauses in a mode that is not common and catches up after
 //   empty    a common-mode run with nothing scheduled waits for its limit instead of finishing
 //   paused   RunLoop.main made on a paused TimeControl still drains the main queue, and its timers wait
+//   mainactor  a @MainActor job waits in a mode that is not common and runs in a common one (C-X1);
+//            MainActor.assumeIsolated works in a timer callout; a @MainActor task's default-mode sleep
+//            on the main loop waits while a mode that is not common runs
 let modal = RunLoop.Mode("modal")
 let scenario = CommandLine.arguments.dropFirst().first
 let time = TimeControl(base: .system)
@@ -81,13 +84,38 @@ let loop = scenario == "paused" ? RunLoop.main(clock: .controlled(time)) : RunLo
     print("paused run: \(result), ran \(record.ran), timer fires \(record.calls)")
 }
 
+@MainActor func mainActorCase() {
+    let record = Record()
+    Task { @MainActor in record.ran.append("job") }
+    print("modal run: \(hold(modal, for: .milliseconds(50))), ran \(record.ran)")
+    print(
+        "default run: \(loop.run(mode: .default, for: .seconds(60), returnAfterSourceHandled: true)), ran \(record.ran)"
+    )
+    let timer = Timer(fireAt: loop.now, interval: .zero, repeats: false) { _ in
+        MainActor.assumeIsolated { record.calls += 1 }
+    }
+    loop.add(timer, forMode: .default)
+    loop.run(mode: .default, until: loop.now + .milliseconds(20))
+    print("assumeIsolated in a timer callout: calls \(record.calls)")
+    let handle = loop.handle
+    Task { @MainActor in
+        try await handle.sleep(for: .milliseconds(10), inModes: [.default])
+        record.ran.append("slept")
+    }
+    loop.run(mode: .default, until: .zero)  // the task starts and adds its sleep
+    print("modal run: \(hold(modal, for: .milliseconds(50))), ran \(record.ran)")
+    loop.run(mode: .default, for: .milliseconds(20))
+    print("default run: ran \(record.ran)")
+}
+
 switch scenario {
 case "async": asyncCase()
 case "timer": timerCase()
 case "empty": emptyCase()
 case "paused": pausedCase()
+case "mainactor": mainActorCase()
 default:
-    print("usage: main-queue-probe async|timer|empty|paused")
+    print("usage: main-queue-probe async|timer|empty|paused|mainactor")
     exit(64)
 }
 exit(0)

@@ -50,4 +50,18 @@ struct MainQueueTests {
                 "paused run: handledSource, ran [\"block\"], timer fires 1",
             ])
     }
+
+    @Test(
+        "C-X1: a @MainActor job and a @MainActor sleep on RunLoop.main wait in a modal mode; assumeIsolated in a callout"
+    )
+    func mainActorFollowsCommonModes() throws {
+        #expect(
+            try probe("mainactor") == [
+                "modal run: stopped, ran []",
+                "default run: handledSource, ran [\"job\"]",
+                "assumeIsolated in a timer callout: calls 1",
+                "modal run: stopped, ran [\"job\"]",
+                "default run: ran [\"job\", \"slept\"]",
+            ])
+    }
 }

@@ -5,7 +5,8 @@ import Testing
 
 /// RunLoopKit against ``ReferenceModel`` under seeded random operations (runloop-reference 1.1–1.4):
 /// timers added to and removed from modes and `.common`, `addCommonMode`, fire-date changes,
-/// invalidation, perform blocks, runs of every mode, and callouts that work late or run nested.
+/// invalidation, perform blocks, sleeps on the loop's clock (C-X2), runs of every mode, and callouts
+/// that work late or run nested.
 ///
 /// `swift test` runs 10 000 operations. For a long run set `RUNLOOPKIT_MODEL_OPERATIONS`
 /// (`RUNLOOPKIT_MODEL_OPERATIONS=1000000 swift test --filter ModelTests`), and
@@ -21,6 +22,7 @@ struct ModelTests {
         case setFireDate(timer: Int, offset: Int64)
         case invalidate(timer: Int)
         case perform(modes: [String])
+        case sleep(fireIn: Int64, modes: [String])
         case run(mode: String, duration: Int64)
 
         var description: String {
@@ -33,6 +35,7 @@ struct ModelTests {
             case .setFireDate(let timer, let offset): "setFireDate(t\(timer), now + \(offset))"
             case .invalidate(let timer): "invalidate(t\(timer))"
             case .perform(let modes): "perform(\(modes))"
+            case .sleep(let fireIn, let modes): "sleep(now + \(fireIn), inModes: \(modes))"
             case .run(let mode, let duration): "run(\(mode), for: \(duration))"
             }
         }
@@ -61,8 +64,11 @@ struct ModelTests {
         }
         let timer = random.next(timerCount)
         switch roll {
-        case ..<20: return .add(timer: timer, mode: mode(common: true))
-        case ..<30: return .add(timer: timer, mode: mode(common: true))
+        case ..<25: return .add(timer: timer, mode: mode(common: true))
+        case ..<30:
+            return .sleep(
+                fireIn: Int64(random.next(400)) * ms - 50 * ms,
+                modes: [mode(common: false)] + (random.next(2) == 0 ? [mode(common: false)] : []))
         case ..<40: return .remove(timer: timer, mode: mode(common: true))
         case ..<44: return .addCommonMode(modes[1 + random.next(2)])
         case ..<54: return .setFireDate(timer: timer, offset: Int64(random.next(400)) * ms - 100 * ms)
@@ -81,6 +87,7 @@ struct ModelTests {
         var timers: [Timer] = []
         var log: [String] = []
         var blockCount = 0
+        var sleepCount = 0
 
         init() {
             loop = RunLoop(clock: .virtual(clock))
@@ -117,6 +124,16 @@ struct ModelTests {
                 loop.perform(inModes: modes.map { RunLoop.Mode(rawValue: $0) }) { [unowned self] in
                     log.append("b\(id)@\(now)")
                 }
+            case .sleep(let fireIn, let modes):
+                let id = sleepCount
+                sleepCount += 1
+                let deadline = Instant(nanoseconds: now + fireIn)
+                let handle = loop.handle
+                let system = LoopBound(self, on: loop)
+                Task(executorPreference: loop.taskExecutor) {
+                    try await handle.sleep(until: deadline, inModes: modes.map { RunLoop.Mode(rawValue: $0) })
+                    system.value.log.append("s\(id)@\(system.value.now)")
+                }
             case .run(let mode, let duration):
                 return "\(loop.run(mode: RunLoop.Mode(rawValue: mode), until: Instant(nanoseconds: now + duration)))"
             }
@@ -137,6 +154,8 @@ struct ModelTests {
         case .perform(let modes):
             model.perform(blockCount, modes: modes)
             blockCount += 1
+        case .sleep(let fireIn, let modes):
+            model.sleep(model.sleeperCount, until: model.now + fireIn, modes: modes)
         case .run(let mode, let duration): return model.run(mode: mode, until: model.now + duration)
         }
         return nil

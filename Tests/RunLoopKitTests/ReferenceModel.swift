@@ -1,7 +1,9 @@
 /// A small reference model of a run loop on a virtual clock, written from runloop-reference 1.1–1.4
 /// with plain arrays and no cleverness: modes and common modes (C-M2…C-M10), passes and results
-/// (C-R1…C-R3), perform blocks (C-B1…C-B3) and timers (C-T1…C-T8). Only what the random-operation
-/// test drives is modelled: no sources, observers, stops or tolerance.
+/// (C-R1…C-R3), perform blocks (C-B1…C-B3), timers (C-T1…C-T8), and sleeps on the loop's clock:
+/// a sleep is a one-shot timer in its modes (C-X2), added and resumed by executor jobs, which run
+/// after the due timers of passes of common modes (C-X1). Only what the random-operation test drives
+/// is modelled: no sources, observers, stops or tolerance.
 final class ReferenceModel {
     struct ModelTimer {
         var fire: Int64
@@ -25,6 +27,12 @@ final class ReferenceModel {
     private var commonItems: [Int] = []
     private var blocks: [(id: Int, modes: [String])] = []
     private var counter: UInt64 = 0
+    /// The sleeps' one-shot timers, by sleep id; in no mode until their start job ran.
+    private var sleepers: [ModelTimer] = []
+    /// The sleeps whose timers are in a mode, so that a run looks at those only.
+    private var scheduledSleepers: Set<Int> = []
+    /// Executor jobs waiting for a pass of a common mode: a sleep to start (its modes), or to resume.
+    private var jobs: [(sleeper: Int, start: [String]?)] = []
 
     /// Forgets the events logged so far (after they were compared).
     func resetLog() {
@@ -108,6 +116,15 @@ final class ReferenceModel {
         blocks.append((id, modes))
     }
 
+    /// Sleeps so far: the id of the next one.
+    var sleeperCount: Int { sleepers.count }
+
+    /// A task that sleeps until `deadline` in `modes` (named modes only), then logs `s<id>`.
+    func sleep(_ id: Int, until deadline: Int64, modes: [String]) {
+        sleepers.append(ModelTimer(fire: deadline, interval: 0, work: 0, nested: nil))
+        jobs.append((id, modes))
+    }
+
     // MARK: Running (C-R1…C-R3)
 
     /// `run(mode:until:)`: the result's name.
@@ -116,15 +133,17 @@ final class ReferenceModel {
         let polling = limit <= now
         while true {
             doBlocks(mode)
-            let skipSleep = polling || hasBlocks(mode)
+            let skipSleep = polling || hasBlocks(mode) || hasJobs(mode)
             if !skipSleep {
                 let wake =
-                    timers.indices
-                    .filter { timers[$0].modes[mode] != nil && !timers[$0].firing }
-                    .map { timers[$0].fire }.min() ?? Int64.max
+                    (timers.filter { $0.modes[mode] != nil && !$0.firing }
+                    + scheduledSleepers.map { sleepers[$0] }
+                    .filter { $0.modes[mode] != nil })
+                    .map(\.fire).min() ?? Int64.max
                 now = max(now, min(limit, wake))
             }
             doTimers(mode)
+            runJobs(mode)
             doBlocks(mode)
             if polling || now >= limit { return "timedOut" }
             if isEmpty(mode) { return "finished" }
@@ -132,7 +151,29 @@ final class ReferenceModel {
     }
 
     private func isEmpty(_ mode: String) -> Bool {
-        !timers.contains { $0.modes[mode] != nil } && !hasBlocks(mode)
+        !timers.contains { $0.modes[mode] != nil } && !scheduledSleepers.contains { sleepers[$0].modes[mode] != nil }
+            && !hasBlocks(mode) && !hasJobs(mode)
+    }
+
+    /// C-X1: jobs run in passes of common modes (the default executor modes).
+    private func hasJobs(_ mode: String) -> Bool {
+        !jobs.isEmpty && commonModes.contains(mode)
+    }
+
+    /// C-X1: runs the jobs waiting when it starts: a sleep joins its modes (C-T1), or logs its wake-up.
+    private func runJobs(_ mode: String) {
+        guard hasJobs(mode) else { return }
+        let pending = jobs
+        jobs = []
+        for (id, start) in pending {
+            guard let modes = start else {
+                log.append("s\(id)@\(now)")
+                continue
+            }
+            sleepers[id].fire = max(sleepers[id].fire, now)
+            if !modes.isEmpty { scheduledSleepers.insert(id) }
+            for mode in modes where sleepers[id].modes[mode] == nil { sleepers[id].modes[mode] = nextOrder() }
+        }
     }
 
     private func matches(_ modes: [String], _ mode: String) -> Bool {
@@ -161,10 +202,23 @@ final class ReferenceModel {
     /// C-T3…C-T6: fires the timers of `mode` due now, in (fire time, order) order.
     private func doTimers(_ mode: String) {
         let limit = now
-        let due = timers.indices
+        let dueTimers = timers.indices
             .filter { timers[$0].modes[mode] != nil && timers[$0].fire <= limit }
-            .sorted { (timers[$0].fire, timers[$0].modes[mode]!) < (timers[$1].fire, timers[$1].modes[mode]!) }
-        for id in due {
+            .map { (fire: timers[$0].fire, order: timers[$0].modes[mode]!, sleeper: false, id: $0) }
+        let dueSleepers =
+            scheduledSleepers
+            .filter { sleepers[$0].modes[mode] != nil && sleepers[$0].fire <= limit }
+            .map { (fire: sleepers[$0].fire, order: sleepers[$0].modes[mode]!, sleeper: true, id: $0) }
+        let due = (dueTimers + dueSleepers).sorted { ($0.fire, $0.order) < ($1.fire, $1.order) }
+        for (_, _, sleeper, id) in due {
+            if sleeper {
+                // C-X2: a one-shot timer whose callout resumes the task: a job.
+                guard sleepers[id].modes[mode] != nil else { continue }
+                sleepers[id].modes = [:]
+                scheduledSleepers.remove(id)
+                jobs.append((id, nil))
+                continue
+            }
             guard timers[id].valid, !timers[id].firing, timers[id].fire <= limit, !timers[id].modes.isEmpty else {
                 continue
             }

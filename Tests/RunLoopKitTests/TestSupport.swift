@@ -1,4 +1,5 @@
 import RunLoopKit
+import Synchronization
 
 /// A run loop on a fresh virtual clock, bound to the calling thread.
 func makeVirtualLoop() -> (RunLoop, VirtualClock) {
@@ -48,5 +49,28 @@ func addRecordingTimer(
         clock?.busy(work)
     }
     for mode in modes { loop.add(timer, forMode: mode) }
+    return timer
+}
+
+/// What tasks did, in order; safe from any thread.
+final class Transcript: Sendable {
+    private let storage = Mutex<[String]>([])
+
+    func append(_ entry: String) {
+        storage.withLock { $0.append(entry) }
+    }
+
+    var entries: [String] { storage.withLock { $0 } }
+}
+
+/// A one-shot timer at `at` ms that appends "name at <ms>" to `log`.
+@discardableResult
+func addTranscriptTimer(
+    _ name: String, to loop: RunLoop, log: Transcript, at time: Int64, mode: RunLoop.Mode = .default
+) -> Timer {
+    let timer = Timer(fireAt: ms(time), interval: .zero, repeats: false) { _ in
+        log.append("\(name) at \(loop.now.milliseconds)")
+    }
+    loop.add(timer, forMode: mode)
     return timer
 }

@@ -24,14 +24,28 @@ struct FocusTests {
     }
 
     @Test("d deletes the last SMS button's timer: the selection moves to the button before it, and Enter presses it")
-    func deleteKeepsTheSelectionOnARow() {
+    func deleteKeepsTheSelectionOnARow() throws {
         var state = makeState(uploadsLabel: nil)
         _ = state.apply(.key(.down))
         _ = state.apply(.key(.down))
         #expect(state.selectedRow?.name == "sms-gcd")
         _ = state.apply(.key(.character("d")))
         #expect(state.selectedRow?.name == "sms-common")
-        let pressed = state.apply(.key(.enter))
-        #expect(pressed.contains(.start(state.selectedRow!.id)))
+        let selected = try #require(state.selectedRow)
+        #expect(state.apply(.key(.enter)).contains(.start(selected.id)))
+    }
+
+    @Test("d on the inspector's last row moves its selection up; rows after a deleted one are still found by id")
+    func deleteInTheInspector() {
+        var state = makeState(uploadsLabel: nil)
+        _ = state.apply(.focus(.inspector))
+        let ids = state.rows.map(\.id)
+        _ = state.apply(.key(.down))
+        _ = state.apply(.key(.character("d")))
+        #expect(!state.contains(ids[1]))
+        for id in ids where id != ids[1] { #expect(state[id].id == id) }
+        for _ in ids { _ = state.apply(.key(.down)) }
+        _ = state.apply(.key(.character("d")))
+        #expect(state.selectedRow?.id == ids[ids.count - 2], "the row before the deleted last one")
     }
 }

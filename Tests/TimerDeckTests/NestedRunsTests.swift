@@ -22,6 +22,19 @@ struct NestedRunsTests {
         #expect(snapshots[1].screen.contains("mode: default  depth: 1"))
     }
 
+    @Test("q inside a tracking run inside the modal run ends both, then the session; the steps after it are not taken")
+    func quitFromTheInnermostRun() throws {
+        let snapshots = try runHeadless(
+            """
+            key M
+            key t
+            key q
+            wait 1s
+            snapshot
+            """)
+        #expect(snapshots.isEmpty)
+    }
+
     /// One input of a table row.
     enum Input: String, CustomStringConvertible {
         /// `t`; a wheel notch up; a mouse button down and up; the scroll's quiet period; `M`; `q`.

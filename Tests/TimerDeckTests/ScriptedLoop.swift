@@ -20,6 +20,8 @@ final class ScriptedLoop: EffectPerformer {
     private(set) var performed: [Effect] = []
     /// Every event applied, in order.
     private(set) var applied: [Event] = []
+    /// How many nested runs the loop was inside as each event was applied.
+    private(set) var depths: [Int] = []
     /// What each effect does besides being recorded (a callout that sends an event, say).
     var onEffect: (Effect) -> Void = { _ in }
 
@@ -70,7 +72,10 @@ final class ScriptedLoop: EffectPerformer {
 
     func soon(_ body: @escaping () -> Void) { later.append(body) }
 
-    func applied(_ event: Event, firstNewEntry: Int) { applied.append(event) }
+    func applied(_ event: Event, firstNewEntry: Int) {
+        applied.append(event)
+        depths.append(nested.count)
+    }
 
     private func run(_ mode: RunLoop.Mode) {
         nested.append((mode, false))

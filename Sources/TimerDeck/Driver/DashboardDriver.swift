@@ -1,12 +1,13 @@
-import DequeModule
 import Glibc
 import RunLoopKit
 import TerminalUI
 import Uploads
 
-/// Runs a ``DashboardState`` on a run loop: turns keys, fires, pipeline status and resizes into
-/// ``Event``s, and performs the ``Effect``s that ``DashboardState/apply(_:)`` returns on the real
-/// timers, the nested tracking run and the screen. It decides nothing itself.
+/// Runs a ``DashboardState`` on a run loop: turns keys, fires, pipeline status, resizes and
+/// wake-ups into ``Event``s for its ``DashboardStore``, and performs the ``Effect``s that
+/// ``DashboardState/apply(_:)`` returns on the timers' adapters, the nested runs and the screen.
+/// It decides how, never what: which rule applies is the state's (Docs/ARCHITECTURE.md, "The
+/// app's state machine", lists what it still decides and why).
 ///
 /// It lives on its run loop's thread. Scrolling the fire log runs the loop re-entrantly in the
 /// tracking mode until the gesture ends (decisions.md 7), exactly like a UIScrollView drag runs the
@@ -25,9 +26,10 @@ package final class DashboardDriver {
     package let startTime: Instant
     /// The real timer of each row.
     private var timers: [RowID: any RowTimer] = [:]
+    /// The row of each upload job, whose fires the pipeline reports.
+    private var jobRows: [UploadPipeline.Job: RowID] = [:]
     private var gestureEnd: Timer?
     private var relativeTimesRefresh: Timer?
-    private var pendingKeys: Deque<Key> = []
     /// The nested runs this driver is inside, innermost last, each with whether it was told to
     /// end (``Effect/endRun(_:)``); the loop stops only its innermost run.
     private var nested: [(mode: RunLoop.Mode, ends: Bool)] = []
@@ -69,8 +71,8 @@ package final class DashboardDriver {
         phaseMeter.onWake = { [unowned self] in woke() }
         if let pipeline {
             pipeline.onFire = { [unowned self] job, fire in
-                guard let row = state.rows.first(where: { $0.uploadJob == job }) else { return }
-                send(.fired(row.id, Fire(fire), rate: timeStatus.rate))
+                guard let id = jobRows[job] else { return }
+                send(.fired(id, Fire(fire), rate: timeStatus.rate))
             }
             pipeline.onChange = { [unowned self, unowned pipeline] in send(.pipelineStatus(pipeline.status)) }
             send(.pipelineStatus(pipeline.status))
@@ -97,12 +99,11 @@ package final class DashboardDriver {
         store.send(event)
     }
 
-    /// Handles keys in order. A key that starts a tracking gesture runs the nested tracking run;
-    /// the keys after it are handled inside that run, as a scroll view keeps receiving touches.
+    /// Handles keys in order. A key that starts a nested run (a tracking gesture, `M`) runs it; the
+    /// keys after it are handled inside that run, as a scroll view keeps receiving touches.
     package func receive(_ keys: [Key]) {
         recorder?.keys(keys, at: inputTime)
-        pendingKeys.append(contentsOf: keys)
-        handlePendingKeys()
+        store.send(keys.map { .key($0) })
     }
 
     /// The screen changed size (a resize, a return from Ctrl-Z): the layout follows.
@@ -129,7 +130,9 @@ package final class DashboardDriver {
             loop: LoopStatus(
                 mode: loop.currentMode, depth: loop.nestingDepth, commonModes: loop.commonModes,
                 now: loop.now, startTime: startTime, time: timeStatus),
-            readings: timers.mapValues { RowReading(nextFire: $0.nextFire, framesPerSecond: $0.framesPerSecond) },
+            readings: timers.mapValues {
+                RowReading(nextFire: $0.nextFire, framesPerSecond: ($0 as? DisplayLinkRowTimer)?.framesPerSecond)
+            },
             lab: state.page == .lab ? lab.readings : [],
             phases: state.page == .phases ? phaseMeter.reading : nil)
     }
@@ -143,27 +146,18 @@ package final class DashboardDriver {
         view.render(snapshot(), parts: parts, rows: rows)
     }
 
-    private func handlePendingKeys() {
-        while let key = pendingKeys.popFirst() {
-            if !pendingKeys.isEmpty {
-                loop.perform(inModes: RunLoop.Mode.inputModes) { [weak self] in self?.handlePendingKeys() }
-            }
-            send(.key(key))
-            if state.quitRequested { return }
-        }
-    }
-
     private func makeTimer(for row: RowState) -> any RowTimer {
         let id = row.id
         let report: (Fire) -> Void = { [unowned self] fire in send(.fired(id, fire, rate: timeStatus.rate)) }
-        switch row.mechanism {
-        case .defined(let timer):
-            return definedTimer(timer, mode: row.mode, report: report)
-        case .displayLink(let refreshRate):
+        switch row.kind {
+        case .countdown(_, let mechanism), .timer(let mechanism):
+            return adapter(of: mechanism, for: row.definition, report: report)
+        case .ripple(_, let refreshRate, _):
             return DisplayLinkRowTimer(loop: loop, refreshRate: refreshRate, onFire: report)
-        case .uploadJob(let job, _):
+        case .uploadJob(let job, _, _):
             // The pipeline owns the slot and reports its fires (through `onFire` above).
             guard let pipeline else { preconditionFailure("an upload row needs a pipeline: \(row.name)") }
+            jobRows[job] = id
             return SlotRowTimer(slot: pipeline.slot(job), onFire: nil)
         }
     }
@@ -209,11 +203,11 @@ extension DashboardDriver: EffectPerformer {
         case .suspend(let id): timers[id]?.suspend()
         case .resume(let id): timers[id]?.resume()
         case .move(let id, let mode):
-            timers[id]?.move(to: mode)
+            (timers[id] as? any MovableRowTimer)?.move(to: mode)
             trace?.move(timer: state[id].name, to: mode, at: loop.now, since: startTime, depth: loop.nestingDepth)
-        case .fire(let id): timers[id]?.fireNow()
+        case .fire(let id): (timers[id] as? any FirableRowTimer)?.fireNow()
         case .invalidate(let id): timers[id]?.invalidate()
-        case .setFrameInterval(let id, let interval): timers[id]?.setFrameInterval(interval)
+        case .setFrameInterval(let id, let interval): (timers[id] as? DisplayLinkRowTimer)?.setFrameInterval(interval)
         case .startUploads: pipeline?.start()
         case .work(let duration): work(for: duration)
         case .enterTracking(let quiet): track(quiet: quiet)

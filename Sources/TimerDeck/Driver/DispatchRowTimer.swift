@@ -5,7 +5,7 @@ import RunLoopKit
 /// background queue, or on the main queue that the main run loop drains (C-M12).
 /// It follows its definition: first event (at once as the seed's SMS code does, G2, one interval
 /// later, or at a time of day), repeats, leeway.
-final class DispatchRowTimer: RowTimer {
+final class DispatchRowTimer: FirableRowTimer {
     private unowned let loop: RunLoop
     private let clock: ClockKind
     private let queue: DispatchQueueChoice
@@ -77,10 +77,7 @@ final class DispatchRowTimer: RowTimer {
         if timer?.isSuspended == true { timer?.resume() }
     }
 
-    /// A dispatch timer has no mode (G1); the state never asks.
-    func move(to mode: RunLoop.Mode) {}
-
-    /// Reports an event now, outside the schedule: the row refreshes its label from its deadline.
+    /// Reports an event now, outside the schedule: the row refreshes its label from its grid.
     func fireNow() {
         guard timer != nil else { return }
         deliver(ticks: 1, isManual: true)
@@ -95,8 +92,6 @@ final class DispatchRowTimer: RowTimer {
         return loop.now
             + clockNow.duration(to: DispatchGrid(origin: firstDue, interval: interval).next(after: clockNow))
     }
-
-    var framesPerSecond: Double? { nil }
 
     private func deliver(ticks: Int, isManual: Bool) {
         guard let firstDue else { return }

@@ -160,7 +160,7 @@ extension DashboardState {
 
     /// `m`: default → tracking → common → default; a dispatch timer has no mode (G1).
     private mutating func moveToNextMode(_ row: RowState) -> [Effect] {
-        guard row.mechanism.hasModes, let mode = row.mode else {
+        guard let mode = row.mode else {
             hint = "\(row.name) is mode-independent (a dispatch timer, G1)"
             return []
         }

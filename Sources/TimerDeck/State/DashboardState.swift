@@ -24,8 +24,10 @@ struct DashboardState: Sendable {
     /// loop itself.
     static let phasesRedraw: Duration = .milliseconds(250)
 
-    /// Every timer row, in the inspector's order.
-    var rows: [RowState]
+    /// Every timer row, in the inspector's order; ``append(_:)`` and ``remove(_:)`` add and take one.
+    private(set) var rows: [RowState]
+    /// Where each row is in ``rows``: a row is found by its id in O(1).
+    private var positions: [RowID: Int]
     /// How many rows were ever made: the number of the next one (``RowID``).
     var rowsMade: Int
     /// The upload panel's sink label; `nil` when the dashboard has no pipeline.
@@ -61,7 +63,7 @@ struct DashboardState: Sendable {
     var log: FireLog
     /// What the upload pipeline is doing (S2), once it has said.
     var uploads: UploadStatus?
-    /// Set by `q` or a terminating signal.
+    /// Set by `q` or a terminating signal; the keys after it do nothing.
     var quitRequested = false
     /// Whether the "next in …" columns are being refreshed (while any timer runs).
     var refreshesTimes = false
@@ -71,6 +73,7 @@ struct DashboardState: Sendable {
     /// The state of `scene` on a screen of `size`, nothing started yet (``Event/launch`` starts it).
     init(scene: Scene, size: Size) {
         rows = scene.timers.enumerated().map { index, timer in RowState(timer, id: RowID(number: index)) }
+        positions = Self.positions(of: rows)
         rowsMade = scene.timers.count
         uploadsLabel = scene.uploadsLabel
         gestureQuiet = scene.gestureQuiet
@@ -86,13 +89,36 @@ struct DashboardState: Sendable {
     }
 
     /// Whether the row `id` is still there (a deleted row's late fires and hook ends are dropped).
-    func contains(_ id: RowID) -> Bool { rows.contains { $0.id == id } }
+    func contains(_ id: RowID) -> Bool { positions[id] != nil }
 
     private func position(of id: RowID) -> Int {
-        guard let position = rows.firstIndex(where: { $0.id == id }) else {
+        guard let position = positions[id] else {
             preconditionFailure("DashboardState: \(id) is not a row (deleted?); check contains(_:) first")
         }
         return position
+    }
+
+    /// Adds `row` after the others; the layout and the selections follow.
+    mutating func append(_ row: RowState) {
+        positions[row.id] = rows.count
+        rows.append(row)
+        rowsChanged()
+    }
+
+    /// Takes the row `id` away; the layout and the selections follow.
+    mutating func remove(_ id: RowID) {
+        rows.remove(at: position(of: id))
+        positions = Self.positions(of: rows)
+        rowsChanged()
+    }
+
+    private static func positions(of rows: [RowState]) -> [RowID: Int] {
+        Dictionary(uniqueKeysWithValues: rows.enumerated().map { ($1.id, $0) })
+    }
+
+    private mutating func rowsChanged() {
+        layout = DashboardLayout(size: layout.size, rowCount: rows.count, hasUploads: uploadsLabel != nil)
+        keepSelectionsOnRows()
     }
 
     /// Changes the state for `event` and returns what the driver must do, in order. While any
@@ -115,7 +141,7 @@ struct DashboardState: Sendable {
         if let id = event.row, !contains(id) { return [] }
         switch event {
         case .launch: return launch()
-        case .key(let key): return receive(key)
+        case .key(let key): return quitRequested ? [] : receive(key)
         case .fired(let id, let fire, let rate): return fired(id, fire, rate: rate)
         case .pipelineStatus(let status):
             uploads = status

@@ -26,7 +26,13 @@ final class DashboardStore {
 
     /// Applies `event` now, or after the effects being performed.
     func send(_ event: Event) {
-        queue.append(event)
+        send([event])
+    }
+
+    /// Applies `events` in order: the ones after an event that enters a nested run are applied
+    /// inside that run.
+    func send(_ events: [Event]) {
+        queue.append(contentsOf: events)
         applyQueued()
     }
 

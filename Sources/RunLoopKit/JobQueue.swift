@@ -1,0 +1,104 @@
+import CLinuxEvents
+import Glibc
+import Synchronization
+
+/// The executor jobs waiting for a run loop, shared by its ``RunLoop/Executor`` (actor jobs) and
+/// its ``RunLoop/LoopTaskExecutor`` (jobs of tasks that prefer the loop): rule C-X1.
+///
+/// A job enqueued on the loop's thread costs no system call; from another thread the first job of
+/// a batch wakes the loop with one eventfd write, later ones none until the loop takes the batch.
+final class JobQueue: Sendable {
+    /// One waiting job, and whether it runs isolated to the loop's serial executor (an actor's).
+    struct Job {
+        let job: UnownedJob
+        let isolated: Bool
+    }
+
+    /// The jobs, oldest first, and whether the loop is gone.
+    private struct State {
+        var jobs: [Job] = []
+        var isClosed = false
+    }
+
+    private let shared: LoopShared
+    private let state = Mutex(State())
+    /// Whether ``state`` has jobs; written under its lock, read without it by the loop's passes.
+    private let pending = Atomic<Bool>(false)
+    private let ownerThread: pthread_t
+    let ownerThreadKernelID: Int32
+    /// The loop, for ``RunLoop/Handle/submit(_:)``. Safe without a lock: written once by the
+    /// loop's initialiser, on the loop's thread, before the queue is shared, and read only on that
+    /// thread (``withLoop(_:)`` checks); weak, as the loop owns its executors.
+    nonisolated(unsafe) private weak var loop: RunLoop?
+
+    init(shared: LoopShared, ownerThread: pthread_t, ownerThreadKernelID: Int32) {
+        self.shared = shared
+        self.ownerThread = ownerThread
+        self.ownerThreadKernelID = ownerThreadKernelID
+    }
+
+    /// Called once by the loop's initialiser.
+    func bind(to loop: RunLoop) {
+        self.loop = loop
+    }
+
+    func add(_ job: UnownedJob, isolated: Bool) {
+        let first = state.withLock { state -> Bool? in
+            guard !state.isClosed else { return nil }
+            state.jobs.append(Job(job: job, isolated: isolated))
+            pending.store(true, ordering: .releasing)
+            return state.jobs.count == 1
+        }
+        guard let first else {
+            fatalError(
+                "RunLoop.Executor: a job was enqueued on thread \(cle_thread_id()) for the run loop of thread "
+                    + "\(ownerThreadKernelID), which no longer exists; a loop must outlive every actor bound to it")
+        }
+        // On the loop's thread the loop is awake and looks for jobs before it sleeps (C-X1).
+        if first && !isOnLoopThread { shared.wakeUp() }
+    }
+
+    /// Whether the calling thread is the loop's.
+    var isOnLoopThread: Bool {
+        pthread_equal(ownerThread, pthread_self()) != 0
+    }
+
+    /// Stops the program unless the caller runs on the loop's thread, naming `call` and both threads.
+    func checkOnLoopThread(_ call: String) {
+        precondition(
+            isOnLoopThread,
+            "\(call): running on thread \(cle_thread_id()), but this executor runs its jobs on the run loop "
+                + "of thread \(ownerThreadKernelID)")
+    }
+
+    /// Calls `body` with the loop; only on the loop's thread, while the loop exists.
+    func withLoop<Result>(_ body: (RunLoop) throws -> Result) rethrows -> Result {
+        checkOnLoopThread("RunLoop.Handle.submit(_:)")
+        guard let loop else {
+            fatalError("RunLoop.Executor: the run loop of thread \(ownerThreadKernelID) no longer exists")
+        }
+        return try body(loop)
+    }
+
+    /// Whether jobs wait for the loop.
+    var hasPendingJobs: Bool {
+        pending.load(ordering: .acquiring)
+    }
+
+    /// Swaps the waiting jobs into `jobs`, which must be empty; the loop reuses the buffer.
+    func take(into jobs: inout [Job]) {
+        state.withLock { state in
+            swap(&jobs, &state.jobs)
+            pending.store(false, ordering: .releasing)
+        }
+    }
+
+    /// The loop is going away: later jobs trap, queued ones are dropped.
+    func close() {
+        state.withLock { state in
+            state.isClosed = true
+            state.jobs = []
+            pending.store(false, ordering: .releasing)
+        }
+    }
+}

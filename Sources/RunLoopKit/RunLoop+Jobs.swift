@@ -1,0 +1,61 @@
+/// Executor jobs in the loop's passes (rule C-X1): which modes run them, and running them.
+extension RunLoop {
+    /// The modes whose passes run executor jobs: actors bound to ``executor`` and tasks that prefer
+    /// it (rule C-X1). By default ``Mode/common``, the loop's common modes, as CoreFoundation
+    /// drains the main queue (C-M12): jobs go on while the loop tracks and wait while it runs a
+    /// mode that is not common (a modal), then run when it is back. Name other modes to make jobs
+    /// wait in them too, or add a modal mode to let jobs run during it.
+    public var executorModes: [Mode] {
+        get { jobModes }
+        set {
+            checkThread("executorModes")
+            jobModes = newValue
+        }
+    }
+
+    /// How many executor jobs the loop has run so far. A pass observer that reads it at each
+    /// ``Activity/beforeTimers`` gets the jobs run per pass.
+    public var executorJobsRun: Int { jobsRun }
+
+    /// Whether the calling thread is the loop's: code there may use the loop (swift-nio's `inEventLoop`).
+    public var isOnLoopThread: Bool { isOnOwnerThread }
+
+    /// Stops the program, in release builds too, unless the calling thread is the loop's, with a
+    /// message naming both threads (swift-nio's `preconditionInEventLoop()`).
+    public func preconditionOnLoopThread(_ call: String = "preconditionOnLoopThread()") {
+        precondition(isOnOwnerThread, threadMismatch(call))
+    }
+
+    /// Whether `state`'s passes run jobs now: it is one of ``executorModes`` and no job is running.
+    func runsJobs(in state: ModeState) -> Bool {
+        !isRunningJobs && matches(jobModes, state)
+    }
+
+    /// Whether jobs wait that a pass of `state` would run: the pass must not sleep.
+    func hasJobs(for state: ModeState) -> Bool {
+        executor.jobs.hasPendingJobs && runsJobs(in: state)
+    }
+
+    /// Runs the jobs waiting when it starts, oldest first; jobs they enqueue wait for the next pass,
+    /// which does not sleep (C-X1, like blocks, C-B2).
+    func runJobs(in state: ModeState) {
+        guard hasJobs(for: state) else { return }
+        var jobs = jobScratch
+        jobScratch = []
+        executor.jobs.take(into: &jobs)
+        isRunningJobs = true
+        let serial = executor.asUnownedSerialExecutor()
+        let task = taskExecutor.asUnownedTaskExecutor()
+        for job in jobs {
+            jobsRun += 1
+            if job.isolated {
+                job.job.runSynchronously(on: serial)
+            } else {
+                job.job.runSynchronously(on: task)
+            }
+        }
+        isRunningJobs = false
+        jobs.removeAll(keepingCapacity: true)
+        jobScratch = jobs
+    }
+}

@@ -1,0 +1,20 @@
+extension RunLoop.Handle {
+    /// Runs `body` with the loop on the loop's thread, as a job of its ``taskExecutor`` (rule C-X1: in
+    /// the loop's ``RunLoop/executorModes``), and returns its result or rethrows its error.
+    ///
+    /// ```swift
+    /// let fireDate = try await handle.submit { loop in loop.nextFireDate(forMode: .default) }
+    /// ```
+    public func submit<Result: Sendable>(_ body: @Sendable (RunLoop) throws -> Result) async throws -> Result {
+        try await withTaskExecutorPreference(taskExecutor) { try executor.jobs.withLoop(body) }
+    }
+
+    /// Whether the calling thread is the loop's (swift-nio's `inEventLoop`).
+    public var isOnLoopThread: Bool { executor.jobs.isOnLoopThread }
+
+    /// Stops the program, in release builds too, unless the calling thread is the loop's, with a
+    /// message naming both threads (swift-nio's `preconditionInEventLoop()`).
+    public func preconditionOnLoopThread() {
+        executor.jobs.checkOnLoopThread("RunLoop.Handle.preconditionOnLoopThread()")
+    }
+}

@@ -1,0 +1,55 @@
+extension RunLoop.Handle {
+    /// Suspends the calling task until `deadline` on the loop's uptime clock: a one-shot timer in the
+    /// loop's heap, in `modes` (default: the loop's common modes), with `tolerance` (C-T9) — rule C-X2.
+    ///
+    /// Like a ``Timer`` in those modes it waits while the loop runs another mode: a sleep in
+    /// `[.default]` pauses while the loop tracks (seed M2). On a ``VirtualClock`` or a
+    /// ``TimeControl`` it follows the loop's clock: sleepers resume in deadline order, equal
+    /// deadlines in the order they slept (C-T3), and pausing, stepping or slowing the clock applies
+    /// to them. Cancelling the task invalidates the timer and resumes it at once with
+    /// `CancellationError`. An empty `modes` sleeps until cancelled.
+    ///
+    /// Called on the loop's thread (a task that prefers its ``taskExecutor``, an actor bound to its ``executor``) the timer is
+    /// added at once, with no system call; from another thread it is added at the loop's next pass.
+    ///
+    /// ```swift
+    /// let handle = loop.handle
+    /// Task(executorPreference: handle.taskExecutor) {
+    ///     try await handle.sleep(for: .seconds(1), inModes: [.default])   // pauses while scrolling
+    /// }
+    /// ```
+    nonisolated(nonsending) public func sleep(
+        until deadline: Instant, tolerance: Duration? = nil, inModes modes: [RunLoop.Mode] = [.common]
+    ) async throws {
+        let sleeper = Sleeper()
+        try await withTaskCancellationHandler {
+            try await withUnsafeThrowingContinuation { continuation in
+                sleeper.start(continuation)
+                if isOnLoopThread {
+                    executor.jobs.withLoop { loop in
+                        sleeper.schedule(on: loop, until: deadline, tolerance: tolerance, inModes: modes)
+                    }
+                } else {
+                    execute(wake: true) { loop in
+                        sleeper.schedule(on: loop, until: deadline, tolerance: tolerance, inModes: modes)
+                    }
+                }
+            }
+        } onCancel: {
+            sleeper.cancel(on: self)
+        }
+    }
+
+    /// Suspends the calling task for `duration` of the loop's clock; see ``sleep(until:tolerance:inModes:)``.
+    nonisolated(nonsending) public func sleep(
+        for duration: Duration, tolerance: Duration? = nil, inModes modes: [RunLoop.Mode] = [.common]
+    ) async throws {
+        try await sleep(until: clock.now(.uptime) + duration, tolerance: tolerance, inModes: modes)
+    }
+
+    /// The loop's clock as a Swift `Clock` on `kind`, whose sleeps are timers of this loop in
+    /// `modes` (rule C-X2).
+    public func clock(_ kind: ClockKind = .uptime, inModes modes: [RunLoop.Mode] = [.common]) -> LoopClock {
+        LoopClock(handle: self, kind: kind, modes: modes)
+    }
+}
