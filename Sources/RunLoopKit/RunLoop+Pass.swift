@@ -175,7 +175,8 @@ extension RunLoop {
             // own), or taken out of this mode by its callout: nothing here holds it any longer.
             queue.putBack(entry)
         }
-        for entry in skipped { queue.putBack(entry) }
+        // Newest first: a timer moved back in and taken off again was skipped twice (TimerQueue.putBack).
+        for entry in skipped.reversed() { queue.putBack(entry) }
     }
 
     private func fire(_ timer: Timer, dueBy limit: Int64) {

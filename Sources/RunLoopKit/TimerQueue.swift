@@ -130,6 +130,8 @@ final class TimerQueue {
 
     /// Puts a parked timer's entry back with its key, taking over its reference; if the timer is
     /// no longer parked here (it was removed, or repositioned back in), the reference is released.
+    /// A timer repositioned back in and taken off again has two entries out: put back the newer
+    /// first (last taken, first put back), so that the older, stale key finds it in the heap.
     func putBack(_ entry: Entry) {
         let timer = entry.timer.takeUnretainedValue()
         guard timer.slot(in: id) == QueueSlot.parked else {

@@ -57,8 +57,9 @@ struct TimerQueueTests {
                 taken.append(entry)
                 parked.insert(ObjectIdentifier(timer))
             } else if !taken.isEmpty {
-                // Back with its key if still parked; otherwise its reference is released.
-                let entry = taken.removeFirst()
+                // Back with its key if still parked; otherwise its reference is released. Last taken,
+                // first put back: an older entry of a timer taken off again is stale.
+                let entry = taken.removeLast()
                 parked.remove(ObjectIdentifier(entry.timer.takeUnretainedValue()))
                 queue.putBack(entry)
             }
@@ -78,7 +79,7 @@ struct TimerQueueTests {
             queue.latestFireTime(atOrBefore: hard, raising: &wake)
             #expect(hard == expectedHard && wake == ascending.last { $0.deadline <= hard }?.deadline)
         }
-        for entry in taken { queue.putBack(entry) }
+        for entry in taken.reversed() { queue.putBack(entry) }
         #expect(queue.parkedCount == 0 && queue.count == model.count && queue.isConsistent)
         // Everything comes off in order.
         var previous: TimerQueue.Entry?
