@@ -35,7 +35,4 @@ static inline int cle_is_main_thread(void) { return syscall(SYS_gettid) == getpi
 extern int _dispatch_get_main_queue_handle_4CF(void);
 extern void _dispatch_main_queue_callback_4CF(void *ignored);
 
-/// Asks the CPU to start loading the cache line at `address` (a hint Swift does not expose).
-static inline void cle_prefetch(const void *address) { __builtin_prefetch(address); }
-
 #endif

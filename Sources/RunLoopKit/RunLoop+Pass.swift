@@ -158,28 +158,33 @@ extension RunLoop {
         return wake == Int64.max ? nil : wake
     }
 
-    /// Fires every timer of `state` due now, in (fire time, insertion) order.
+    /// Fires every timer of `state` due now, in (fire time, insertion) order, taking each off the
+    /// top of the mode's heap (C-T3).
+    ///
+    /// The timers due are those in the mode with a fire time at or before the pass's start and an
+    /// order given before it. A timer inserted or repositioned during the pass (a later order) is
+    /// due at a later pass: it is taken off with the others but put back at the end of this one,
+    /// like a timer still firing in an enclosing pass (C-T4).
     private func doTimers(in state: ModeState) {
         let limit = now.nanoseconds
-        // Take the reusable buffer; a nested run inside a callout finds it empty and allocates its own.
-        var due = dueScratch
-        dueScratch = []
-        defer {
-            due.removeAll(keepingCapacity: true)
-            dueScratch = due
+        let lastDueOrder = lastInsertionOrder
+        let queue = state.timers
+        var skipped: [TimerQueue.Entry] = []
+        while let entry = queue.popFirst(dueBy: limit) {
+            // The pass owns the popped entry's reference (TimerQueue invariant 4): the callout
+            // needs none of its own, and a fired one-shot timer is released here, once.
+            let timer = entry.timer
+            if entry.order > lastDueOrder || timer._withUnsafeGuaranteedRef({ $0.isFiring }) {
+                skipped.append(entry)
+                continue
+            }
+            timer._withUnsafeGuaranteedRef { fire($0, dueBy: limit) }
+            // Fired and invalidated, or repositioned (back into the heap with a reference of its
+            // own), or taken out of this mode by its callout: nothing here holds it any longer.
+            queue.putBack(entry)
         }
-        state.timers.collectDue(atOrBefore: limit, into: &due)
-        guard !due.isEmpty else { return }
-        sortInFireOrder(&due)
-        // An earlier callout may remove a later timer from its queue: hold each for the pass.
-        for entry in due { _ = entry.reference.retain() }
-        for index in due.indices {
-            // With many timers their objects are out of cache: start loading one a few callouts ahead.
-            if index + 4 < due.count { cle_prefetch(due[index + 4].reference.toOpaque()) }
-            // Held above, so the callout needs no reference of its own.
-            due[index].reference._withUnsafeGuaranteedRef { fire($0, dueBy: limit) }
-            due[index].reference.release()
-        }
+        // Newest first: a timer moved back in and taken off again was skipped twice (TimerQueue.putBack).
+        for entry in skipped.reversed() { queue.putBack(entry) }
     }
 
     private func fire(_ timer: Timer, dueBy limit: Int64) {
@@ -209,34 +214,4 @@ extension RunLoop {
         // Otherwise the callout set the fire date: keep it, even if it is now (C-T6, C-T7).
         reposition(timer)
     }
-}
-
-/// Sorts due timers by (fire time, insertion order), in place and without allocating.
-///
-/// Heapsort, because the standard library's stable sort allocates a buffer of half the elements on
-/// every call. With glibc, a large allocation first consolidates every small chunk freed since the
-/// last one: after a pass of many one-shot timers, that is a walk over all of their freed (and long
-/// evicted) objects and blocks, which cost more than the sort. Insertion orders are unique, so
-/// stability is moot.
-private func sortInFireOrder(_ due: inout [TimerQueue.Due]) {
-    due.withUnsafeMutableBufferPointer { items in
-        /// Restores max-heap order below `parent` within `items[..<end]`.
-        func siftDown(_ parent: Int, _ end: Int) {
-            var parent = parent
-            while true {
-                var child = 2 * parent + 1
-                guard child < end else { return }
-                if child + 1 < end && items[child].precedes(items[child + 1]) { child += 1 }
-                guard items[parent].precedes(items[child]) else { return }
-                items.swapAt(parent, child)
-                parent = child
-            }
-        }
-        for parent in stride(from: items.count / 2 - 1, through: 0, by: -1) { siftDown(parent, items.count) }
-        for end in stride(from: items.count - 1, to: 0, by: -1) {
-            items.swapAt(0, end)
-            siftDown(0, end)
-        }
-    }
-    assert(zip(due, due.dropFirst()).allSatisfy { !$1.precedes($0) }, "due timers out of fire order")
 }

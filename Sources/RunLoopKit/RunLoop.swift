@@ -48,8 +48,6 @@ public final class RunLoop {
     /// Delayed performs waiting to run, by target (C-P2).
     var performRequests = PerformRequests()
     @exclusivity(unchecked) private var insertionCounter: UInt64 = 0
-    /// Reused buffer of due timers (``doTimers(in:)``); only touched on the loop's thread, never re-entrantly.
-    @exclusivity(unchecked) var dueScratch: [TimerQueue.Due] = []
     /// Whether a main-queue drain is in progress (``serviceMainQueue(in:)``), so a nested run does not drain again.
     var isDrainingMainQueue = false
     /// The modes whose passes run executor jobs (C-X1); ``executorModes``.
@@ -331,6 +329,9 @@ public final class RunLoop {
         insertionCounter &+= 1
         return insertionCounter
     }
+
+    /// The last insertion order handed out: every later insertion or repositioning gets a greater one.
+    var lastInsertionOrder: UInt64 { insertionCounter }
 }
 
 @available(*, unavailable)

@@ -53,7 +53,7 @@ extension Timer: RunLoopItem {
 
     func unregister(from state: ModeState, of loop: RunLoop) { state.timers.remove(self) }
 
-    /// Its queue tickets say where it is, without a look at every mode.
+    /// Its queue slots say where it is, without a look at every mode.
     func isRegistered(anywhereIn loop: RunLoop) -> Bool { isQueued }
 
     func unregisterEverywhere(of loop: RunLoop) {

@@ -29,8 +29,8 @@ public final class Timer {
     /// The run loop the timer belongs to while it is in at least one of its modes (C-T2); weak, so a
     /// timer that outlives its loop belongs to none.
     weak var runLoop: RunLoop?
-    /// The timer's ticket in the first ``TimerQueue`` it is in; tickets in further queues are in `extras`.
-    @exclusivity(unchecked) private var firstTicket = QueueTicket.none
+    /// The timer's slot in the first ``TimerQueue`` it is in; slots in further queues are in `extras`.
+    @exclusivity(unchecked) private var firstSlot = QueueSlot.none
     private var extras: Extras?
     /// True while the timer's own callout runs (C-T4).
     private(set) var isFiring = false
@@ -52,8 +52,8 @@ public final class Timer {
         /// The fire time last serviced by the run loop, reported by ``fireDate`` once invalid (C-T8);
         /// only repeating timers need it (a one-shot is invalidated at the time it fired).
         var lastFireNanoseconds: Int64?
-        /// Tickets in the queues after the first one (a common-mode timer is in two or more).
-        var moreTickets: [QueueTicket] = []
+        /// Slots in the queues after the first one (a common-mode timer is in two or more).
+        var moreSlots: [QueueSlot] = []
         var userInfo: Any?
         var shared: TimerShared?
     }
@@ -251,57 +251,58 @@ public final class Timer {
 
 // MARK: Queue membership
 
-/// A timer's ticket in one ``TimerQueue``.
-struct QueueTicket {
-    var queue: Int32
-    var ticket: Int32
-
-    /// No queue.
-    static let none = QueueTicket(queue: -1, ticket: 0)
-}
-
 extension Timer {
     /// Whether the timer is in any queue.
-    var isQueued: Bool { firstTicket.queue >= 0 }
+    var isQueued: Bool { firstSlot.queue >= 0 }
 
-    /// The timer's ticket in `queue`, `nil` if it is not there.
+    /// The timer's slot in `queue` (an index in its heap, or ``QueueSlot/parked``), `nil` if it is not there.
     @inline(__always)
-    func ticket(in queue: Int32) -> Int32? {
-        if firstTicket.queue == queue { return firstTicket.ticket }
-        guard let more = extras?.moreTickets, !more.isEmpty else { return nil }
-        return more.first { $0.queue == queue }?.ticket
+    func slot(in queue: Int32) -> Int32? {
+        if firstSlot.queue == queue { return firstSlot.index }
+        guard let more = extras?.moreSlots, !more.isEmpty else { return nil }
+        return more.first { $0.queue == queue }?.index
     }
 
-    /// Records the ticket of a queue the timer has just joined.
-    func recordTicket(_ ticket: Int32, in queue: Int32) {
-        if firstTicket.queue < 0 {
-            firstTicket = QueueTicket(queue: queue, ticket: ticket)
-        } else {
-            extrasForWriting().moreTickets.append(QueueTicket(queue: queue, ticket: ticket))
+    /// Moves the timer within `queue`, which it is in; called on every step of a sift.
+    @inline(__always)
+    func setSlot(_ index: Int32, in queue: Int32) {
+        if firstSlot.queue == queue {
+            firstSlot.index = index
+        } else if let extras, let position = extras.moreSlots.firstIndex(where: { $0.queue == queue }) {
+            extras.moreSlots[position].index = index
         }
     }
 
-    /// Forgets the ticket of a queue the timer has left. The first ticket is kept inline while the
+    /// Records the slot of a queue the timer has just joined.
+    func recordSlot(_ index: Int32, in queue: Int32) {
+        if firstSlot.queue < 0 {
+            firstSlot = QueueSlot(queue: queue, index: index)
+        } else {
+            extrasForWriting().moreSlots.append(QueueSlot(queue: queue, index: index))
+        }
+    }
+
+    /// Forgets the slot of a queue the timer has left. The first slot is kept inline while the
     /// timer is in any queue, so `isQueued` needs no look into `extras`.
-    func forgetTicket(in queue: Int32) {
-        if firstTicket.queue == queue {
-            if let extras, !extras.moreTickets.isEmpty {
-                firstTicket = extras.moreTickets.removeFirst()
+    func forgetSlot(in queue: Int32) {
+        if firstSlot.queue == queue {
+            if let extras, !extras.moreSlots.isEmpty {
+                firstSlot = extras.moreSlots.removeFirst()
             } else {
-                firstTicket = .none
+                firstSlot = .none
             }
         } else {
-            extras?.moreTickets.removeAll { $0.queue == queue }
+            extras?.moreSlots.removeAll { $0.queue == queue }
         }
     }
 
     /// Calls `body` with the id of every queue the timer is in; `body` may take the timer out of them.
     @inline(__always)
     func forEachQueueID(_ body: (Int32) -> Void) {
-        let first = firstTicket.queue
-        let more = extras?.moreTickets ?? []
+        let first = firstSlot.queue
+        let more = extras?.moreSlots ?? []
         if first >= 0 { body(first) }
-        for ticket in more { body(ticket.queue) }
+        for slot in more { body(slot.queue) }
     }
 
     /// The ids of the queues the timer is in, in ascending order (the order their modes were created).

@@ -17,6 +17,9 @@ struct BenchCommand: ParsableCommand {
     @Flag(help: "Print JSON lines instead of tables.")
     var json = false
 
+    @Flag(help: "Only the rows of timers at scale: every deadline due at once, 10M timers, scattered timers.")
+    var scaleOnly = false
+
     @Option(help: .hidden)
     var child: String?
 
@@ -47,25 +50,18 @@ struct BenchCommand: ParsableCommand {
         report.machine()
         let sizes = quick ? [1_000] : [1_000, 100_000, 1_000_000]
         let peers = [RunLoopKitPeer.name, FoundationPeer.name, DispatchPeer.name, HeapSleepFloor.name]
-        for size in sizes {
-            // RunLoopKit's DispatchTimer on a queue beside the bare Dispatch it wraps.
-            let rows: [ThroughputResult] = try (peers + [DispatchTimerPeer.name]).map { peer in
-                var fired: ThroughputResult = try spawn("fire", peer, size)
-                let cancelled: ThroughputResult = try spawn("cancel", peer, size)
-                fired.cancelNanoseconds = cancelled.cancelNanoseconds
-                fired.note = [fired.note, cancelled.note].compactMap { $0 }.joined(separator: "; ").nilIfEmpty
-                return fired
+        if !scaleOnly {
+            for size in sizes {
+                // RunLoopKit's DispatchTimer on a queue beside the bare Dispatch it wraps, and the
+                // kernel's own cost of one timerfd wake-up per deadline.
+                let rows = try (peers + [DispatchTimerPeer.name, KernelFloor.name]).map {
+                    try firedAndCancelled($0, size)
+                }
+                report.throughput(rows)
             }
-            report.throughput(rows)
         }
-        // Every deadline due at once: the work per timer with no waiting in it (with deadlines spread
-        // over a second, a loop that is awake all second shows the spread, not the work).
-        let allDue: [ThroughputResult] = try [RunLoopKitPeer.name, DispatchPeer.name, HeapSleepFloor.name].map {
-            var row: ThroughputResult = try spawn("fire", $0, sizes.last ?? 1_000, 0, 1)
-            row.allDue = true
-            return row
-        }
-        report.throughput(allDue, allDue: true)
+        try scaleRows(report, size: sizes.last ?? 1_000)
+        guard !scaleOnly else { return }
         // The same runs with tolerance (leeway) on every timer: how well each coalesces wake-ups.
         for (size, tolerance) in quick ? [(1_000, 1_000_000)] : Self.toleranceRuns {
             let rows: [ThroughputResult] = try peers.map { peer in
@@ -108,6 +104,44 @@ struct BenchCommand: ParsableCommand {
         let plan: DashboardPeer.Plan = quick ? .quick : .full
         let dashboard: DashboardResult = try spawn("dashboard", DashboardPeer.name, plan.arguments)
         report.dashboard(dashboard)
+    }
+
+    /// The rows of timers at scale: the work per timer with every deadline due at once, 10M timers
+    /// over 10 s (10 000 over 0.1 s with `--quick`), and timers scattered over memory.
+    private func scaleRows(_ report: Report, size: Int) throws {
+        // Every deadline due at once: the work per timer with no waiting in it (with deadlines spread
+        // over a second, a loop that is awake all second shows the spread, not the work).
+        let allDue: [ThroughputResult] = try [RunLoopKitPeer.name, DispatchPeer.name, HeapSleepFloor.name].map {
+            var row: ThroughputResult = try spawn("fire", $0, size, 0, 1)
+            row.allDue = true
+            return row
+        }
+        report.throughput(allDue, allDue: true)
+        let (scale, spread) = quick ? (10_000, 100_000_000) : (10_000_000, 10_000_000_000)
+        let scaled = try [RunLoopKitPeer.name, DispatchPeer.name, HeapSleepFloor.name].map {
+            try firedAndCancelled($0, scale, spread: spread)
+        }
+        report.throughput(scaled, spread: spread)
+        // The same work with 256 bytes of other objects allocated between consecutive timers.
+        let scattered: [ThroughputResult] = try [RunLoopKitPeer.name, HeapSleepFloor.name].flatMap { peer in
+            try [0, 256].map { scatter in
+                var row: ThroughputResult = try spawn("fire", peer, size, 0, 1, scatter)
+                row.allDue = true
+                return row
+            }
+        }
+        report.throughput(scattered, allDue: true)
+    }
+
+    /// The fire run of `peer` with the cancel run's figures merged in.
+    private func firedAndCancelled(_ peer: String, _ size: Int, spread: Int = 1_000_000_000) throws
+        -> ThroughputResult
+    {
+        var fired: ThroughputResult = try spawn("fire", peer, size, 0, spread)
+        let cancelled: ThroughputResult = try spawn("cancel", peer, size)
+        fired.cancelNanoseconds = cancelled.cancelNanoseconds
+        fired.note = [fired.note, cancelled.note].compactMap { $0 }.joined(separator: "; ").nilIfEmpty
+        return fired
     }
 
     /// Of several runs of one lateness measurement, the one with the median p99, carrying every run's p99.
@@ -155,7 +189,7 @@ struct BenchCommand: ParsableCommand {
             data = try encoder.encode(
                 peer.fire(
                     count: Int(numbers[0]), spread: numbers.count > 2 ? numbers[2] : 1_000_000_000,
-                    tolerance: numbers.count > 1 ? numbers[1] : 0))
+                    tolerance: numbers.count > 1 ? numbers[1] : 0, scatter: numbers.count > 3 ? Int(numbers[3]) : 0))
         case (.cancel, let peer?): data = try encoder.encode(peer.cancel(count: Int(numbers[0])))
         case (.lateness, let peer?):
             data = try encoder.encode(peer.lateness(interval: numbers[0], duration: numbers[1]))

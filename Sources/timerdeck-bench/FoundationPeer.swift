@@ -11,12 +11,12 @@ enum FoundationPeer: Peer {
         Date(timeIntervalSinceNow: Double(nanoseconds - monotonicNanoseconds()) / 1e9)
     }
 
-    static func fire(count: Int, spread: Int64, tolerance: Int64) -> ThroughputResult {
+    static func fire(count: Int, spread: Int64, tolerance: Int64, scatter: Int) -> ThroughputResult {
         let loop = RunLoop.current
         // Foundation's timer blocks are @Sendable; they run on this thread, so the lock is never contended.
         let progress = Mutex((fired: 0, last: Int64(0)))
         var spreadSource = DeadlineSpread()
-        var run = FireRun(count: count)
+        var run = FireRun(count: count, scatter: scatter)
         let origin = Date()
         for _ in 0..<count {
             let offset = Double(spreadSource.next(below: spread)) / 1e9

@@ -51,19 +51,20 @@ enum HeapSleepFloor: Peer {
         }
     }
 
-    static func fire(count: Int, spread: Int64, tolerance: Int64) -> ThroughputResult {
+    static func fire(count: Int, spread: Int64, tolerance: Int64, scatter: Int) -> ThroughputResult {
         var heap = Heap()
         heap.reserve(count)
         var fired = 0
         var lastCallback: Int64 = 0
         var spreadSource = DeadlineSpread()
-        var run = FireRun(count: count)
+        var run = FireRun(count: count, scatter: scatter)
         for _ in 0..<count {
             heap.push(
                 .init(deadline: run.start + spreadSource.next(below: spread)) {
                     fired += 1
                     lastCallback = monotonicNanoseconds()
                 })
+            run.interleave()
         }
         run.scheduledAll()
         while let earliest = heap.first {

@@ -1,16 +1,47 @@
 import CPseudoTerminal
 import Glibc
 
-/// The kernel floors: a bare `timerfd` for lateness, a bare `poll()` loop for an idle countdown.
+/// The kernel floors: a bare `timerfd` for lateness and for one wake-up per deadline, a bare
+/// `poll()` loop for an idle countdown.
 enum KernelFloor: Peer {
     static let name = "kernel floor"
 
-    static func fire(count: Int, spread: Int64, tolerance: Int64) -> ThroughputResult {
-        ThroughputResult(peer: name, timers: count, note: "no timer queue: lateness and idle floors only")
+    /// What the kernel costs at zero tolerance: the deadlines sorted up front (no queue), one
+    /// absolute `timerfd` armed at each deadline not yet passed and read in a blocking loop, then
+    /// every deadline passed by then served. With tolerance it arms at deadline + tolerance.
+    static func fire(count: Int, spread: Int64, tolerance: Int64, scatter: Int) -> ThroughputResult {
+        let descriptor = timerfd_create(CLOCK_MONOTONIC, 0)
+        defer { close(descriptor) }
+        var spreadSource = DeadlineSpread()
+        var run = FireRun(count: count, scatter: scatter)
+        var deadlines = (0..<count).map { _ in run.start + spreadSource.next(below: spread) }
+        deadlines.sort()
+        run.scheduledAll()
+        var fired = 0
+        var lastCallback: Int64 = 0
+        var expirations: UInt64 = 0
+        while fired < count {
+            var now = monotonicNanoseconds()
+            if deadlines[fired] > now {
+                let wake = deadlines[fired] + tolerance
+                var spec = itimerspec()
+                spec.it_value.tv_sec = Int(wake / 1_000_000_000)
+                spec.it_value.tv_nsec = Int(wake % 1_000_000_000)
+                timerfd_settime(descriptor, Int32(TFD_TIMER_ABSTIME), &spec, nil)
+                _ = read(descriptor, &expirations, 8)
+                now = monotonicNanoseconds()
+            }
+            while fired < count && deadlines[fired] <= now {
+                fired += 1
+                lastCallback = monotonicNanoseconds()
+            }
+        }
+        let after = withExtendedLifetime(deadlines) { ResourceUsage.now() }
+        return run.result(peer: name, after: after, lastCallback: lastCallback, deadlines: spreadSource, fired: fired)
     }
 
     static func cancel(count: Int) -> ThroughputResult {
-        fire(count: count, spread: 0, tolerance: 0)
+        ThroughputResult(peer: name, timers: count, note: "a firing floor: no cancel")
     }
 
     /// A `CLOCK_MONOTONIC` timerfd with `it_interval`, read in a blocking loop: no slack, no queue.

@@ -8,6 +8,8 @@ struct ResourceUsage {
     var voluntarySwitches: Int
     /// Resident set size in bytes.
     var residentBytes: Int
+    /// The largest resident set size of the process so far, in bytes.
+    var peakResidentBytes: Int
 
     static func now() -> ResourceUsage {
         var usage = rusage()
@@ -16,7 +18,8 @@ struct ResourceUsage {
             (Int64(usage.ru_utime.tv_sec) + Int64(usage.ru_stime.tv_sec)) * 1_000_000_000
             + (Int64(usage.ru_utime.tv_usec) + Int64(usage.ru_stime.tv_usec)) * 1_000
         return ResourceUsage(
-            cpuNanoseconds: cpu, voluntarySwitches: usage.ru_nvcsw, residentBytes: currentResidentBytes())
+            cpuNanoseconds: cpu, voluntarySwitches: usage.ru_nvcsw, residentBytes: currentResidentBytes(),
+            peakResidentBytes: usage.ru_maxrss * 1_024)
     }
 
     /// Current (not peak) RSS from /proc/self/statm.

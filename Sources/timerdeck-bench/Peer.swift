@@ -3,8 +3,9 @@ protocol Peer {
     /// Name in the report.
     static var name: String { get }
     /// Schedules `count` one-shot timers with deadlines spread over `spread` ns, each with
-    /// `tolerance` ns of tolerance (leeway), and runs until all fired.
-    static func fire(count: Int, spread: Int64, tolerance: Int64) -> ThroughputResult
+    /// `tolerance` ns of tolerance (leeway), and runs until all fired. Peers that can keep `scatter`
+    /// bytes of other objects between consecutive timers (``FireRun/interleave()``) do; the others ignore it.
+    static func fire(count: Int, spread: Int64, tolerance: Int64, scatter: Int) -> ThroughputResult
     /// Schedules `count` one-shot timers far in the future, then cancels them all.
     static func cancel(count: Int) -> ThroughputResult
     /// Runs a repeating timer of `interval` ns for `duration` ns and measures each fire's lateness.

@@ -49,13 +49,13 @@ final class FireProgress: Sendable {
 }
 
 extension QueuePeer {
-    static func fire(count: Int, spread: Int64, tolerance: Int64) -> ThroughputResult {
+    static func fire(count: Int, spread: Int64, tolerance: Int64, scatter: Int) -> ThroughputResult {
         let queue = DispatchQueue(label: "bench.fire")
         let progress = FireProgress(count: count)
         var spreadSource = DeadlineSpread()
         var timers: [Timer] = []
         timers.reserveCapacity(count)
-        var run = FireRun(count: count)
+        var run = FireRun(count: count, scatter: scatter)
         for _ in 0..<count {
             let timer = Timer(queue: queue, counting: progress)
             timer.start(at: run.start + spreadSource.next(below: spread), repeating: nil, leeway: tolerance)

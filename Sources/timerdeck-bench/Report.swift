@@ -18,22 +18,32 @@ struct Report {
         }
     }
 
-    func throughput(_ rows: [ThroughputResult], tolerance: Int64 = 0, allDue: Bool = false) {
+    func throughput(
+        _ rows: [ThroughputResult], tolerance: Int64 = 0, allDue: Bool = false, spread: Int = 1_000_000_000
+    ) {
         if json {
             for row in rows { emit(row) }
             return
         }
         let with = tolerance > 0 ? ", tolerance \(format(Double(tolerance) / 1e6, digits: 0)) ms on each" : ""
-        let when = allDue ? "every deadline due at once (the work per timer)" : "deadlines spread over 1 s"
-        print("\n## Throughput: \(rows.first?.timers ?? 0) one-shot timers, \(when)\(with)")
+        let when =
+            allDue
+            ? "every deadline due at once (the work per timer)"
+            : "deadlines spread over \(format(Double(spread) / 1e9, digits: spread % 1_000_000_000 == 0 ? 0 : 1)) s"
+        let scattered = rows.contains { $0.scatterBytes != nil } ? ", timers alone or scattered in memory" : ""
+        print("\n## Throughput: \(rows.first?.timers ?? 0) one-shot timers, \(when)\(with)\(scattered)")
         table(
-            ["peer", "schedule ns", "cancel ns", "CPU/timer ns", "last cb s", "lag ms", "B/timer", "fired", "note"],
+            [
+                "peer", "schedule ns", "cancel ns", "CPU/timer ns", "last cb s", "lag ms", "B/timer", "peak MB",
+                "fired", "note",
+            ],
             rows.map { row in
-                [
+                let scatter = row.scatterBytes.map { "\($0) B of other objects between timers" }
+                return [
                     row.peer, format(row.scheduleNanoseconds), format(row.cancelNanoseconds),
                     format(row.cpuPerTimerNanoseconds), format(row.lastCallbackSeconds, digits: 3),
-                    format(row.lagMilliseconds, digits: 1),
-                    format(row.bytesPerTimer), row.fired.map(String.init) ?? "—", row.note ?? "",
+                    format(row.lagMilliseconds, digits: 1), format(row.bytesPerTimer), format(row.peakMegabytes),
+                    row.fired.map(String.init) ?? "—", [scatter, row.note].compactMap { $0 }.joined(separator: "; "),
                 ]
             })
     }

@@ -14,12 +14,16 @@ struct ThroughputResult: Codable {
     var lagMilliseconds: Double?
     /// RSS growth per scheduled timer.
     var bytesPerTimer: Double?
+    /// The child process's peak RSS, in MB (the whole process: runtime, timers, the benchmark's own arrays).
+    var peakMegabytes: Double?
     /// Callbacks delivered.
     var fired: Int?
     /// The tolerance (leeway) of every timer, in nanoseconds (`nil`: none).
     var toleranceNanoseconds: Int64?
     /// Whether every deadline was due at once (`nil`: spread over a second).
     var allDue: Bool?
+    /// Bytes allocated (and kept) between consecutive timers, scattering them over memory (`nil`: none).
+    var scatterBytes: Int?
     var note: String?
 }
 

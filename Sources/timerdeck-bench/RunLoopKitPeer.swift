@@ -5,7 +5,7 @@ import RunLoopKit
 enum RunLoopKitPeer: Peer {
     static let name = "RunLoopKit"
 
-    static func fire(count: Int, spread: Int64, tolerance: Int64) -> ThroughputResult {
+    static func fire(count: Int, spread: Int64, tolerance: Int64, scatter: Int) -> ThroughputResult {
         let loop = RunLoop()
         // TIMERDECK_BENCH_LOOP_METRICS=1: the same run with the loop's metrics on (no backend
         // bootstrapped, so swift-metrics' no-op handlers: the cost is the loop's own bookkeeping).
@@ -13,7 +13,7 @@ enum RunLoopKitPeer: Peer {
         var fired = 0
         var lastCallback: Int64 = 0
         var spreadSource = DeadlineSpread()
-        var run = FireRun(count: count)
+        var run = FireRun(count: count, scatter: scatter)
         for _ in 0..<count {
             let deadline = Instant(nanoseconds: run.start + spreadSource.next(below: spread))
             let timer = Timer(fireAt: deadline, interval: .zero, repeats: false) { _ in
@@ -22,12 +22,13 @@ enum RunLoopKitPeer: Peer {
             }
             if tolerance > 0 { timer.tolerance = .nanoseconds(tolerance) }
             loop.add(timer, forMode: .default)
+            run.interleave()
         }
         run.scheduledAll()
         loop.run(mode: .default, until: .distantFuture)
         // Measured with the loop still alive: freeing it (and glibc consolidating the freed timers)
         // is teardown, not firing; every peer is measured so.
-        let after = withExtendedLifetime(loop) { ResourceUsage.now() }
+        let after = withExtendedLifetime((loop, run)) { ResourceUsage.now() }
         return run.result(peer: name, after: after, lastCallback: lastCallback, deadlines: spreadSource, fired: fired)
     }
 

@@ -25,14 +25,22 @@ struct BenchSmokeTests {
         let throughput = rows.filter { $0["timers"] != nil }
         #expect(
             Set(throughput.compactMap { $0["peer"] as? String }) == [
-                "RunLoopKit", "Foundation", "Dispatch", "heap+nanosleep", "RunLoopKit DispatchTimer",
+                "RunLoopKit", "Foundation", "Dispatch", "heap+nanosleep", "RunLoopKit DispatchTimer", "kernel floor",
             ])
         for row in throughput {
             #expect(int(row["fired"]) == int(row["timers"]) && int(row["timers"]) > 0, "every timer fired: \(row)")
         }
         let withTolerance = throughput.filter { $0["toleranceNanoseconds"] != nil }
         #expect(withTolerance.count == 4, "one run with tolerance per peer: \(withTolerance)")
-        #expect(throughput.filter { $0["allDue"] != nil }.count == 3, "RunLoopKit, Dispatch and the floor, all due")
+        #expect(
+            throughput.filter { $0["allDue"] != nil && $0["scatterBytes"] == nil }.count == 5,
+            "RunLoopKit, Dispatch and the floor all due; RunLoopKit and the floor with their timers side by side")
+        #expect(
+            throughput.filter { $0["scatterBytes"] != nil }.count == 2,
+            "RunLoopKit and the floor with their timers scattered in memory")
+        let atScale = throughput.filter { int($0["timers"]) == 10_000 }
+        #expect(atScale.count == 3, "RunLoopKit, Dispatch and the floor at scale: \(atScale)")
+        for row in atScale { #expect(double(row["peakMegabytes"]) > 0, "peak memory: \(row)") }
 
         let lateness = rows.filter { $0["intervalMicroseconds"] != nil }
         let peers = ["kernel floor", "RunLoopKit", "Foundation", "Dispatch", "heap+nanosleep"]

@@ -16,44 +16,84 @@ struct TimerQueueTests {
         }
     }
 
-    @Test("Random insert, remove and update keep heap order, positions and tickets consistent")
-    func randomOperationsKeepInvariants() {
+    @Test("Random insert, remove, update, pop and put back keep heap order, slots and the wake window")
+    func randomOperationsMatchModel() {
         let queue = TimerQueue(id: 1)
-        var model: [ObjectIdentifier: (deadline: Int64, order: UInt64, timer: Timer)] = [:]
+        var model: [ObjectIdentifier: (deadline: Int64, order: UInt64, tolerance: Int64, timer: Timer)] = [:]
+        // Entries taken off by `popFirst` and not yet put back, and which of their timers are still parked.
+        var taken: [TimerQueue.Entry] = []
+        var parked = Set<ObjectIdentifier>()
         var random = SplitMix(state: 7)
         var order: UInt64 = 0
-        for step in 0..<5_000 {
-            if step % 500 == 0 { #expect(queue.isConsistent) }
+        for step in 0..<6_000 {
             order += 1
-            let action = random.next(10)
+            let action = random.next(12)
             if action < 5 || model.isEmpty {
                 let timer = Timer(fireAt: .zero, interval: .zero, repeats: false) { _ in }
-                let deadline = Int64(random.next(500))
+                let tolerance = Int64(random.next(50))
+                timer.tolerance = .nanoseconds(tolerance)
+                let deadline = Int64(random.next(1_000))
                 queue.insert(timer, deadline: deadline, order: order)
-                model[ObjectIdentifier(timer)] = (deadline, order, timer)
-            } else {
+                model[ObjectIdentifier(timer)] = (deadline, order, tolerance, timer)
+            } else if action < 10 {
                 let victim = Array(model.values)[random.next(model.count)]
                 if action < 8 {
                     queue.remove(victim.timer)
                     model[ObjectIdentifier(victim.timer)] = nil
+                    parked.remove(ObjectIdentifier(victim.timer))
                     #expect(!queue.contains(victim.timer))
                 } else {
-                    let deadline = Int64(random.next(500))
+                    let deadline = Int64(random.next(1_000))
                     queue.update(victim.timer, deadline: deadline, order: order)
-                    model[ObjectIdentifier(victim.timer)] = (deadline, order, victim.timer)
+                    model[ObjectIdentifier(victim.timer)] = (deadline, order, victim.tolerance, victim.timer)
+                    parked.remove(ObjectIdentifier(victim.timer))
                 }
+            } else if action == 10, let entry = queue.popFirst(dueBy: Int64(random.next(1_000))) {
+                // Taken off in (deadline, order) order: nothing left in the heap precedes it.
+                let timer = entry.timer.takeUnretainedValue()
+                let earliest = model.values.filter { !parked.contains(ObjectIdentifier($0.timer)) }
+                    .min { ($0.deadline, $0.order) < ($1.deadline, $1.order) }
+                #expect(earliest?.timer === timer && queue.contains(timer))
+                taken.append(entry)
+                parked.insert(ObjectIdentifier(timer))
+            } else if !taken.isEmpty {
+                // Back with its key if still parked; otherwise its reference is released. Last taken,
+                // first put back: an older entry of a timer taken off again is stale.
+                let entry = taken.removeLast()
+                parked.remove(ObjectIdentifier(entry.timer.takeUnretainedValue()))
+                queue.putBack(entry)
             }
+            guard step % 40 == 0 else { continue }
+            #expect(queue.isConsistent && queue.count == model.count && queue.parkedCount == parked.count)
+            let inHeap = model.values.filter { !parked.contains(ObjectIdentifier($0.timer)) }
+            let ascending = inHeap.sorted { ($0.deadline, $0.order) < ($1.deadline, $1.order) }
+            #expect(queue.first?.timer.takeUnretainedValue() === ascending.first?.timer)
+            // C-T9: the window is found by scanning fire times upwards while they fall inside it.
+            var expectedHard = Int64.max
+            for entry in ascending where entry.deadline <= expectedHard {
+                expectedHard = min(expectedHard, entry.deadline + entry.tolerance)
+            }
+            var hard = Int64.max
+            queue.narrowHardDeadline(&hard)
+            var wake: Int64?
+            queue.latestFireTime(atOrBefore: hard, raising: &wake)
+            #expect(hard == expectedHard && wake == ascending.last { $0.deadline <= hard }?.deadline)
         }
-        #expect(queue.count == model.count)
-        #expect(queue.isConsistent)
-        var due: [TimerQueue.Due] = []
-        queue.collectDue(atOrBefore: 250, into: &due)
-        #expect(due.count == model.values.filter { $0.deadline <= 250 }.count)
-        let expectedFirst = model.values.min { ($0.deadline, $0.order) < ($1.deadline, $1.order) }
-        #expect(queue.first?.timer === expectedFirst?.timer)
+        for entry in taken.reversed() { queue.putBack(entry) }
+        #expect(queue.parkedCount == 0 && queue.count == model.count && queue.isConsistent)
+        // Everything comes off in order.
+        var previous: TimerQueue.Entry?
+        while let entry = queue.popFirst(dueBy: Int64.max) {
+            #expect(previous.map { !entry.precedes($0) } ?? true)
+            previous = entry
+            let timer = entry.timer.takeUnretainedValue()
+            queue.remove(timer)
+            queue.putBack(entry)
+        }
+        #expect(queue.isEmpty)
     }
 
-    @Test("A timer in two queues holds a ticket in each; removing one leaves the other")
+    @Test("A timer in two queues holds a slot in each; removing one leaves the other")
     func timerInTwoQueues() {
         let first = TimerQueue(id: 1)
         let second = TimerQueue(id: 2)
@@ -86,56 +126,5 @@ struct TimerQueueTests {
         #expect(timer.modes == [.default])
         loop.run(until: ms(1))
         #expect(!timer.isValid)
-    }
-
-    @Test("Both rungs: with a tiny heap target, random operations keep order, due set and wake window")
-    func twoRungsMatchModel() {
-        let queue = TimerQueue(id: 1, heapTarget: 4)
-        var model: [ObjectIdentifier: (deadline: Int64, order: UInt64, tolerance: Int64, timer: Timer)] = [:]
-        var random = SplitMix(state: 11)
-        var order: UInt64 = 0
-        for step in 0..<4_000 {
-            order += 1
-            let action = random.next(10)
-            if action < 5 || model.isEmpty {
-                let timer = Timer(fireAt: .zero, interval: .zero, repeats: false) { _ in }
-                let tolerance = Int64(random.next(50))
-                timer.tolerance = .nanoseconds(tolerance)
-                let deadline = Int64(random.next(1_000))
-                queue.insert(timer, deadline: deadline, order: order)
-                model[ObjectIdentifier(timer)] = (deadline, order, tolerance, timer)
-            } else {
-                let victim = Array(model.values)[random.next(model.count)]
-                if action < 8 {
-                    queue.remove(victim.timer)
-                    model[ObjectIdentifier(victim.timer)] = nil
-                } else {
-                    let deadline = Int64(random.next(1_000))
-                    queue.update(victim.timer, deadline: deadline, order: order)
-                    model[ObjectIdentifier(victim.timer)] = (deadline, order, victim.tolerance, victim.timer)
-                }
-            }
-            guard step % 40 == 0 else { continue }
-            #expect(queue.isConsistent && queue.count == model.count)
-            let ascending = model.values.sorted { ($0.deadline, $0.order) < ($1.deadline, $1.order) }
-            #expect(queue.first?.timer === ascending.first?.timer)
-            // C-T9: the window is found by scanning fire times upwards while they fall inside it.
-            var expectedHard = Int64.max
-            for entry in ascending where entry.deadline <= expectedHard {
-                expectedHard = min(expectedHard, entry.deadline + entry.tolerance)
-            }
-            var hard = Int64.max
-            queue.narrowHardDeadline(&hard)
-            var wake: Int64?
-            queue.latestFireTime(atOrBefore: hard, raising: &wake)
-            #expect(hard == expectedHard && wake == ascending.last { $0.deadline <= hard }?.deadline)
-            let limit = Int64(random.next(1_000))
-            var due: [TimerQueue.Due] = []
-            queue.collectDue(atOrBefore: limit, into: &due)
-            #expect(
-                Set(due.map { ObjectIdentifier($0.timer) })
-                    == Set(model.values.filter { $0.deadline <= limit }.map { ObjectIdentifier($0.timer) }))
-            #expect(queue.isConsistent)
-        }
     }
 }
