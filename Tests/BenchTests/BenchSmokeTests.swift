@@ -84,8 +84,10 @@ struct BenchSmokeTests {
                 "every key redrew the screen while the hook hung: \(input)")
         }
         if let userTimers = scenes["user-timers"] {
+            // Context switches of either kind: on a busy machine, a debug build that has a thousand timers to
+            // serve may be preempted all the window long without ever going to sleep.
             #expect(
-                double(userTimers["wakeUpsPerSecond"]) > 0 && int(userTimers["bytesWritten"]) > 0,
+                double(userTimers["switchesPerSecond"]) > 0 && int(userTimers["bytesWritten"]) > 0,
                 "the user's timers ran and redrew: \(userTimers)")
         }
         if let clockPaused = scenes["clock-paused"] {

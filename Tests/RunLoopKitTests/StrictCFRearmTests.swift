@@ -1,4 +1,5 @@
 import Dispatch
+import Glibc
 import Synchronization
 import Testing
 
@@ -20,8 +21,20 @@ struct StrictCFRearmTests {
     }
 
     /// Runs a loop with one timer repeating every 100 ms for 600 ms; 250 ms in, another thread
-    /// sends `request` through the timer's handle.
+    /// sends `request` through the timer's handle. A run whose request a busy machine delayed past
+    /// the 300 ms fire it is about is run again (at most five times): it did not test the rule.
     private func run(
+        policy: RunLoop.WakeUpPolicy, request: @escaping @Sendable (Timer.Handle, Instant) -> Void
+    ) async -> Run {
+        var attempt = await runOnce(policy: policy, request: request)
+        for _ in 1..<5 where attempt.requestAt >= 290 {
+            attempt = await runOnce(policy: policy, request: request)
+        }
+        #expect(attempt.requestAt < 290, "the request never came before the 300 ms fire: \(attempt)")
+        return attempt
+    }
+
+    private func runOnce(
         policy: RunLoop.WakeUpPolicy, request: @escaping @Sendable (Timer.Handle, Instant) -> Void
     ) async -> Run {
         let outcome = Mutex<Run?>(nil)
@@ -39,8 +52,12 @@ struct StrictCFRearmTests {
             let observer = RunLoop.Observer(activities: .afterWaiting) { _, _ in wakes.append(elapsed()) }
             loop.add(observer, forMode: .default)
             let handle = timer.handle
-            let requestAt = Mutex<Int64>(0)
-            DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(250)) {
+            let requestAt = Mutex<Int64>(.max)
+            // A thread of its own: the global queues may be busy with other tests' blocking work.
+            spawnThread {
+                var pause = timespec(
+                    tv_sec: 0, tv_nsec: Int((start + .milliseconds(250) - SystemClock.now()).nanoseconds))
+                if pause.tv_nsec > 0 { nanosleep(&pause, nil) }
                 requestAt.withLock { $0 = (SystemClock.now() - start).nanoseconds / 1_000_000 }
                 request(handle, start)
             }
