@@ -50,10 +50,7 @@ enum LoopSleepPeer: Peer {
         let scheduled = monotonicNanoseconds()
         for task in tasks { task.cancel() }
         loop.run(mode: .default, until: .distantFuture)  // the cancelled tasks finish
-        let cancelled = monotonicNanoseconds()
-        return ThroughputResult(
-            peer: name, timers: count, scheduleNanoseconds: Double(scheduled - start) / Double(count),
-            cancelNanoseconds: Double(cancelled - scheduled) / Double(count))
+        return cancelResult(count: count, start: start, scheduled: scheduled, cancelled: monotonicNanoseconds())
     }
 
     /// A task that sleeps until each grid point `start + k × interval` in turn, skipping the points

@@ -47,10 +47,7 @@ enum TaskSleepPeer: Peer {
         let scheduled = monotonicNanoseconds()
         for task in tasks { task.cancel() }
         progress.done.wait()
-        let cancelled = monotonicNanoseconds()
-        return ThroughputResult(
-            peer: name, timers: count, scheduleNanoseconds: Double(scheduled - start) / Double(count),
-            cancelNanoseconds: Double(cancelled - scheduled) / Double(count))
+        return cancelResult(count: count, start: start, scheduled: scheduled, cancelled: monotonicNanoseconds())
     }
 
     /// A task that sleeps until each grid point in turn, skipping those it is already past.
