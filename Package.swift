@@ -7,6 +7,7 @@ let package = Package(
     name: "TimerDeck",
     products: [
         .library(name: "RunLoopKit", targets: ["RunLoopKit"]),
+        .library(name: "RunLoopKitFoundationCompat", targets: ["RunLoopKitFoundationCompat"]),
         .executable(name: "timerdeck", targets: ["timerdeck"]),
         .executable(name: "timerdeck-bench", targets: ["timerdeck-bench"]),
     ],
@@ -15,6 +16,8 @@ let package = Package(
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        // `swift package generate-documentation` for the DocC catalogues; a build plugin, linked into nothing.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         .systemLibrary(
@@ -29,6 +32,9 @@ let package = Package(
             name: "RunLoopKit",
             dependencies: ["CLinuxEvents"]
         ),
+        // Foundation's names (`Timer`, `RunLoop`, `Date`, `TimeInterval`) over RunLoopKit, with
+        // FoundationEssentials for the date types and never all of Foundation.
+        .target(name: "RunLoopKitFoundationCompat", dependencies: ["RunLoopKit"]),
         .target(
             name: "TerminalUI",
             dependencies: ["CNcurses"]
@@ -73,6 +79,9 @@ let package = Package(
         ),
         .executableTarget(name: "dispatch-order-probe", dependencies: ["RunLoopKit"]),
         .executableTarget(name: "main-queue-probe", dependencies: ["RunLoopKit"]),
+        // libdispatch's and Foundation's own main-thread timer tests, one per process, for the tests.
+        .executableTarget(name: "libdispatch-timer-probe", dependencies: ["RunLoopKit"]),
+        .executableTarget(name: "foundation-compat-probe", dependencies: ["RunLoopKitFoundationCompat"]),
         // The uploads soak: simulated days of the pipeline against the loopback collector.
         .executableTarget(
             name: "timerdeck-soak",
@@ -82,6 +91,16 @@ let package = Package(
         // repository files, tags for the slow suites.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "RunLoopKitTests", dependencies: ["RunLoopKit", "TestSupport"]),
+        // Foundation's and libdispatch's own timer checks, and the seeds' examples, in Foundation's names.
+        .testTarget(
+            name: "RunLoopKitFoundationCompatTests",
+            dependencies: ["RunLoopKitFoundationCompat", "RunLoopKit", "TestSupport"]
+        ),
+        // Every code example of RunLoopKit's and RunLoopKitFoundationCompat's documentation, compiled.
+        .testTarget(
+            name: "DocumentationExampleTests",
+            dependencies: ["RunLoopKit", "RunLoopKitFoundationCompat", "TestSupport"]
+        ),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TestSupport"]),
         // Imports the executable too, to check its command-line parsing.
         .testTarget(

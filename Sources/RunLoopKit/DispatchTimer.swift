@@ -7,7 +7,7 @@ import Dispatch
 /// Missed ticks are coalesced into one event whose ``Event/ticks`` says how many (libdispatch's
 /// `data`, C-G4); handlers never overlap (C-G5). A new timer is suspended until ``resume()`` (G4).
 ///
-/// Every order of ``suspend()``, ``resume()``, ``cancel()`` and release is safe (decisions.md 10):
+/// Every order of ``suspend()``, ``resume()``, ``cancel(handler:)`` and release is safe (decisions.md 10):
 /// suspensions are counted and balanced before release, a never-resumed timer is activated before
 /// release, and resuming more often than suspended does nothing — libdispatch itself traps on
 /// those (runloop-reference section 0 item 9).
@@ -45,7 +45,7 @@ public final class DispatchTimer {
     let tap: EventTap?
     private var suspensions = 0
     private var isStarted = false
-    /// Whether ``cancel()`` was called.
+    /// Whether ``cancel(handler:)`` was called.
     public private(set) var isCancelled = false
 
     /// A timer delivering on `queue` (a background queue by default).

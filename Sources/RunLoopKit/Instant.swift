@@ -6,6 +6,7 @@
 /// ```swift
 /// let loop = RunLoop(clock: .virtual(VirtualClock()))
 /// let deadline = loop.now + .seconds(5)
+/// loop.run(until: deadline)
 /// ```
 public struct Instant: Comparable, Hashable, Sendable, CustomStringConvertible {
     /// Nanoseconds since the clock's origin.

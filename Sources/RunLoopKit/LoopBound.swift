@@ -10,10 +10,10 @@ import Glibc
 /// the program with a message naming both threads, in release builds too.
 ///
 /// ```swift
-/// let render = LoopBound({ [weak view] in view?.render() }, on: loop)   // on the loop's thread
+/// let render = LoopBound({ [weak view] (data: [UInt8]) in view?.render(data) }, on: loop)   // on the loop's thread
 /// DispatchQueue.global().async {
 ///     let data = load()
-///     handle.perform { render.value() }                                  // back on the loop's thread
+///     handle.perform { render.value(data) }                                  // back on the loop's thread
 /// }
 /// ```
 public struct LoopBound<Value>: @unchecked Sendable {

@@ -63,6 +63,16 @@ extension RunLoop {
         func execute(wake: Bool = false, _ body: @escaping @Sendable (RunLoop) -> Void) {
             shared.post(.execute(body), wake: wake || !shared.isStrictCF)
         }
+
+        /// Applies `body`, a change to the loop's timers, on the loop's thread. It wakes the loop
+        /// like ``execute(wake:_:)``; under ``RunLoop/WakeUpPolicy/strictCF`` it only interrupts
+        /// the loop's sleep: the loop applies it and sleeps on until its new deadline, without a
+        /// pass, as CF re-arms a mode's timer from the calling thread without waking the loop (C-T7, C-T8).
+        func rearm(_ body: @escaping @Sendable (RunLoop) -> Void) {
+            guard shared.isStrictCF else { return execute(body) }
+            shared.post(.execute(body), wake: false)
+            shared.interruptWait()
+        }
     }
 
     /// Outstanding work outside a run loop; see ``Handle/beginExternalWork()``.
@@ -143,20 +153,39 @@ final class LoopShared: Sendable {
         }
     }
 
+    /// What a wake-up for work adds to the eventfd's counter; an interruption adds 1. The counter
+    /// read back then says, in the same system call that clears it, whether any wake-up asked for a
+    /// pass (fewer than 2^32 interruptions can be pending).
+    static let wakeUpForWork: UInt64 = 1 << 32
+
     func wakeUp() {
-        var one: UInt64 = 1
+        signal(Self.wakeUpForWork)
+    }
+
+    /// Ends the loop's sleep without asking for a pass: under ``RunLoop/WakeUpPolicy/strictCF`` the
+    /// loop applies what is in its inbox and sleeps on (``RunLoop/Handle/rearm(_:)``), unless a
+    /// wake-up for work came as well.
+    func interruptWait() {
+        signal(1)
+    }
+
+    private func signal(_ amount: UInt64) {
+        var value = amount
         // EAGAIN: the counter is already full, so a wake-up is pending anyway.
         SystemCall.mustSucceed("waking the loop") {
-            _ = try SystemCall.nonBlocking("write") { write(wakeDescriptor, &one, 8) }
+            _ = try SystemCall.nonBlocking("write") { write(wakeDescriptor, &value, 8) }
         }
     }
 
-    /// Clears a pending wake-up after the loop woke.
-    func drainWakeUps() {
+    /// Clears the pending wake-ups after the loop woke; returns whether any of them asked for a
+    /// pass (``wakeUp()``) rather than only interrupting the wait (``interruptWait()``).
+    @discardableResult
+    func drainWakeUps() -> Bool {
         var count: UInt64 = 0
         // EAGAIN: another wake-up drain got there first.
         SystemCall.mustSucceed("clearing a wake-up") {
             _ = try SystemCall.nonBlocking("read") { read(wakeDescriptor, &count, 8) }
         }
+        return count >= Self.wakeUpForWork
     }
 }

@@ -8,6 +8,7 @@ extension RunLoop {
     /// ```swift
     /// loop.add(timer, forMode: .common)          // fires while tracking too
     /// let inspecting: RunLoop.Mode = "inspecting" // a custom mode
+    /// loop.add(timer, forMode: inspecting)
     /// ```
     public struct Mode: Hashable, Sendable, RawRepresentable, ExpressibleByStringLiteral, CustomStringConvertible {
         /// The mode's name.

@@ -25,6 +25,13 @@ extension RunLoop {
             ready.removeAll(keepingCapacity: true)
             let deadline = skipSleep ? nil : min(limit, wakeDeadline(for: state) ?? Int64.max)
             waiter.wait(in: state, until: deadline, poll: skipSleep, ready: &ready)
+            // C-T7, C-T8 under strictCF: a timer moved or invalidated from another thread re-arms
+            // the sleep; the loop does not wake (no observers, no pass) and sleeps on to its new deadline.
+            while !skipSleep && waiter.wokeOnlyToRearm {
+                drainInbox()
+                waiter.wait(
+                    in: state, until: min(limit, wakeDeadline(for: state) ?? Int64.max), poll: false, ready: &ready)
+            }
             if !skipSleep {
                 if state.observerMask.contains(.afterWaiting) { wakeReason = wakeReason(ready: ready, limit: limit) }
                 notify(.afterWaiting, in: state)

@@ -3,7 +3,7 @@ import Synchronization
 extension RunLoop {
     /// A custom input source that runs when signalled: a version-0 `CFRunLoopSource`.
     ///
-    /// ``signal()`` marks it ready; the next pass in one of its modes runs ``perform`` once. Other
+    /// ``signal()`` marks it ready; the next pass in one of its modes runs its `perform` closure once. Other
     /// threads signal through ``signalHandle``, which also wakes the loop. Handling a source counts
     /// as "a source handled" for ``RunLoop/run(mode:until:returnAfterSourceHandled:)`` (C-R2, C-R4).
     /// Signalled sources run in ascending ``order``, then in the order they were signalled (C-R11).

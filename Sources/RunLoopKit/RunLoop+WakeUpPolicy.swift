@@ -14,6 +14,11 @@ extension RunLoop {
         /// fire-date change does not wake a sleeping loop (C-B1, C-R6, C-T7), and a block queued
         /// during a pass (by a block, say) does not keep the loop from sleeping (C-B2). A stop still
         /// wakes it (C-R5), and dispatch timers delivered onto the loop still wake it (C-M12).
+        ///
+        /// A timer invalidated or moved from another thread re-arms the sleep as CF re-arms the
+        /// mode's timer port: the loop neither wakes at the timer's old date nor runs a pass (no
+        /// observers), and sleeps on to its new deadline — a run whose only timer was invalidated
+        /// sleeps to its limit and returns ``RunLoop/RunResult/timedOut`` (C-T7, C-T8).
         case strictCF
     }
 

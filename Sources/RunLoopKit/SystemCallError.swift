@@ -5,6 +5,7 @@ import Glibc
 /// ```swift
 /// do {
 ///     let loop = try RunLoop.make()
+///     loop.run()
 /// } catch {
 ///     print(error)   // "eventfd failed: EMFILE (Too many open files)"
 /// }

@@ -4,12 +4,13 @@ extension Timer {
     /// The part of a ``Timer`` that other threads may use: invalidate it or move its fire date.
     ///
     /// Each request is marshalled to the run loop that owns the timer and wakes it
-    /// (seed T4, decisions.md 5). An invalidation takes effect at once for firing purposes: the
+    /// (seed T4, decisions.md 5); under ``RunLoop/WakeUpPolicy/strictCF`` it only re-arms the
+    /// loop's sleep, as CF does (C-T7). An invalidation takes effect at once for firing purposes: the
     /// timer does not fire after ``invalidate()`` returns, even if its run loop is mid-pass.
     ///
     /// ```swift
     /// let handle = timer.handle
-    /// Thread { handle.invalidate() }   // from any thread
+    /// DispatchQueue.global().async { handle.invalidate() }   // from any thread
     /// ```
     public struct Handle: Sendable {
         let shared: TimerShared
@@ -80,6 +81,6 @@ final class TimerShared: Sendable {
     private func notifyOwner() {
         guard let owner = state.withLock({ $0.owner }) else { return }
         let apply = owner.apply
-        owner.handle.execute { _ in apply.value() }
+        owner.handle.rearm { _ in apply.value() }
     }
 }

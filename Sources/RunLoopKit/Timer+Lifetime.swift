@@ -60,6 +60,7 @@ extension Timer {
 /// let timer = Timer.withBlockInUserInfo(fireAt: loop.now + .seconds(1), interval: .seconds(1), repeats: true) {
 ///     [weak self] _ in self?.refresh()
 /// }
+/// loop.add(timer, forMode: .default)
 /// ```
 public final class BlockTimerTarget: Sendable {
     /// The one instance; it lives as long as the process.
@@ -81,9 +82,18 @@ public final class BlockTimerTarget: Sendable {
 /// keeps only the proxy alive, so the owner's `deinit` runs and can invalidate the timer.
 ///
 /// ```swift
-/// timer = Timer(fireAt: loop.now + .seconds(1), interval: .seconds(1), repeats: true,
-///               target: WeakProxy(self), action: WeakProxy.forward(Owner.tick))
-/// deinit { timer?.invalidate() }
+/// final class Owner {
+///     var timer: Timer?
+///
+///     init(loop: RunLoop) {
+///         timer = Timer(fireAt: loop.now + .seconds(1), interval: .seconds(1), repeats: true,
+///                       target: WeakProxy(self), action: WeakProxy.forward(Owner.tick))
+///     }
+///
+///     func tick(_ timer: Timer) { print("tick") }
+///
+///     deinit { timer?.invalidate() }
+/// }
 /// ```
 public final class WeakProxy<Target: AnyObject> {
     /// The real target, `nil` once it is gone.

@@ -46,10 +46,6 @@ public final class TimerSlot {
     private var timer: Timer?
     private var remainingWhileSuspended: Duration?
     private var firingManually = false
-    /// How late the last scheduled fire was.
-    public private(set) var lastLateness: Duration?
-    /// Grid points skipped so far because fires came late (C-T6).
-    public private(set) var missedTicks = 0
     /// Whether ``invalidate()`` ended the timer (it stays so until started again).
     public private(set) var wasInvalidated = false
 
@@ -133,8 +129,6 @@ public final class TimerSlot {
             lateness = timer.fireDate.duration(to: loop.now)
             // C-T6: the grid points that passed while the timer could not fire were skipped.
             ticks = 1 + Int(lateness.nanoseconds / max(interval.nanoseconds, 1))
-            lastLateness = lateness
-            missedTicks += ticks - 1
         }
         onFire(Fire(time: loop.now, mode: loop.currentMode, lateness: lateness, ticks: ticks, isManual: firingManually))
     }

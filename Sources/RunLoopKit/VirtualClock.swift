@@ -10,7 +10,7 @@ import Synchronization
 /// ```swift
 /// let clock = VirtualClock()
 /// let loop = RunLoop(clock: .virtual(clock))
-/// Timer.scheduled(on: loop, interval: .seconds(1), repeats: false) { _ in clock.busy(.milliseconds(350)) }
+/// Timer.scheduledTimer(withInterval: .seconds(1), repeats: false, on: loop) { _ in clock.busy(.milliseconds(350)) }
 /// loop.run(until: loop.now + .seconds(2))   // returns at once in real time
 /// ```
 public final class VirtualClock: Sendable {

@@ -41,6 +41,13 @@ final class Waiter {
     var mainQueueSignalled = false
     /// Whether the last ``wait(in:until:poll:ready:)`` read a wake-up from another thread.
     private(set) var sawWakeUp = false
+    /// Whether the last wait ended only because another thread interrupted it to re-arm it
+    /// (``LoopShared/interruptWait()``): no wake-up for work, no input, no timer, no main queue.
+    private(set) var wokeOnlyToRearm = false
+    /// Whether the last wait saw anything but wake-ups: the timer, the main queue or a descriptor source.
+    private var sawEvent = false
+    /// Whether a wake-up read during the last wait asked for a pass.
+    private var sawWakeUpForWork = false
 
     init(shared: LoopShared, clock: RunLoopClock) throws(SystemCallError) {
         self.shared = shared
@@ -98,6 +105,10 @@ final class Waiter {
                 "RunLoop: cannot wait in mode \(state.mode): \(error); free descriptors or raise the limit (ulimit -n)")
         }
         sawWakeUp = false
+        sawWakeUpForWork = false
+        sawEvent = false
+        // Only a strictCF loop is ever interrupted without a wake-up for work (RunLoop.Handle.rearm).
+        defer { wokeOnlyToRearm = sawWakeUp && !sawWakeUpForWork && !sawEvent && shared.isStrictCF }
         if poll {
             collect(epoll, timeout: 0, into: &ready)
             return
@@ -224,8 +235,11 @@ final class Waiter {
             let descriptor = events[index].data.fd
             if descriptor == shared.wakeDescriptor {
                 sawWakeUp = true
-                shared.drainWakeUps()
-            } else if descriptor == mainQueueDescriptor {
+                if shared.drainWakeUps() { sawWakeUpForWork = true }
+                continue
+            }
+            sawEvent = true
+            if descriptor == mainQueueDescriptor {
                 // libdispatch only writes the eventfd; the run loop reads it, as CF does.
                 var count: UInt64 = 0
                 SystemCall.mustSucceed("reading the main queue's eventfd") {

@@ -184,8 +184,8 @@ actor LoopCounter {
     }
 }
 
-/// The wake-ups written to `loop`'s eventfd and not yet read; reads them.
+/// The wake-ups for work written to `loop`'s eventfd and not yet read; reads them.
 private func pendingWakeUps(of loop: RunLoop) -> UInt64 {
     var count: UInt64 = 0
-    return read(loop.shared.wakeDescriptor, &count, 8) == 8 ? count : 0
+    return read(loop.shared.wakeDescriptor, &count, 8) == 8 ? count / LoopShared.wakeUpForWork : 0
 }

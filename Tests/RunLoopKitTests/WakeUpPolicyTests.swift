@@ -20,7 +20,7 @@ struct WakeUpPolicyTests {
         return recorder.times(of: "inner") + recorder.times(of: "timer")
     }
 
-    /// Whether a perform from another thread left a wake-up pending on the loop's eventfd.
+    /// Whether a perform from another thread left a wake-up for work (a pass) pending on the loop.
     private func crossThreadPerformWakes(policy: RunLoop.WakeUpPolicy) -> Bool {
         let (loop, _) = makeVirtualLoop()
         loop.wakeUpPolicy = policy
@@ -32,11 +32,10 @@ struct WakeUpPolicyTests {
             posted.signal()
         }
         _ = waitBounded(posted)
-        var count: UInt64 = 0
-        return read(loop.shared.wakeDescriptor, &count, 8) == 8
+        return loop.shared.drainWakeUps()
     }
 
-    /// Whether moving a timer's fire date from another thread left a wake-up pending.
+    /// Whether moving a timer's fire date from another thread left a wake-up for work (a pass) pending.
     private func crossThreadFireDateWakes(policy: RunLoop.WakeUpPolicy) -> Bool {
         let (loop, _) = makeVirtualLoop()
         loop.wakeUpPolicy = policy
@@ -50,8 +49,7 @@ struct WakeUpPolicyTests {
             posted.signal()
         }
         _ = waitBounded(posted)
-        var count: UInt64 = 0
-        return read(loop.shared.wakeDescriptor, &count, 8) == 8
+        return loop.shared.drainWakeUps()
     }
 
     @Test("decisions.md 5 (default): a block queued by a block runs in the next pass, without sleeping")
@@ -70,7 +68,7 @@ struct WakeUpPolicyTests {
         #expect(crossThreadFireDateWakes(policy: .handedOverWorkWakes))
     }
 
-    @Test("C-B1/C-R6/C-T7 (strictCF): a cross-thread perform and fire-date change do not wake the loop")
+    @Test("C-B1/C-R6/C-T7 (strictCF): a cross-thread perform and fire-date change do not wake the loop for a pass")
     func strictDoesNotWakeForHandedOverWork() {
         #expect(!crossThreadPerformWakes(policy: .strictCF))
         #expect(!crossThreadFireDateWakes(policy: .strictCF))

@@ -86,7 +86,7 @@ struct DashboardStateTests {
             .fired(
                 Self.smsGCD,
                 .dispatch(
-                    time: second(seconds), mode: .default, clockNow: second(100 + seconds),
+                    time: second(seconds), mode: .default, clockNow: second(100 + seconds), firstDue: second(100),
                     ticks: ticks, isManual: false))
         }
         _ = state.apply(event(0))
@@ -120,9 +120,9 @@ struct DashboardStateTests {
         #expect(state[Self.smsDefault].displayState(inMode: .tracking, commonModes: common) == .waitingForMode)
         #expect(state[Self.smsCommon].displayState(inMode: .tracking, commonModes: common) == .running)
         #expect(state[Self.smsDefault].displayState(inMode: .default, commonModes: common) == .running)
-        #expect(state.apply(.key(.character("t"))) == [.leaveTracking])
-        _ = state.apply(.trackingEnded)
-        #expect(state.gesture == .none)
+        #expect(state.apply(.key(.character("t"))) == [.endRun(.tracking)])
+        _ = state.apply(.runEnded(.tracking))
+        #expect(state.gesture == nil)
     }
 
     @Test("M2/C-T6: the late fire on return counts one second, and the skipped grid points are missed ticks")
@@ -155,7 +155,7 @@ struct DashboardStateTests {
             let effects = state.apply(.key(key))
             #expect(effects == [.render(.status)], "\(key) acted behind the help overlay")
         }
-        #expect(state[Self.smsDefault].run == .idle && state.focus == .countdowns && state.gesture == .none)
+        #expect(state[Self.smsDefault].run == .idle && state.focus == .countdowns && state.gesture == nil)
         #expect(state.hint == "the help is open: ? or Esc closes it, q quits")
         #expect(state.apply(.key(.escape)).contains(.render(.all)))
         #expect(!state.isHelpVisible)
@@ -216,9 +216,9 @@ struct DashboardStateTests {
         #expect(first.last == .enterTracking(quiet: .milliseconds(250)))
         #expect(state.gesture == .scrolling && state.scrollback == 1)
         #expect(state.apply(.key(.character("k"))).contains(.extendGesture(quiet: .milliseconds(250))))
-        #expect(state.apply(.gestureQuiet) == [.leaveTracking])
-        _ = state.apply(.trackingEnded)
-        #expect(state.gesture == .none)
+        #expect(state.apply(.gestureQuiet) == [.endRun(.tracking)])
+        _ = state.apply(.runEnded(.tracking))
+        #expect(state.gesture == nil)
         #expect(state.apply(.gestureQuiet).isEmpty, "a stale quiet timer does nothing")
     }
 
@@ -229,7 +229,7 @@ struct DashboardStateTests {
         #expect(page == 4, "80×24 shows 4 log entries")
         _ = state.apply(.key(.pageUp))
         #expect(state.scrollback == page)
-        _ = state.apply(.trackingEnded)
+        _ = state.apply(.runEnded(.tracking))
         _ = state.apply(.focus(.log))
         _ = state.apply(.key(.home))
         #expect(state.scrollback == 40 - page, "the oldest page is full, not one entry")
@@ -247,7 +247,7 @@ struct DashboardStateTests {
         let effects = state.apply(.key(.mouse(MouseEvent(kind: .press, row: 20, column: 10))))
         #expect(effects.last == .enterTracking(quiet: nil))
         #expect(state.gesture == .dragging)
-        #expect(state.apply(.key(.mouse(MouseEvent(kind: .release, row: 20, column: 10)))) == [.leaveTracking])
+        #expect(state.apply(.key(.mouse(MouseEvent(kind: .release, row: 20, column: 10)))) == [.endRun(.tracking)])
     }
 
     @Test(
@@ -280,11 +280,12 @@ struct DashboardStateTests {
         #expect(state[Self.ticker].run == .running)
     }
 
-    @Test("Launch starts the ticker and the upload pipeline, nothing else")
+    @Test("Launch starts the ticker and the upload pipeline, nothing else, and the 1 s refresh of the times")
     func launch() {
         var state = makeState()
         let effects = state.apply(.launch)
-        #expect(effects == [.render(.all), .start(Self.ticker), .startUploads])
+        let refresh = Effect.refreshTimes(every: .seconds(1), tolerance: .milliseconds(250))
+        #expect(effects == [.render(.all), .start(Self.ticker), .startUploads, refresh])
         #expect(state.rows.filter { $0.run == .running }.map(\.name) == ["ticker", "sampler", "uploader"])
     }
 }

@@ -105,7 +105,8 @@ struct PanelTests {
     func oneRowRedraw() {
         var state = makeState()
         let first = RowID(number: 0)
-        #expect(state.apply(.key(.enter)) == [.renderRow(first), .start(first)])
+        let refresh = Effect.refreshTimes(every: .seconds(1), tolerance: .milliseconds(250))
+        #expect(state.apply(.key(.enter)) == [.renderRow(first), .start(first), refresh], "and the times refresh")
         let screen = GridScreen(size: Self.size)
         let view = DashboardView(screen: screen)
         view.render(snapshot(of: state), parts: .all)

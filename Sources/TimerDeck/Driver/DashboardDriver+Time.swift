@@ -28,16 +28,4 @@ extension DashboardDriver {
         return TimeStatus(
             isPaused: control.isPaused, rate: TimeRate(numerator: numerator, denominator: denominator) ?? .normal)
     }
-
-    /// `fire` with its lateness in real terms: the loop's clock runs at a fraction of real time in
-    /// slow motion, so a delay it measures is that fraction of the real one.
-    func inRealTerms(_ fire: Fire) -> Fire {
-        guard case .timer(let time, let mode, let lateness, let ticks, let isManual) = fire,
-            let control = loop.clock.timeControl
-        else { return fire }
-        let (numerator, denominator) = control.rate
-        let (scaled, overflow) = lateness.nanoseconds.multipliedReportingOverflow(by: denominator)
-        let real: Duration = overflow ? lateness : .nanoseconds(scaled / numerator)
-        return .timer(time: time, mode: mode, lateness: real, ticks: ticks, isManual: isManual)
-    }
 }

@@ -1,20 +1,23 @@
-import DequeModule
 import Glibc
 import RunLoopKit
 import TerminalUI
 import Uploads
 
-/// Runs a ``DashboardState`` on a run loop: turns keys, fires, pipeline status and resizes into
-/// ``Event``s, and performs the ``Effect``s that ``DashboardState/apply(_:)`` returns on the real
-/// timers, the nested tracking run and the screen. It decides nothing itself.
+/// Runs a ``DashboardState`` on a run loop: turns keys, fires, pipeline status, resizes and
+/// wake-ups into ``Event``s for its ``DashboardStore``, and performs the ``Effect``s that
+/// ``DashboardState/apply(_:)`` returns on the timers' adapters, the nested runs and the screen.
+/// It decides how, never what: which rule applies is the state's (Docs/ARCHITECTURE.md, "The
+/// app's state machine", lists what it still decides and why).
 ///
 /// It lives on its run loop's thread. Scrolling the fire log runs the loop re-entrantly in the
 /// tracking mode until the gesture ends (decisions.md 7), exactly like a UIScrollView drag runs the
 /// main run loop in UITrackingRunLoopMode: default-mode timers visibly pause while common-mode ones
 /// keep going (seed M2).
 package final class DashboardDriver {
+    /// The dashboard's state and the one way in to it.
+    private let store: DashboardStore
     /// The dashboard's state; only ``send(_:)`` changes it.
-    private(set) var state: DashboardState
+    var state: DashboardState { store.state }
     /// The run loop everything is scheduled on.
     let loop: RunLoop
     private let screen: any Screen
@@ -23,9 +26,15 @@ package final class DashboardDriver {
     package let startTime: Instant
     /// The real timer of each row.
     private var timers: [RowID: any RowTimer] = [:]
+    /// The row of each upload job, whose fires the pipeline reports.
+    private var jobRows: [UploadPipeline.Job: RowID] = [:]
     private var gestureEnd: Timer?
     private var relativeTimesRefresh: Timer?
-    private var pendingKeys: Deque<Key> = []
+    /// The nested runs this driver is inside, innermost last, each with whether it was told to
+    /// end (``Effect/endRun(_:)``); the loop stops only its innermost run.
+    private var nested: [(mode: RunLoop.Mode, ends: Bool)] = []
+    /// Whether ``Effect/quit`` told the session's own run to end.
+    private var sessionEnds = false
     private var dirty: ViewParts = .all
     private var dirtyRows: Set<RowID> = []
     private var renderScheduled = false
@@ -37,14 +46,9 @@ package final class DashboardDriver {
     package var trace: TraceFile?
     /// The lifetime lab's screens (L1–L3); made at the first lab key. Weak: the screens' `deinit`s
     /// report while the driver itself goes away, and leaked ones outlive it.
-    private lazy var lab = Lab(loop: loop) { [weak self] in
-        guard let self, state.page == .lab else { return }
-        invalidate(.all)
-    }
+    private lazy var lab = Lab(loop: loop) { [weak self] in self?.send(.labChanged) }
     /// Counts the loop's passes, sleeps and wake-ups from launch on (the phases view, `3`).
     private let phaseMeter: PhaseMeter
-    /// When the phases view was last asked to redraw.
-    private var phasesDrawn: Instant?
     /// Runs timers' hooks off the loop's thread; made at the first hook.
     private lazy var hooks = HookRunner(loop: loop) { [unowned self] id, result in
         send(.hookFinished(id, result, time: loop.now))
@@ -53,7 +57,7 @@ package final class DashboardDriver {
     /// A driver of `scene` on `loop`, drawing on `screen`; `pipeline` (on `loop`) drives the upload
     /// rows. The tracking mode is made common, as UIKit does (decisions.md 6). ``launch()`` starts it.
     init(scene: Scene, loop: RunLoop, screen: any Screen, pipeline: UploadPipeline?, rendersOnChange: Bool) {
-        state = DashboardState(scene: scene, size: screen.size)
+        store = DashboardStore(DashboardState(scene: scene, size: screen.size))
         self.loop = loop
         self.screen = screen
         self.pipeline = pipeline
@@ -63,11 +67,12 @@ package final class DashboardDriver {
         loop.addCommonMode(.tracking)
         phaseMeter = PhaseMeter(loop: loop, modes: RunLoop.Mode.inputModes)
         timers = Dictionary(uniqueKeysWithValues: state.rows.map { ($0.id, makeTimer(for: $0)) })
-        phaseMeter.onWake = { [unowned self] in redrawPhases() }
+        store.performer = self
+        phaseMeter.onWake = { [unowned self] in woke() }
         if let pipeline {
             pipeline.onFire = { [unowned self] job, fire in
-                guard let row = state.rows.first(where: { $0.uploadJob == job }) else { return }
-                send(.fired(row.id, inRealTerms(Fire(fire))))
+                guard let id = jobRows[job] else { return }
+                send(.fired(id, Fire(fire), rate: timeStatus.rate))
             }
             pipeline.onChange = { [unowned self, unowned pipeline] in send(.pipelineStatus(pipeline.status)) }
             send(.pipelineStatus(pipeline.status))
@@ -89,21 +94,16 @@ package final class DashboardDriver {
         send(.launch)
     }
 
-    /// Applies `event` and performs the effects.
+    /// Applies `event` and performs its effects (``DashboardStore/send(_:)``).
     func send(_ event: Event) {
-        let logged = state.log.totalAppended
-        let effects = state.apply(event)
-        if let trace { traceFires(since: logged, to: trace) }
-        perform(effects)
-        keepRelativeTimesFresh()
+        store.send(event)
     }
 
-    /// Handles keys in order. A key that starts a tracking gesture runs the nested tracking run;
-    /// the keys after it are handled inside that run, as a scroll view keeps receiving touches.
+    /// Handles keys in order. A key that starts a nested run (a tracking gesture, `M`) runs it; the
+    /// keys after it are handled inside that run, as a scroll view keeps receiving touches.
     package func receive(_ keys: [Key]) {
         recorder?.keys(keys, at: inputTime)
-        pendingKeys.append(contentsOf: keys)
-        handlePendingKeys()
+        store.send(keys.map { .key($0) })
     }
 
     /// The screen changed size (a resize, a return from Ctrl-Z): the layout follows.
@@ -130,14 +130,15 @@ package final class DashboardDriver {
             loop: LoopStatus(
                 mode: loop.currentMode, depth: loop.nestingDepth, commonModes: loop.commonModes,
                 now: loop.now, startTime: startTime, time: timeStatus),
-            readings: timers.mapValues { RowReading(nextFire: $0.nextFire, framesPerSecond: $0.framesPerSecond) },
+            readings: timers.mapValues {
+                RowReading(nextFire: $0.nextFire, framesPerSecond: ($0 as? DisplayLinkRowTimer)?.framesPerSecond)
+            },
             lab: state.page == .lab ? lab.readings : [],
             phases: state.page == .phases ? phaseMeter.reading : nil)
     }
 
     /// Draws the parts that changed since the last render (`everything`: all of them) and flushes once.
     package func render(everything: Bool = false) {
-        if screen.size != state.layout.size { perform(state.apply(.resize(screen.size))) }
         let parts = everything ? ViewParts.all : dirty
         let rows = dirtyRows
         dirty = []
@@ -145,60 +146,28 @@ package final class DashboardDriver {
         view.render(snapshot(), parts: parts, rows: rows)
     }
 
-    private func handlePendingKeys() {
-        while let key = pendingKeys.popFirst() {
-            if !pendingKeys.isEmpty {
-                loop.perform(inModes: RunLoop.Mode.inputModes) { [weak self] in self?.handlePendingKeys() }
-            }
-            send(.key(key))
-            if state.quitRequested { return }
-        }
-    }
-
     private func makeTimer(for row: RowState) -> any RowTimer {
         let id = row.id
-        let report: (Fire) -> Void = { [unowned self] fire in send(.fired(id, inRealTerms(fire))) }
-        switch row.mechanism {
-        case .defined(let timer):
-            return definedTimer(timer, mode: row.mode, report: report)
-        case .displayLink(let refreshRate):
+        let report: (Fire) -> Void = { [unowned self] fire in send(.fired(id, fire, rate: timeStatus.rate)) }
+        switch row.kind {
+        case .countdown(_, let mechanism), .timer(let mechanism):
+            return adapter(of: mechanism, for: row.definition, report: report)
+        case .ripple(_, let refreshRate, _):
             return DisplayLinkRowTimer(loop: loop, refreshRate: refreshRate, onFire: report)
-        case .uploadJob(let job, _):
+        case .uploadJob(let job, _, _):
             // The pipeline owns the slot and reports its fires (through `onFire` above).
             guard let pipeline else { preconditionFailure("an upload row needs a pipeline: \(row.name)") }
+            jobRows[job] = id
             return SlotRowTimer(slot: pipeline.slot(job), onFire: nil)
         }
     }
 
-    /// While any timer runs, redraws the "next in …" columns once a second (a common-mode timer with
-    /// a loose tolerance, so it rides on wake-ups the running timers cause anyway); with every timer
-    /// stopped or paused, it stops too and the dashboard sleeps.
-    private func keepRelativeTimesFresh() {
-        let anyRunning = state.anyRunning
-        if anyRunning, relativeTimesRefresh == nil {
-            let refresh = Timer(fireAt: loop.now + .seconds(1), interval: .seconds(1), repeats: true) {
-                [unowned self] _ in
-                send(.tick)
-            }
-            refresh.tolerance = .milliseconds(250)
-            loop.add(refresh, forMode: .common)
-            relativeTimesRefresh = refresh
-        } else if !anyRunning, let refresh = relativeTimesRefresh {
-            refresh.invalidate()
-            relativeTimesRefresh = nil
-        }
-    }
-
-    /// The phases view redraws when the loop wakes anyway, at most four times a second: it never
-    /// wakes the loop itself.
-    private func redrawPhases() {
-        guard state.page == .phases else { return }
-        if let trace, let reason = loop.lastWakeReason {
+    /// The loop woke up: traced while the phases view shows the wake-ups, and told to the state.
+    private func woke() {
+        if state.page == .phases, let trace, let reason = loop.lastWakeReason {
             trace.wakeUp(reason, mode: loop.currentMode, at: loop.now, since: startTime, depth: loop.nestingDepth)
         }
-        if let phasesDrawn, phasesDrawn.duration(to: loop.now) < .milliseconds(250) { return }
-        phasesDrawn = loop.now
-        invalidate(.all)
+        send(.woke(at: loop.now))
     }
 
     /// Marks `parts` and the lines of `row` stale; the render runs once, in a common-mode block
@@ -214,29 +183,31 @@ package final class DashboardDriver {
             render()
         }
     }
+}
 
-    // MARK: Effects
-
-    /// Performs `effects` in order. ``Effect/enterTracking(quiet:)`` returns only when the nested
-    /// run ends; the state puts it last.
-    private func perform(_ effects: [Effect]) {
-        for effect in effects {
-            perform(effect)
-        }
+extension DashboardDriver: EffectPerformer {
+    func applied(_ event: Event, firstNewEntry: Int) {
+        if let trace { traceFires(since: firstNewEntry, to: trace) }
     }
 
-    private func perform(_ effect: Effect) {
+    func soon(_ body: @escaping () -> Void) {
+        loop.perform(inModes: RunLoop.Mode.inputModes, body)
+    }
+
+    /// Carries out `effect`; ``Effect/enterTracking(quiet:)`` and ``Effect/enterModal`` return only
+    /// when their nested run ends.
+    func perform(_ effect: Effect) {
         switch effect {
         case .start(let id): timers[id]?.start(for: state[id])
         case .stop(let id): timers[id]?.stop()
         case .suspend(let id): timers[id]?.suspend()
         case .resume(let id): timers[id]?.resume()
         case .move(let id, let mode):
-            timers[id]?.move(to: mode)
+            (timers[id] as? any MovableRowTimer)?.move(to: mode)
             trace?.move(timer: state[id].name, to: mode, at: loop.now, since: startTime, depth: loop.nestingDepth)
-        case .fire(let id): timers[id]?.fireNow()
+        case .fire(let id): (timers[id] as? any FirableRowTimer)?.fireNow()
         case .invalidate(let id): timers[id]?.invalidate()
-        case .setFrameInterval(let id, let interval): timers[id]?.setFrameInterval(interval)
+        case .setFrameInterval(let id, let interval): (timers[id] as? DisplayLinkRowTimer)?.setFrameInterval(interval)
         case .startUploads: pipeline?.start()
         case .work(let duration): work(for: duration)
         case .enterTracking(let quiet): track(quiet: quiet)
@@ -244,7 +215,10 @@ package final class DashboardDriver {
         case .holdGesture:
             gestureEnd?.invalidate()
             gestureEnd = nil
-        case .leaveTracking, .leaveModal, .quit: loop.stop()
+        case .endRun(let mode): end(mode)
+        case .quit:
+            sessionEnds = true
+            if nested.isEmpty { loop.stop() }
         case .openScreen(let strategy): lab.open(strategy)
         case .closeScreen(let strategy): lab.closeNewest(strategy)
         case .stopLeftBehind(let strategy): lab.stopLeftBehind(strategy)
@@ -255,6 +229,16 @@ package final class DashboardDriver {
             if case .sleep(let length) = change {
                 trace?.sleep(length, at: loop.now, since: startTime, depth: loop.nestingDepth)
             }
+        case .refreshTimes(let interval, let tolerance):
+            let refresh = Timer(fireAt: loop.now + interval, interval: interval, repeats: true) { [unowned self] _ in
+                send(.tick)
+            }
+            refresh.tolerance = tolerance
+            loop.add(refresh, forMode: .common)
+            relativeTimesRefresh = refresh
+        case .stopRefreshingTimes:
+            relativeTimesRefresh?.invalidate()
+            relativeTimesRefresh = nil
         case .render(let parts): invalidate(parts)
         case .renderRow(let id): invalidate([], row: id)
         case .addTimer(let id): timers[id] = makeTimer(for: state[id])
@@ -285,7 +269,6 @@ package final class DashboardDriver {
         runNested(in: .tracking)
         gestureEnd?.invalidate()
         gestureEnd = nil
-        send(.trackingEnded)
     }
 
     /// Runs the loop re-entrantly in the custom mode until `M` again (C-M11): only what is in that
@@ -296,15 +279,28 @@ package final class DashboardDriver {
         loop.add(panel, forMode: .modal)
         runNested(in: .modal)
         panel.invalidate()
-        send(.modalEnded)
     }
 
-    /// Runs the loop re-entrantly in `mode` until stopped, traced.
+    /// Runs the loop re-entrantly in `mode` until ``end(_:)`` stops it, traced; then reports the
+    /// return. When the run around it was told to end meanwhile, that one is stopped now: it is
+    /// the innermost again.
     private func runNested(in mode: RunLoop.Mode) {
         let depth = loop.nestingDepth + 1
         trace?.nestedRun(ended: false, mode: mode, at: loop.now, since: startTime, depth: depth)
+        nested.append((mode, false))
         loop.run(mode: mode, until: .distantFuture)
+        nested.removeLast()
+        if nested.last?.ends ?? sessionEnds { loop.stop() }
         trace?.nestedRun(ended: true, mode: mode, at: loop.now, since: startTime, depth: depth)
+        send(.runEnded(mode))
+    }
+
+    /// Ends the nested run in `mode`: at once when it is the innermost, else when the runs inside
+    /// it (ended by the effects before) have returned.
+    private func end(_ mode: RunLoop.Mode) {
+        guard let index = nested.lastIndex(where: { $0.mode == mode }) else { return }
+        nested[index].ends = true
+        if index == nested.count - 1 { loop.stop() }
     }
 
     /// Makes the current callback take `duration`: simulated on a virtual clock, really on the system clock.

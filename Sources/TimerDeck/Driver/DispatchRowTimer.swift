@@ -5,7 +5,7 @@ import RunLoopKit
 /// background queue, or on the main queue that the main run loop drains (C-M12).
 /// It follows its definition: first event (at once as the seed's SMS code does, G2, one interval
 /// later, or at a time of day), repeats, leeway.
-final class DispatchRowTimer: RowTimer {
+final class DispatchRowTimer: FirableRowTimer {
     private unowned let loop: RunLoop
     private let clock: ClockKind
     private let queue: DispatchQueueChoice
@@ -17,9 +17,6 @@ final class DispatchRowTimer: RowTimer {
     private var timer: DispatchTimer?
     /// When the running timer's first event is due, on its clock: the grid its events fall on.
     private var firstDue: Instant?
-    /// Whether fires are reported with their lateness on the grid (a row without a button, whose
-    /// state has no deadline to measure them by).
-    private var reportsLateness = false
 
     init(
         loop: RunLoop, clock: ClockKind, queue: DispatchQueueChoice = .background, interval: Duration,
@@ -41,7 +38,6 @@ final class DispatchRowTimer: RowTimer {
         let delay = firstFire.delay(interval: interval, wallNow: loop.clock.now(.wall))
         let firstDue = loop.clock.now(clock) + delay
         self.firstDue = firstDue
-        reportsLateness = row.button == nil
         let timer = makeDispatchTimer { [weak self] event in self?.deliver(ticks: event.ticks, isManual: false) }
         // C-G2: `.now` is the first event at once; a one-shot timer has no repeat interval. A time of
         // day on the wall clock is a wall deadline, kept across a sleep or a clock change.
@@ -81,10 +77,7 @@ final class DispatchRowTimer: RowTimer {
         if timer?.isSuspended == true { timer?.resume() }
     }
 
-    /// A dispatch timer has no mode (G1); the state never asks.
-    func move(to mode: RunLoop.Mode) {}
-
-    /// Reports an event now, outside the schedule: the row refreshes its label from its deadline.
+    /// Reports an event now, outside the schedule: the row refreshes its label from its grid.
     func fireNow() {
         guard timer != nil else { return }
         deliver(ticks: 1, isManual: true)
@@ -92,36 +85,19 @@ final class DispatchRowTimer: RowTimer {
 
     func invalidate() { stop() }
 
+    /// The next point of its grid, on the loop's uptime clock.
     var nextFire: Instant? {
         guard let firstDue, let timer, !timer.isSuspended else { return nil }
-        let step = max(interval.nanoseconds, 1)
-        let elapsed = loop.clock.now(clock).nanoseconds - firstDue.nanoseconds
-        guard elapsed >= 0 else { return loop.now + .nanoseconds(-elapsed) }
-        return loop.now + .nanoseconds(step - elapsed % step)
+        let clockNow = loop.clock.now(clock)
+        return loop.now
+            + clockNow.duration(to: DispatchGrid(origin: firstDue, interval: interval).next(after: clockNow))
     }
-
-    /// How late an event at `clockNow` is on the grid (first point at the first event's due time).
-    private func lateness(at clockNow: Instant) -> Duration {
-        guard let firstDue else { return .zero }
-        let step = max(interval.nanoseconds, 1)
-        let elapsed = clockNow.nanoseconds - firstDue.nanoseconds
-        return .nanoseconds(elapsed > 0 ? elapsed % step : 0)
-    }
-
-    var framesPerSecond: Double? { nil }
 
     private func deliver(ticks: Int, isManual: Bool) {
-        if reportsLateness {
-            let clockNow = loop.clock.now(clock)
-            onFire(
-                .timer(
-                    time: loop.now, mode: loop.currentMode, lateness: isManual ? .zero : lateness(at: clockNow),
-                    ticks: ticks, isManual: isManual))
-            return
-        }
+        guard let firstDue else { return }
         onFire(
             .dispatch(
-                time: loop.now, mode: loop.currentMode, clockNow: loop.clock.now(clock), ticks: ticks,
-                isManual: isManual))
+                time: loop.now, mode: loop.currentMode, clockNow: loop.clock.now(clock), firstDue: firstDue,
+                ticks: ticks, isManual: isManual))
     }
 }

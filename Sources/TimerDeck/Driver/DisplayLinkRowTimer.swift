@@ -2,7 +2,7 @@ import RunLoopKit
 
 /// The ticker row: a display link (S3). Stopping takes it out of its mode and keeps it; `x`
 /// invalidates it and the next start makes a new one.
-final class DisplayLinkRowTimer: RowTimer {
+final class DisplayLinkRowTimer: MovableRowTimer {
     private unowned let loop: RunLoop
     private let refreshRate: Int
     private let onFire: (Fire) -> Void
@@ -40,9 +40,6 @@ final class DisplayLinkRowTimer: RowTimer {
         scheduledMode = mode
     }
 
-    /// The state draws the next frame itself; the link's schedule is not disturbed.
-    func fireNow() {}
-
     func invalidate() {
         link?.invalidate()
         link = nil
@@ -59,7 +56,8 @@ final class DisplayLinkRowTimer: RowTimer {
         return link.targetTimestamp
     }
 
-    var framesPerSecond: Double? { link?.measuredFramesPerSecond ?? 0 }
+    /// Callbacks per second, measured.
+    var framesPerSecond: Double { link?.measuredFramesPerSecond ?? 0 }
 
     private func makeLink(frameInterval: Int) -> DisplayLink {
         let link = DisplayLink(refreshRate: refreshRate) { [weak self] link in self?.deliver(link) }

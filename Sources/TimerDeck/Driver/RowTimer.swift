@@ -1,7 +1,10 @@
 import RunLoopKit
 
-/// The real timer behind one dashboard row. The driver calls it to carry out an ``Effect``; it
-/// reports each fire through the callback it was made with. It decides nothing on its own.
+/// The real timer behind one dashboard row: an adapter. The driver calls it to carry out an
+/// ``Effect``; it reports facts through the callback it was made with (scheduled, fired at a
+/// clock reading, ticks) and decides nothing. What every mechanism can do is here; what only some
+/// can do is a protocol of its own (``MovableRowTimer``, ``FirableRowTimer``), so a mechanism that
+/// lacks it does not have it, rather than doing nothing.
 protocol RowTimer: AnyObject {
     /// Schedules a new timer as `row` says (its mode, its settings).
     func start(for row: RowState)
@@ -11,20 +14,8 @@ protocol RowTimer: AnyObject {
     func suspend()
     /// Lets a held timer go on.
     func resume()
-    /// Moves it to `mode`, keeping its fire date.
-    func move(to mode: RunLoop.Mode)
-    /// Fires it now, outside its schedule (T2).
-    func fireNow()
     /// Invalidates it.
     func invalidate()
-    /// Sets a display link's frame interval (other timers have none).
-    func setFrameInterval(_ interval: Int)
     /// Its next fire on the loop's uptime clock, when scheduled and not held.
     var nextFire: Instant? { get }
-    /// Callbacks per second, measured (display links only).
-    var framesPerSecond: Double? { get }
-}
-
-extension RowTimer {
-    func setFrameInterval(_ interval: Int) {}
 }

@@ -2,7 +2,7 @@ import RunLoopKit
 
 /// A row driven by a repeating run loop timer (``TimerSlot``): an SMS button, or an upload job whose
 /// slot the pipeline owns (its fires then reach the driver through the pipeline).
-final class SlotRowTimer: RowTimer {
+final class SlotRowTimer: MovableRowTimer, FirableRowTimer {
     private let slot: TimerSlot
     /// The time from a start to the first fire, asked at each start (a time of day moves on).
     private let firstFireDelay: () -> Duration?
@@ -40,8 +40,6 @@ final class SlotRowTimer: RowTimer {
     func invalidate() { slot.invalidate() }
 
     var nextFire: Instant? { slot.nextFire }
-
-    var framesPerSecond: Double? { nil }
 }
 
 extension Fire {

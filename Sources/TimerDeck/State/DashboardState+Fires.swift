@@ -1,42 +1,23 @@
 import RunLoopKit
 
 extension DashboardState {
-    /// A fire of row `id`'s timer: the log, the row's lateness and missed ticks, an SMS button's label.
-    mutating func fired(_ id: RowID, _ fire: Fire) -> [Effect] {
+    /// A fire of row `id`'s timer, reported while the dashboard's clock ran at `rate`: the log, the
+    /// row's lateness (in real terms) and missed ticks, an SMS button's label.
+    mutating func fired(_ id: RowID, _ fire: Fire, rate: TimeRate) -> [Effect] {
         let row = self[id]
         switch fire {
         case .timer(let time, let mode, let lateness, let ticks, let isManual):
-            if !isManual {
-                self[id].lastLateness = lateness
-                self[id].missedTicks += ticks - 1
+            return scheduledFire(
+                row, time: time, mode: mode, lateness: rate.inRealTerms(lateness), ticks: ticks, isManual: isManual)
+        case .dispatch(let time, let mode, let clockNow, let firstDue, let ticks, let isManual):
+            let grid = DispatchGrid(origin: firstDue, interval: row.definition.interval)
+            let lateness = rate.inRealTerms(grid.lateness(at: clockNow))
+            guard row.button != nil else {
+                return scheduledFire(row, time: time, mode: mode, lateness: lateness, ticks: ticks, isManual: isManual)
             }
-            record(
-                FireRecord(
-                    time: time, timer: row.name, mode: mode, lateness: isManual ? .zero : lateness,
-                    ticks: isManual ? 1 : ticks))
-            var effects = redraw(row, also: .log)
-            var ends = false
-            if row.button != nil {
-                // S1: one fire, one second less; the last one ends the countdown and its timer.
-                self[id].button?.tick()
-                if self[id].button?.isEnabled == true {
-                    self[id].run = .idle
-                    effects.append(.stop(id))
-                    ends = true
-                }
-            }
-            if !isManual, case .defined(let timer) = row.mechanism, !timer.repeats {
-                // C-T5: a one-shot timer ends after its fire.
-                self[id].run = .idle
-                effects.append(.stop(id))
-                ends = true
-            }
-            if !isManual || ends {
-                effects += act(row: id, ends: ends, time: time, mode: mode, lateness: lateness, ticks: ticks)
-            }
-            return effects
-        case .dispatch(let time, let mode, let clockNow, let ticks, let isManual):
-            return dispatchFired(row, time: time, mode: mode, clockNow: clockNow, ticks: ticks, isManual: isManual)
+            return dispatchButtonFired(
+                row, time: time, mode: mode, at: grid.index(at: clockNow), lateness: lateness, ticks: ticks,
+                isManual: isManual)
         case .frame(let time, let mode, let timestamp, let duration, let skippedFrames):
             let lateness = timestamp.duration(to: time)
             self[id].lastLateness = lateness
@@ -57,42 +38,64 @@ extension DashboardState {
         }
     }
 
-    /// A dispatch-driven SMS button shows the whole seconds left until its deadline, so it is right
-    /// after a stall or a sleep (G3, decisions.md 9); the deadline counts from its first event (G2).
-    private mutating func dispatchFired(
-        _ row: RowState, time: Instant, mode: RunLoop.Mode?, clockNow: Instant,
-        ticks: Int, isManual: Bool
+    /// A fire standing for `ticks` grid points, `lateness` after the last: an SMS button counts a
+    /// second (S1), a one-shot timer ends (C-T5), the actions act. A fire by hand (T2) is logged
+    /// on time and changes neither the lateness nor the missed ticks.
+    private mutating func scheduledFire(
+        _ row: RowState, time: Instant, mode: RunLoop.Mode?, lateness: Duration, ticks: Int, isManual: Bool
+    ) -> [Effect] {
+        let id = row.id
+        if !isManual {
+            self[id].lastLateness = lateness
+            self[id].missedTicks += ticks - 1
+        }
+        record(
+            FireRecord(
+                time: time, timer: row.name, mode: mode, lateness: isManual ? .zero : lateness,
+                ticks: isManual ? 1 : ticks))
+        var effects = redraw(row, also: .log)
+        var ends = false
+        if row.button != nil {
+            // S1: one fire, one second less; the last one ends the countdown and its timer.
+            self[id].button?.tick()
+            if self[id].button?.isEnabled == true {
+                self[id].run = .idle
+                effects.append(.stop(id))
+                ends = true
+            }
+        }
+        if !isManual, !row.definition.repeats {
+            // C-T5: a one-shot timer ends after its fire.
+            self[id].run = .idle
+            effects.append(.stop(id))
+            ends = true
+        }
+        if !isManual || ends {
+            effects += act(row: id, ends: ends, time: time, mode: mode, lateness: lateness, ticks: ticks)
+        }
+        return effects
+    }
+
+    /// A dispatch-driven SMS button shows the whole seconds left until the end of its grid, so it
+    /// is right after a stall or a sleep (G3, decisions.md 9); the grid starts at its first event (G2).
+    private mutating func dispatchButtonFired(
+        _ row: RowState, time: Instant, mode: RunLoop.Mode?, at point: Int64, lateness: Duration, ticks: Int,
+        isManual: Bool
     ) -> [Effect] {
         guard let button = row.button else { return [] }
         let id = row.id
-        let interval = row.definition.interval
-        let step = max(interval.nanoseconds, 1)
-        let deadline = row.deadline ?? clockNow + interval * button.seconds
-        self[id].deadline = deadline
         var effects = redraw(row)
-        // The grid point the event stands for. libdispatch starts its grid when the timer is
-        // scheduled, a queue hop before the first event reaches the loop, so later events may come a
-        // little before the grid taken from that first one: up to a tenth of the interval (at most
-        // 50 ms) early counts as on time.
-        let started = deadline.nanoseconds - step * Int64(button.seconds)
-        let early = min(step / 10, 50_000_000)
-        let offset = clockNow.nanoseconds - started
-        let gridIndex = max((offset + early) / step, 0)
         if !isManual {
-            let lateness = Duration.nanoseconds(max(offset - gridIndex * step, 0))
             self[id].lastLateness = lateness
             self[id].missedTicks += ticks - 1
             record(FireRecord(time: time, timer: row.name, mode: mode, lateness: lateness, ticks: ticks))
             effects = redraw(row, also: .log)
         }
-        self[id].button?.show(remaining: max(button.seconds - Int(gridIndex), 0))
+        self[id].button?.show(remaining: max(button.seconds - Int(point), 0))
         if self[id].button?.isEnabled == true {
             self[id].run = .idle
-            self[id].deadline = nil
             effects.append(.stop(id))
-            effects += act(
-                row: id, ends: true, time: time, mode: mode, lateness: self[id].lastLateness ?? .zero,
-                ticks: ticks)
+            effects += act(row: id, ends: true, time: time, mode: mode, lateness: lateness, ticks: ticks)
         }
         return effects
     }

@@ -32,9 +32,8 @@ extension DashboardState {
 
     private mutating func perform(allowed command: Command) -> [Effect] {
         switch command {
-        case .focusNext: return focus(on: Panel(rawValue: (focus.rawValue + 1) % Panel.allCases.count)!)
-        case .focusPrevious:
-            return focus(on: Panel(rawValue: (focus.rawValue + Panel.allCases.count - 1) % Panel.allCases.count)!)
+        case .focusNext: return focus(by: 1)
+        case .focusPrevious: return focus(by: -1)
         case .selectPrevious: return moveSelection(by: -1)
         case .selectNext: return moveSelection(by: 1)
         case .press: return press()
@@ -47,8 +46,8 @@ extension DashboardState {
         case .scroll(let lines): return scroll(by: lines)
         case .scrollToOldest: return scroll(by: -log.count)
         case .scrollToNewest: return scroll(by: log.count)
-        case .dragBegan: return gesture == .none ? track(.dragging) : []
-        case .dragEnded: return gesture == .none ? [] : [.leaveTracking]
+        case .dragBegan: return drag(began: true)
+        case .dragEnded: return drag(began: false)
         case .frameIntervalUp, .frameIntervalDown, .toggleSlowLoad: return adjustTicker(command)
         case .toggleHelp:
             isHelpVisible.toggle()
@@ -73,22 +72,24 @@ extension DashboardState {
         }
     }
 
-    /// Gives `panel` the focus.
+    /// Gives `panel` the focus, if it is on screen.
     mutating func focus(on panel: Panel) -> [Effect] {
+        guard panels.contains(panel) else { return [] }
         let old = focus
         focus = panel
         return [.render(old.part.union(panel.part))]
     }
 
+    /// Tab, Shift-Tab: the focus moves `step` panels on, round the panels on screen.
+    private mutating func focus(by step: Int) -> [Effect] {
+        let shown = panels
+        let here = shown.firstIndex(of: focus) ?? 0
+        return focus(on: shown[(here + step + shown.count) % shown.count])
+    }
+
     private mutating func moveSelection(by delta: Int) -> [Effect] {
-        let count: Int
-        switch focus {
-        case .countdowns: count = buttonRows.count
-        case .inspector: count = rows.count
-        case .ticker: count = 1
-        case .uploads: count = jobRows.count
-        case .log: return scroll(by: delta)
-        }
+        if focus == .log { return scroll(by: delta) }
+        let count = rows(of: focus).count
         guard count > 0 else { return [] }
         let old = selectedRow
         selection[focus] = min(max(selected(focus) + delta, 0), count - 1)
@@ -116,7 +117,6 @@ extension DashboardState {
 
     private mutating func startCountdown(_ row: RowState) -> [Effect] {
         self[row.id].button?.press()
-        self[row.id].deadline = nil
         self[row.id].run = .running
         return redraw(row) + [.start(row.id)]
     }
@@ -134,7 +134,6 @@ extension DashboardState {
         if row.run.isScheduled {
             self[row.id].run = .idle
             self[row.id].button?.cancel()
-            self[row.id].deadline = nil
             return redraw(row) + [.stop(row.id)]
         }
         if row.button != nil {
@@ -161,7 +160,7 @@ extension DashboardState {
 
     /// `m`: default → tracking → common → default; a dispatch timer has no mode (G1).
     private mutating func moveToNextMode(_ row: RowState) -> [Effect] {
-        guard row.mechanism.hasModes, let mode = row.mode else {
+        guard let mode = row.mode else {
             hint = "\(row.name) is mode-independent (a dispatch timer, G1)"
             return []
         }
@@ -183,7 +182,6 @@ extension DashboardState {
         guard row.run.isScheduled || row.ticker != nil else { return [] }
         self[row.id].run = .invalid
         self[row.id].button?.cancel()
-        self[row.id].deadline = nil
         if row.ticker != nil { self[row.id].missedTicks = 0 }
         return redraw(row) + [.invalidate(row.id)]
     }

@@ -18,12 +18,12 @@ extension DashboardState {
             hint = "\"modal\" is a common mode from now on: CF has no way to take it out (C-M5)"
             return [.makeModalCommon, .render(.all)]
         }
-        if isModalRunning { return [.leaveModal] }
-        guard gesture == .none else {
+        // Ending the modal run ends a tracking run inside it first.
+        if isModalRunning { return endRun(.modal) }
+        guard gesture == nil else {
             hint = "end the tracking first (t, or let the scroll settle), then M"
             return []
         }
-        isModalRunning = true
-        return [.render(.all), .enterModal]
+        return enter(.modal)
     }
 }

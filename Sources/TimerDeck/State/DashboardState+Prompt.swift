@@ -74,8 +74,7 @@ extension DashboardState {
         rowsMade += 1
         var row = RowState(timer, id: id)
         row.run = .running
-        rows.append(row)
-        layout = DashboardLayout(size: layout.size, rowCount: rows.count, hasUploads: uploadsLabel != nil)
+        append(row)
         hint = "added \(timer.name): s starts or stops it, W writes the timers to a file"
         return [.addTimer(id), .start(id), .render(.all)]
     }
@@ -92,9 +91,7 @@ extension DashboardState {
             hint = "\(row.name) drives the uploads: to go without them, remove its [[timers]] table from the config"
             return []
         }
-        rows.removeAll { $0.id == row.id }
-        layout = DashboardLayout(size: layout.size, rowCount: rows.count, hasUploads: uploadsLabel != nil)
-        selection[.inspector] = min(selected(.inspector), max(rows.count - 1, 0))
+        remove(row.id)
         hint = "deleted \(row.name)"
         return [.deleteTimer(row.id), .render(.all)]
     }

@@ -12,14 +12,22 @@ import Uploads
 ///
 /// ```swift
 /// var state = DashboardState(scene: .standard(Config()), size: Size(width: 80, height: 24))
-/// let effects = state.apply(.key(.enter))   // [.renderRow(RowID(number: 0)), .start(RowID(number: 0))]
+/// let effects = state.apply(.key(.enter))   // [.renderRow(RowID(number: 0)), .start(RowID(number: 0)), .refreshTimes(…)]
 /// ```
 struct DashboardState: Sendable {
     /// Extra time each ticker callback takes while the slow load is on: longer than a frame (D3).
     static let slowLoad: Duration = .milliseconds(40)
+    /// How often the "next in …" columns are redrawn while a timer runs, and how loosely: the
+    /// refresh rides on wake-ups the running timers cause anyway.
+    static let timesRefresh = (interval: Duration.seconds(1), tolerance: Duration.milliseconds(250))
+    /// The phases view redraws when the loop wakes anyway, at most this often: it never wakes the
+    /// loop itself.
+    static let phasesRedraw: Duration = .milliseconds(250)
 
-    /// Every timer row, in the inspector's order.
-    var rows: [RowState]
+    /// Every timer row, in the inspector's order; ``append(_:)`` and ``remove(_:)`` add and take one.
+    private(set) var rows: [RowState]
+    /// Where each row is in ``rows``: a row is found by its id in O(1).
+    private var positions: [RowID: Int]
     /// How many rows were ever made: the number of the next one (``RowID``).
     var rowsMade: Int
     /// The upload panel's sink label; `nil` when the dashboard has no pipeline.
@@ -36,16 +44,15 @@ struct DashboardState: Sendable {
     var selection: [Panel: Int] = [:]
     /// How many entries the log view is scrolled back from the newest (0 follows new entries).
     var scrollback = 0
-    /// What keeps the loop in the tracking mode, if anything.
-    var gesture: Gesture = .none
+    /// The runs of the loop nested in the session's run, innermost last (C-M11): only
+    /// ``apply(_:)`` enters and ends them, each ``Effect/endRun(_:)`` naming the one it ends.
+    var runs: [NestedRun] = []
     /// The line being typed in the status bar (`W`), if any: it takes every key.
     var prompt: Prompt?
     /// What fills the screen: the panels, the lab, the phases or the timeline.
     var page: Page = .panels
     /// The lifetime lab's selected strategy (L1–L3).
     var labStrategy: LabStrategy = .strongTarget
-    /// Whether the loop runs nested in the custom mode ``RunLoop/Mode/modal`` (`M`).
-    var isModalRunning = false
     /// Whether the help overlay is shown (keys other than `?`, `Esc` and `q` then do nothing).
     var isHelpVisible = false
     /// The first help line shown, when the keys do not all fit (↑ ↓ scroll them).
@@ -56,12 +63,17 @@ struct DashboardState: Sendable {
     var log: FireLog
     /// What the upload pipeline is doing (S2), once it has said.
     var uploads: UploadStatus?
-    /// Set by `q` or a terminating signal.
+    /// Set by `q` or a terminating signal; the keys after it do nothing.
     var quitRequested = false
+    /// Whether the "next in …" columns are being refreshed (while any timer runs).
+    var refreshesTimes = false
+    /// When the phases view last redrew.
+    var phasesDrawn: Instant?
 
     /// The state of `scene` on a screen of `size`, nothing started yet (``Event/launch`` starts it).
     init(scene: Scene, size: Size) {
         rows = scene.timers.enumerated().map { index, timer in RowState(timer, id: RowID(number: index)) }
+        positions = Self.positions(of: rows)
         rowsMade = scene.timers.count
         uploadsLabel = scene.uploadsLabel
         gestureQuiet = scene.gestureQuiet
@@ -77,22 +89,60 @@ struct DashboardState: Sendable {
     }
 
     /// Whether the row `id` is still there (a deleted row's late fires and hook ends are dropped).
-    func contains(_ id: RowID) -> Bool { rows.contains { $0.id == id } }
+    func contains(_ id: RowID) -> Bool { positions[id] != nil }
 
     private func position(of id: RowID) -> Int {
-        guard let position = rows.firstIndex(where: { $0.id == id }) else {
+        guard let position = positions[id] else {
             preconditionFailure("DashboardState: \(id) is not a row (deleted?); check contains(_:) first")
         }
         return position
     }
 
-    /// Changes the state for `event` and returns what the driver must do, in order.
+    /// Adds `row` after the others; the layout and the selections follow.
+    mutating func append(_ row: RowState) {
+        positions[row.id] = rows.count
+        rows.append(row)
+        rowsChanged()
+    }
+
+    /// Takes the row `id` away; the layout and the selections follow.
+    mutating func remove(_ id: RowID) {
+        rows.remove(at: position(of: id))
+        positions = Self.positions(of: rows)
+        rowsChanged()
+    }
+
+    private static func positions(of rows: [RowState]) -> [RowID: Int] {
+        Dictionary(uniqueKeysWithValues: rows.enumerated().map { ($1.id, $0) })
+    }
+
+    private mutating func rowsChanged() {
+        layout = DashboardLayout(size: layout.size, rowCount: rows.count, hasUploads: uploadsLabel != nil)
+        keepSelectionsOnRows()
+    }
+
+    /// Changes the state for `event` and returns what the driver must do, in order. While any
+    /// timer runs, the relative times are refreshed every second; with every timer stopped or
+    /// paused, the refresh stops too and the dashboard sleeps.
     mutating func apply(_ event: Event) -> [Effect] {
+        var effects = reduce(event)
+        if anyRunning != refreshesTimes {
+            refreshesTimes = anyRunning
+            let refresh: Effect =
+                refreshesTimes
+                ? .refreshTimes(every: Self.timesRefresh.interval, tolerance: Self.timesRefresh.tolerance)
+                : .stopRefreshingTimes
+            effects.insert(refresh, at: effects.last?.blocks == true ? effects.count - 1 : effects.count)
+        }
+        return effects
+    }
+
+    private mutating func reduce(_ event: Event) -> [Effect] {
         if let id = event.row, !contains(id) { return [] }
         switch event {
         case .launch: return launch()
-        case .key(let key): return receive(key)
-        case .fired(let id, let fire): return fired(id, fire)
+        case .key(let key): return quitRequested ? [] : receive(key)
+        case .fired(let id, let fire, let rate): return fired(id, fire, rate: rate)
         case .pipelineStatus(let status):
             uploads = status
             return [.render([.uploads, .inspector])]
@@ -102,18 +152,20 @@ struct DashboardState: Sendable {
             return [.render(.all)]
         case .focus(let panel): return focus(on: panel)
         case .tick: return [.render([.inspector, .uploads])]
-        case .gestureQuiet: return gesture == .scrolling ? [.leaveTracking] : []
-        case .modalEnded:
-            isModalRunning = false
-            return quitRequested ? [.render(.all), .quit] : [.render(.all)]
-        case .trackingEnded:
-            gesture = .none
-            return quitRequested ? [.render(.all), .quit] : [.render(.all)]
+        case .gestureQuiet: return gesture == .scrolling ? endRun(.tracking) : []
+        case .runEnded(let mode): return runEnded(mode)
         case .terminate: return quit()
         case .notice(let text):
             hint = text
             return [.render(.status)]
         case .hookFinished(let id, let result, let time): return hookFinished(id, result, at: time)
+        case .woke(let time):
+            guard page == .phases, phasesDrawn.map({ $0.duration(to: time) >= Self.phasesRedraw }) ?? true else {
+                return []
+            }
+            phasesDrawn = time
+            return [.render(.all)]
+        case .labChanged: return page == .lab ? [.render(.all)] : []
         case .flashEnded(let id):
             self[id].isFlashing = false
             return redraw(self[id])
@@ -136,17 +188,31 @@ struct DashboardState: Sendable {
     /// The selected row of `panel`.
     func selected(_ panel: Panel) -> Int { selection[panel] ?? 0 }
 
+    /// The panels on screen, in `Tab` order: the upload panel only with a pipeline to show.
+    var panels: [Panel] { Panel.allCases.filter { $0 != .uploads || layout.uploads != nil } }
+
+    /// The rows `panel` lists, in its order (the fire log lists fires, not rows).
+    func rows(of panel: Panel) -> [RowState] {
+        switch panel {
+        case .countdowns: buttonRows
+        case .inspector: rows
+        case .ticker: tickerRow.map { [$0] } ?? []
+        case .uploads: jobRows
+        case .log: []
+        }
+    }
+
     /// The row the keys `s`, `p`, `m`, `f`, `x` act on, if the focused panel has one selected.
     var selectedRow: RowState? {
-        let candidates: [RowState]
-        switch focus {
-        case .countdowns: candidates = buttonRows
-        case .inspector: candidates = rows
-        case .ticker: return tickerRow
-        case .uploads: candidates = jobRows
-        case .log: return nil
-        }
+        let candidates = rows(of: focus)
         return candidates.indices.contains(selected(focus)) ? candidates[selected(focus)] : nil
+    }
+
+    /// Keeps each panel's selection on one of its rows after rows came or went (`a`, `d`).
+    mutating func keepSelectionsOnRows() {
+        for panel in Panel.allCases where selection[panel] != nil {
+            selection[panel] = min(selected(panel), max(rows(of: panel).count - 1, 0))
+        }
     }
 
     /// The furthest back the log view goes: the oldest page fills the panel.
@@ -163,9 +229,10 @@ struct DashboardState: Sendable {
 
     // MARK: Changes shared by the extensions
 
+    /// `q`, a terminating signal: ends the nested runs, innermost first, then the session's run.
     mutating func quit() -> [Effect] {
         quitRequested = true
-        return [.quit]
+        return endRuns(from: 0) + [.quit]
     }
 
     /// Records a fire in the log; a log view scrolled back stays on the entries it shows.

@@ -21,33 +21,38 @@ enum Effect: Equatable, Sendable {
     case startUploads
     /// Make the current callback take `duration` longer (the ticker's slow load, D3).
     case work(Duration)
-    /// Run the loop re-entrantly in the tracking mode until ``leaveTracking`` (C-M11, M2); with
-    /// `quiet`, a timer in the tracking mode sends ``Event/gestureQuiet`` after that long without input.
+    /// Run the loop re-entrantly in the tracking mode until ``endRun(_:)`` names it (C-M11, M2);
+    /// with `quiet`, a timer in the tracking mode sends ``Event/gestureQuiet`` after that long
+    /// without input. It blocks: it is the last effect of its list.
     case enterTracking(quiet: Duration?)
     /// Restart the quiet period of the scroll gesture.
     case extendGesture(quiet: Duration)
     /// Keep tracking until told otherwise: drop the quiet-period timer.
     case holdGesture
-    /// End the nested tracking run.
-    case leaveTracking
+    /// End the nested run in this mode, which is the innermost one once the effects before it
+    /// have ended those inside it; its return comes back as ``Event/runEnded(_:)``.
+    case endRun(RunLoop.Mode)
     /// Open a lifetime-lab screen of the strategy / close its newest / invalidate the timers its
     /// closed screens left behind (L1–L3).
     case openScreen(LabStrategy)
     case closeScreen(LabStrategy)
     case stopLeftBehind(LabStrategy)
-    /// Run the loop re-entrantly in ``RunLoop/Mode/modal`` until ``leaveModal`` (C-M11).
+    /// Run the loop re-entrantly in ``RunLoop/Mode/modal`` until ``endRun(_:)`` names it (C-M11).
+    /// It blocks: it is the last effect of its list.
     case enterModal
-    /// End the nested run in the custom mode.
-    case leaveModal
     /// Add ``RunLoop/Mode/modal`` to the common modes, for good (C-M5).
     case makeModalCommon
     /// Change the dashboard's clock (the time-control keys).
     case time(TimeChange)
+    /// Send ``Event/tick`` every `interval` from now, in the common modes, with `tolerance`.
+    case refreshTimes(every: Duration, tolerance: Duration)
+    /// Stop sending ``Event/tick``.
+    case stopRefreshingTimes
     /// Redraw these parts.
     case render(ViewParts)
     /// Redraw the lines that show this row (its SMS button, its inspector line).
     case renderRow(RowID)
-    /// End the session.
+    /// End the session's own run, once the nested runs the effects before it ended have returned.
     case quit
     /// Makes the real timer of a row added at run time (it is the last row).
     case addTimer(RowID)
@@ -61,4 +66,12 @@ enum Effect: Equatable, Sendable {
     case endFlash(RowID, after: Duration)
     /// Runs a timer's hook off the loop's thread; its end comes back as ``Event/hookFinished(_:_:)``.
     case runHook(RowID, Hook, environment: [String: String])
+
+    /// Whether performing it runs the loop nested until the run ends: it must come last.
+    var blocks: Bool {
+        switch self {
+        case .enterTracking, .enterModal: true
+        default: false
+        }
+    }
 }

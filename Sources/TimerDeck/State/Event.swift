@@ -8,8 +8,8 @@ enum Event: Sendable {
     case launch
     /// A key, a mouse event.
     case key(Key)
-    /// The timer of a row fired.
-    case fired(RowID, Fire)
+    /// The timer of a row fired while the dashboard's clock ran at `rate` (a fact read off the clock).
+    case fired(RowID, Fire, rate: TimeRate = .normal)
     /// The upload pipeline's status changed (S2).
     case pipelineStatus(UploadStatus)
     /// The screen has a new size (a resize, or a return from Ctrl-Z).
@@ -20,14 +20,16 @@ enum Event: Sendable {
     case tick
     /// No scroll input for the quiet period: the scroll gesture ends (decision 7).
     case gestureQuiet
-    /// The nested run in the custom mode returned.
-    case modalEnded
-    /// The nested tracking run returned.
-    case trackingEnded
+    /// The nested run in this mode returned (``NestedRun``).
+    case runEnded(RunLoop.Mode)
     /// A terminating signal: quit as `q` does.
     case terminate
     /// A message for the status bar from the session itself (what quitting waits for).
     case notice(String)
+    /// The loop woke up at `time` (the phases view redraws on wake-ups it did not cause).
+    case woke(at: Instant)
+    /// The lifetime lab's screens or their timers changed (a screen went away, a leak fired).
+    case labChanged
     /// A row's flash is over.
     case flashEnded(RowID)
     /// A timer's hook ended at `time`.
@@ -38,7 +40,7 @@ extension Event {
     /// The row the event is about, if any.
     var row: RowID? {
         switch self {
-        case .fired(let id, _), .flashEnded(let id), .hookFinished(let id, _, _): id
+        case .fired(let id, _, _), .flashEnded(let id), .hookFinished(let id, _, _): id
         default: nil
         }
     }

@@ -1,11 +1,16 @@
 import RunLoopKit
 
-/// One fire of a row's timer as the driver reports it.
+/// One fire of a row's timer as its adapter reports it: facts read off the timer and the clocks,
+/// never a number derived from them (the state derives those, once).
 enum Fire: Equatable, Sendable {
-    /// A run loop timer fired: when, in which mode, how late, how many grid points it stands for.
+    /// A run loop timer fired: when, in which mode, how long after its fire date on the loop's
+    /// clock, how many grid points it stands for (``TimerSlot`` reads both off the timer, C-T6).
     case timer(time: Instant, mode: RunLoop.Mode?, lateness: Duration, ticks: Int, isManual: Bool)
-    /// A dispatch timer's event on the loop: `clockNow` is the timer's own clock at the event (G3).
-    case dispatch(time: Instant, mode: RunLoop.Mode?, clockNow: Instant, ticks: Int, isManual: Bool)
+    /// A dispatch timer's event on the loop: `clockNow` is the timer's own clock at the event (G3),
+    /// `firstDue` when its first event was due on that clock (the grid's origin), `ticks` the
+    /// event's count (C-G4).
+    case dispatch(
+        time: Instant, mode: RunLoop.Mode?, clockNow: Instant, firstDue: Instant, ticks: Int, isManual: Bool)
     /// A display link callback: the frame's vsync `timestamp`, the frame `duration`, and every frame
     /// skipped since the link was made (D3).
     case frame(time: Instant, mode: RunLoop.Mode?, timestamp: Instant, duration: Duration, skippedFrames: Int)

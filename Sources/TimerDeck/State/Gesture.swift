@@ -1,7 +1,5 @@
-/// What keeps the loop in the tracking mode (decision 7).
+/// What keeps the loop in the tracking mode (decision 7): the state of a ``NestedRun/tracking(_:)``.
 enum Gesture: Equatable, Sendable {
-    /// The loop is not tracking.
-    case none
     /// Scrolling: the nested tracking run ends after the quiet period.
     case scrolling
     /// `t`: the nested tracking run lasts until `t` again.

@@ -8,24 +8,16 @@ struct RowState: Equatable, Sendable {
     let id: RowID
     /// The timer as the config (or the add-timer prompt) defined it.
     let definition: TimerDefinition
-    /// What drives it, from ``definition``.
-    let mechanism: Mechanism
-    /// The mode it is scheduled in; `nil` for a mode-independent timer (a dispatch timer, G1).
-    var mode: RunLoop.Mode?
+    /// What kind of row it is, with that kind's own state.
+    var kind: RowKind
     /// Scheduled, held, invalid or idle.
     var run: RunState = .idle
-    /// The SMS resend button it drives, if it is an SMS row (S1).
-    var button: Countdown?
-    /// A dispatch-driven button's end, on the timer's clock, from its first event (G2, G3).
-    var deadline: Instant?
-    /// The display link's settings, if it is the ticker.
-    var ticker: TickerSettings?
     /// How late its last scheduled fire was.
     var lastLateness: Duration?
     /// Ticks skipped or coalesced so far (C-T6, D3).
     var missedTicks = 0
     /// Its bell and hook, and when they act.
-    var actions = TimerActions()
+    let actions: TimerActions
     /// Whether it is flashing (its action), until ``Event/flashEnded(_:)``.
     var isFlashing = false
     /// Whether its hook is running (a hook never runs twice at once for one timer).
@@ -35,10 +27,7 @@ struct RowState: Equatable, Sendable {
     init(_ definition: TimerDefinition, id: RowID) {
         self.id = id
         self.definition = definition
-        mechanism = Mechanism(definition)
-        mode = mechanism.hasModes ? definition.mode : nil
-        button = definition.drives == .countdown ? Countdown(seconds: definition.countdownSeconds) : nil
-        ticker = definition.drives == .ripple ? TickerSettings() : nil
+        kind = RowKind(definition)
         actions = definition.actions
     }
 
@@ -47,42 +36,43 @@ struct RowState: Equatable, Sendable {
     /// Whether it starts with the dashboard (the ticker, the upload jobs) or waits for a key.
     var startsAtLaunch: Bool { definition.startsAtLaunch }
 
+    /// The mode it is scheduled in; `nil` for a mode-independent timer (a dispatch timer, G1).
+    var mode: RunLoop.Mode? {
+        get { kind.mode }
+        set { kind.mode = newValue }
+    }
+    /// The SMS resend button it drives, if it is an SMS row (S1).
+    var button: Countdown? {
+        get { kind.button }
+        set { kind.button = newValue }
+    }
+    /// The display link's settings, if it is the ticker.
+    var ticker: TickerSettings? {
+        get { kind.ticker }
+        set { kind.ticker = newValue }
+    }
+    /// The upload job the row stands for, if any.
+    var uploadJob: UploadPipeline.Job? { kind.uploadJob }
+
     /// The mechanism and its settings as the inspector shows them: "RunLoop Timer 1s".
     var mechanismText: String {
-        switch mechanism {
-        case .uploadJob(_, let interval):
-            "RunLoop Timer " + DurationText.setting(interval)
-        case .displayLink(let refreshRate):
-            "DisplayLink \(refreshRate)/\(ticker?.frameInterval ?? 1)" + (ticker?.isSlow == true ? " slow" : "")
-        case .defined(let timer) where timer.kind == .displayLink: "DisplayLink \(timer.refreshRate)/1"
-        case .defined(let timer):
-            (timer.kind == .runLoop ? "RunLoop Timer " : "DispatchTimer ") + DurationText.setting(timer.interval)
-                + (timer.kind == .mainQueue ? " main queue" : "") + (timer.repeats ? "" : " once")
+        switch kind {
+        case .uploadJob(_, let interval, _): "RunLoop Timer " + DurationText.setting(interval)
+        case .ripple(let ticker, let refreshRate, _):
+            "DisplayLink \(refreshRate)/\(ticker.frameInterval)" + (ticker.isSlow ? " slow" : "")
+        case .countdown(_, let mechanism), .timer(let mechanism): mechanism.text(definition)
         }
     }
 
-    /// The mechanism as a hook's environment names it: "runloop", "dispatch", "main-queue", "displaylink", "upload".
-    var mechanismName: String {
-        switch mechanism {
-        case .displayLink: "displaylink"
-        case .uploadJob: "upload"
-        case .defined(let timer): timer.kind.rawValue
-        }
-    }
+    /// The mechanism as a hook's environment names it (``RowKind/mechanismName``).
+    var mechanismName: String { kind.mechanismName }
 
     /// The mechanism in a word or two, for the SMS panel: "Timer", "GCD", "GCD main" (main queue).
     var kindText: String {
-        switch mechanism {
-        case .defined(let timer) where timer.kind == .mainQueue: return "GCD main"
-        case .defined(let timer) where timer.kind != .runLoop: return "GCD"
-        default: return "Timer"
+        switch kind {
+        case .countdown(_, let mechanism), .timer(let mechanism): mechanism.shortText
+        case .ripple, .uploadJob: "Timer"
         }
-    }
-
-    /// The upload job the row stands for, if any.
-    var uploadJob: UploadPipeline.Job? {
-        if case .uploadJob(let job, _) = mechanism { return job }
-        return nil
     }
 
     /// What the row shows while the loop runs `currentMode` whose common set is `commonModes`:

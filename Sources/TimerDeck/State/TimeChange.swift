@@ -42,6 +42,14 @@ enum TimeRate: CaseIterable, Sendable {
         self = rate
     }
 
+    /// `duration` on the dashboard's clock in real terms: in slow motion the clock measures a
+    /// fraction of the real delay (a lateness, say).
+    func inRealTerms(_ duration: Duration) -> Duration {
+        let (numerator, denominator) = fraction
+        let (scaled, overflow) = duration.nanoseconds.multipliedReportingOverflow(by: denominator)
+        return overflow ? duration : .nanoseconds(scaled / numerator)
+    }
+
     /// The next slower (`slower`) or faster preset, staying at the ends.
     func next(slower: Bool) -> TimeRate {
         let all = Self.allCases

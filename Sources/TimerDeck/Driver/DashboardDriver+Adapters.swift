@@ -1,0 +1,28 @@
+import RunLoopKit
+
+extension DashboardDriver {
+    /// The adapter of a timer the user defined, by its mechanism: a ``TimerSlot`` for a run loop
+    /// timer, a ``DispatchRowTimer`` for a dispatch timer, a ``DisplayLinkRowTimer`` for a display
+    /// link, each set up as `timer` says. A new mechanism adds its line here.
+    func adapter(of mechanism: TimerMechanism, for timer: TimerDefinition, report: @escaping (Fire) -> Void)
+        -> any RowTimer
+    {
+        switch mechanism {
+        case .runLoop(let mode):
+            let slot = TimerSlot(interval: timer.interval, mode: mode, loop: loop)
+            slot.tolerance = timer.tolerance
+            slot.repeats = timer.repeats
+            let clock = loop.clock
+            return SlotRowTimer(
+                slot: slot,
+                firstFireDelay: { timer.firstFire.delay(interval: timer.interval, wallNow: clock.now(.wall)) },
+                onFire: report)
+        case .displayLink(let refreshRate, _):
+            return DisplayLinkRowTimer(loop: loop, refreshRate: refreshRate, onFire: report)
+        case .dispatch(let queue):
+            return DispatchRowTimer(
+                loop: loop, clock: timer.clock, queue: queue, interval: timer.interval, firstFire: timer.firstFire,
+                repeats: timer.repeats, leeway: timer.tolerance, onFire: report)
+        }
+    }
+}

@@ -1,0 +1,72 @@
+import RunLoopKit
+
+/// The mechanism behind a timer the user defined (a `[[timers]]` table, `a`), with the state only
+/// that mechanism has: a mode for what lives in run loop modes, none for a dispatch timer (G1).
+/// A new mechanism is a case here, its adapter and its config value.
+enum TimerMechanism: Equatable, Sendable {
+    /// A run loop timer scheduled in `mode`.
+    case runLoop(mode: RunLoop.Mode)
+    /// A dispatch timer on `queue`, whose events reach the loop in its common modes (G1, C-G10).
+    case dispatch(queue: DispatchQueueChoice)
+    /// A display link at `refreshRate` Hz in `mode`.
+    case displayLink(refreshRate: Int, mode: RunLoop.Mode)
+
+    /// The mechanism `timer` defines, in the mode it names.
+    init(_ timer: TimerDefinition) {
+        switch timer.kind {
+        case .runLoop: self = .runLoop(mode: timer.mode)
+        case .dispatch: self = .dispatch(queue: .background)
+        case .mainQueue: self = .dispatch(queue: .main)
+        case .displayLink: self = .displayLink(refreshRate: timer.refreshRate, mode: timer.mode)
+        }
+    }
+
+    /// The mode it is scheduled in; `nil` for a mode-independent timer. Setting it on one does nothing.
+    var mode: RunLoop.Mode? {
+        get {
+            switch self {
+            case .runLoop(let mode), .displayLink(_, let mode): mode
+            case .dispatch: nil
+            }
+        }
+        set {
+            guard let newValue else { return }
+            switch self {
+            case .runLoop: self = .runLoop(mode: newValue)
+            case .displayLink(let refreshRate, _): self = .displayLink(refreshRate: refreshRate, mode: newValue)
+            case .dispatch: break
+            }
+        }
+    }
+
+    /// How the inspector names it with `timer`'s settings: "RunLoop Timer 1s", "DispatchTimer 1s main queue".
+    func text(_ timer: TimerDefinition) -> String {
+        let once = timer.repeats ? "" : " once"
+        switch self {
+        case .runLoop: return "RunLoop Timer " + DurationText.setting(timer.interval) + once
+        case .dispatch(let queue):
+            return "DispatchTimer " + DurationText.setting(timer.interval) + (queue == .main ? " main queue" : "")
+                + once
+        case .displayLink(let refreshRate, _): return "DisplayLink \(refreshRate)/1"
+        }
+    }
+
+    /// Its config value, as a hook's environment names it: "runloop", "dispatch", "main-queue", "displaylink".
+    var name: String {
+        switch self {
+        case .runLoop: TimerDefinition.Kind.runLoop.rawValue
+        case .dispatch(.main): TimerDefinition.Kind.mainQueue.rawValue
+        case .dispatch: TimerDefinition.Kind.dispatch.rawValue
+        case .displayLink: TimerDefinition.Kind.displayLink.rawValue
+        }
+    }
+
+    /// The mechanism in a word or two, for the SMS panel: "Timer", "GCD", "GCD main" (main queue).
+    var shortText: String {
+        switch self {
+        case .dispatch(.main): "GCD main"
+        case .dispatch: "GCD"
+        case .runLoop, .displayLink: "Timer"
+        }
+    }
+}
