@@ -21,7 +21,7 @@ final class JobQueue: Sendable {
     }
 
     private let shared: LoopShared
-    private let state = Mutex(State())
+    private let state = LockedValue(State())
     /// Whether ``state`` has jobs; written under its lock, read without it by the loop's passes.
     private let pending = Atomic<Bool>(false)
     private let ownerThread: pthread_t

@@ -36,26 +36,35 @@ extension RunLoop {
         executor.jobs.hasPendingJobs && runsJobs(in: state)
     }
 
-    /// Runs the jobs waiting when it starts, oldest first; jobs they enqueue wait for the next pass,
-    /// which does not sleep (C-X1, like blocks, C-B2).
+    /// Runs the waiting jobs oldest first, then those they enqueued, until none is left or
+    /// ``jobBatchLimit`` have run; the rest wait for the next pass, which does not sleep (C-X1).
+    /// A chain of hops (a task calling an actor of the loop, and back) thus costs no pass per hop,
+    /// and due timers wait for at most one batch.
     func runJobs(in state: ModeState) {
         guard hasJobs(for: state) else { return }
         var jobs = jobScratch
         jobScratch = []
-        executor.jobs.take(into: &jobs)
         isRunningJobs = true
         let serial = executor.asUnownedSerialExecutor()
         let task = taskExecutor.asUnownedTaskExecutor()
-        for job in jobs {
-            jobsRun += 1
-            if job.isolated {
-                job.job.runSynchronously(on: serial)
-            } else {
-                job.job.runSynchronously(on: task)
+        var ran = 0
+        while ran < Self.jobBatchLimit && executor.jobs.hasPendingJobs {
+            executor.jobs.take(into: &jobs)
+            for job in jobs {
+                if job.isolated {
+                    job.job.runSynchronously(on: serial)
+                } else {
+                    job.job.runSynchronously(on: task)
+                }
             }
+            ran += jobs.count
+            jobs.removeAll(keepingCapacity: true)
         }
+        jobsRun += ran
         isRunningJobs = false
-        jobs.removeAll(keepingCapacity: true)
         jobScratch = jobs
     }
+
+    /// The most jobs one pass runs before due timers get their turn again.
+    static let jobBatchLimit = 1_024
 }

@@ -1,9 +1,7 @@
-import Synchronization
-
 /// The run loop that serves the sleeps of a ``VirtualClock`` or a ``TimeControl`` used as a Swift
 /// `Clock`: the first loop made on that clock, until it goes away (rule C-X2).
 final class ServingLoop: Sendable {
-    private let handle = Mutex<RunLoop.Handle?>(nil)
+    private let handle = LockedValue<RunLoop.Handle?>(nil)
 
     /// Makes `loop`'s handle the server unless another loop already is.
     func claim(_ loop: RunLoop.Handle) {

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// One `await` on a run loop's clock: a one-shot ``Timer`` in the loop's heap that resumes a
 /// continuation when it fires, or — cancelled first — is invalidated while the sleeper resumes at
 /// once with `CancellationError` (rule C-X2).
@@ -11,7 +9,7 @@ final class Sleeper: Sendable {
         case finished
     }
 
-    private let state = Mutex(State.starting)
+    private let state = LockedValue(State.starting)
     /// The timer while it is scheduled. Safe without a lock: set by ``schedule(on:until:tolerance:inModes:)``
     /// and cleared by ``fire()`` and ``invalidateTimer()``, which all run on the loop's thread.
     nonisolated(unsafe) private var timer: Timer?

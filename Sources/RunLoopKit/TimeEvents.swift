@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The buffer between a timer on a run loop and the task iterating a ``TimeSequence``: at most one
 /// element waits, later ones are merged into it by the sequence's rule (rule C-X3). Finishing it —
 /// the iteration ended or its task was cancelled — resumes a waiting `next()` with `nil` at once
@@ -13,7 +11,7 @@ final class TimeEvents<Element: Sendable>: Sendable {
         var stop: LoopBound<() -> Void>?
     }
 
-    private let state = Mutex(State())
+    private let state = LockedValue(State())
     private let handle: RunLoop.Handle
     private let merge: @Sendable (inout Element, Element) -> Void
 

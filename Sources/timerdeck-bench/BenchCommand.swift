@@ -19,6 +19,8 @@ struct BenchCommand: ParsableCommand {
 
     @Flag(help: "Only the rows of timers at scale: every deadline due at once, 10M timers, scattered timers.")
     var scaleOnly = false
+    @Flag(help: "Only the async section: sleeping tasks, job hops and actor calls.")
+    var asyncOnly = false
 
     @Option(help: .hidden)
     var child: String?
@@ -31,6 +33,8 @@ struct BenchCommand: ParsableCommand {
         case KernelFloor.name: KernelFloor.self
         case HeapSleepFloor.name: HeapSleepFloor.self
         case DispatchTimerPeer.name: DispatchTimerPeer.self
+        case LoopSleepPeer.name: LoopSleepPeer.self
+        case TaskSleepPeer.name: TaskSleepPeer.self
         default: nil
         }
     }
@@ -48,6 +52,7 @@ struct BenchCommand: ParsableCommand {
         }
         let report = Report(json: json)
         report.machine()
+        guard !asyncOnly else { return try runAsync(report) }
         let sizes = quick ? [1_000] : [1_000, 100_000, 1_000_000]
         let peers = [RunLoopKitPeer.name, FoundationPeer.name, DispatchPeer.name, HeapSleepFloor.name]
         if !scaleOnly {
@@ -95,6 +100,7 @@ struct BenchCommand: ParsableCommand {
         let idle: [IdleResult] = try [KernelFloor.name, RunLoopKitPeer.name, FoundationPeer.name, DispatchPeer.name]
             .map { try spawn("idle", $0, Int(idleSeconds * 1_000_000_000)) }
         report.idle(idle)
+        try runAsync(report)
         guard DashboardSession.binary() != nil else {
             report.skipped(
                 "dashboard in a pseudo-terminal: not run, no timerdeck next to this executable (build it first: swift build -c release)"
@@ -142,6 +148,40 @@ struct BenchCommand: ParsableCommand {
         fired.cancelNanoseconds = cancelled.cancelNanoseconds
         fired.note = [fired.note, cancelled.note].compactMap { $0 }.joined(separator: "; ").nilIfEmpty
         return fired
+    }
+
+    /// RunLoopKit in async code: tasks sleeping on a loop's clock beside the same number of loop
+    /// timers and of `Task.sleep` on the global executor; a repeating sleep's lateness beside the
+    /// timerfd floor; job hops beside the main queue; actor calls beside the default executor.
+    private func runAsync(_ report: Report) throws {
+        let sleepers = [LoopSleepPeer.name, RunLoopKitPeer.name, TaskSleepPeer.name]
+        for size in quick ? [1_000] : [1_000, 100_000] {
+            let rows: [ThroughputResult] = try sleepers.map { peer in
+                var fired: ThroughputResult = try spawn("fire", peer, size)
+                let cancelled: ThroughputResult = try spawn("cancel", peer, size)
+                fired.cancelNanoseconds = cancelled.cancelNanoseconds
+                return fired
+            }
+            report.throughput(rows)
+        }
+        let interval = 16_666_667
+        let seconds = quick ? 500_000_000 : 3_000_000_000
+        let peers = [KernelFloor.name, RunLoopKitPeer.name, LoopSleepPeer.name, TaskSleepPeer.name]
+        var runsByPeer = Array(repeating: [LatenessResult](), count: peers.count)
+        for _ in 0..<(quick ? 1 : 3) {
+            for (index, peer) in peers.enumerated() {
+                runsByPeer[index].append(try spawn("lateness", peer, interval, seconds))
+            }
+        }
+        report.lateness(runsByPeer.map(Self.median))
+        let idleSeconds = quick ? 2 : 20
+        report.idle(
+            try [LoopSleepPeer.name, TaskSleepPeer.name].map { try spawn("idle", $0, idleSeconds * 1_000_000_000) })
+        let hops = quick ? 200 : 5_000
+        report.hops([try spawn("hop", "loop", hops), try spawn("hop", "main", hops)])
+        let calls = quick ? 10_000 : 1_000_000
+        report.actorCalls(
+            try ["loop", "loop-actor", "default"].map { try spawn("actor", $0, calls) })
     }
 
     /// Of several runs of one lateness measurement, the one with the median p99, carrying every run's p99.
@@ -196,6 +236,16 @@ struct BenchCommand: ParsableCommand {
         case (.idle, let peer?): data = try encoder.encode(peer.idle(duration: numbers[0]))
         case (.displayLink, _):
             data = try encoder.encode(RunLoopKitPeer.displayLink(refreshRate: Int(numbers[0]), duration: numbers[1]))
+        case (.hop, _):
+            let count = Int(numbers[0])
+            data = try encoder.encode(
+                parts[1] == "loop" ? HopBench.loopJobs(count: count) : HopBench.mainQueueBlocks(count: count))
+        case (.actorCalls, _):
+            let calls = Int(numbers[0])
+            data = try encoder.encode(
+                parts[1] == "default"
+                    ? ActorBench.defaultExecutor(calls: calls)
+                    : ActorBench.loop(calls: calls, fromActor: parts[1] == "loop-actor"))
         case (.dashboard, _):
             guard let plan = DashboardPeer.Plan(arguments: numbers), let binary = DashboardSession.binary() else {
                 throw ValidationError("bad child spec \(spec), or no timerdeck next to this executable")

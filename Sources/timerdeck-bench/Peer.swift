@@ -35,6 +35,13 @@ extension Peer {
             delivered: fireTimes.count, gridSlots: Int((duration + interval - 1) / interval))
     }
 
+    /// A cancel row: `count` timers scheduled from `start` to `scheduled`, cancelled by `cancelled` (ns).
+    static func cancelResult(count: Int, start: Int64, scheduled: Int64, cancelled: Int64) -> ThroughputResult {
+        ThroughputResult(
+            peer: name, timers: count, scheduleNanoseconds: Double(scheduled - start) / Double(count),
+            cancelNanoseconds: Double(cancelled - scheduled) / Double(count))
+    }
+
     static func idleResult(seconds: Double, before: ResourceUsage, after: ResourceUsage, threads: Int? = nil)
         -> IdleResult
     {

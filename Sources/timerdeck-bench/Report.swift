@@ -81,6 +81,38 @@ struct Report {
             })
     }
 
+    func hops(_ rows: [HopResult]) {
+        if json {
+            for row in rows { emit(row) }
+            return
+        }
+        print("\n## Job hop: another thread hands work to a sleeping loop on the main thread")
+        table(
+            ["peer", "hops", "p50 µs", "p99 µs", "max µs"],
+            rows.map {
+                [
+                    $0.peer, String($0.hops), format($0.p50Microseconds, digits: 1),
+                    format($0.p99Microseconds, digits: 1), format($0.maxMicroseconds, digits: 1),
+                ]
+            })
+    }
+
+    func actorCalls(_ rows: [ActorCallsResult]) {
+        if json {
+            for row in rows { emit(row) }
+            return
+        }
+        print("\n## Actor: \(rows.first?.calls ?? 0) calls of an actor's method from a task")
+        table(
+            ["peer", "seconds", "calls/s", "CPU ms"],
+            rows.map {
+                [
+                    $0.peer, format($0.seconds, digits: 3), format($0.callsPerSecond),
+                    format($0.cpuMilliseconds, digits: 1),
+                ]
+            })
+    }
+
     /// The dashboard in a pseudo-terminal: idle, rendering, input latency.
     func dashboard(_ result: DashboardResult) {
         if json {

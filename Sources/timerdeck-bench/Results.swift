@@ -116,9 +116,29 @@ struct DashboardResult: Codable {
     var exitStatus: Int32
 }
 
+/// Latency of handing work from another thread to a sleeping loop.
+struct HopResult: Codable {
+    var peer: String
+    var hops: Int
+    var p50Microseconds: Double
+    var p99Microseconds: Double
+    var maxMicroseconds: Double
+}
+
+/// An actor's method called in a loop from a task.
+struct ActorCallsResult: Codable {
+    var peer: String
+    var calls: Int
+    var seconds: Double
+    var callsPerSecond: Double
+    var cpuMilliseconds: Double
+}
+
 /// Which measurement a child process runs.
 enum Measurement: String, Codable, CaseIterable {
     case fire, cancel, lateness, idle
     case displayLink = "displaylink"
     case dashboard
+    case hop
+    case actorCalls = "actor"
 }

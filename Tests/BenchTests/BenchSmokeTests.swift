@@ -10,7 +10,7 @@ struct BenchSmokeTests {
     /// A bound for a hung run only; a quick run takes well under a minute.
     static let timeout: Duration = .seconds(240)
 
-    @Test("--quick --json: throughput, lateness, display link, idle and every dashboard scene report results")
+    @Test("--quick --json: throughput, lateness, display link, idle, async and every dashboard scene report results")
     func quickRunReportsEveryPeerAndScene() throws {
         try #require(
             BuiltProduct.isBuilt("timerdeck-bench"),
@@ -26,6 +26,7 @@ struct BenchSmokeTests {
         #expect(
             Set(throughput.compactMap { $0["peer"] as? String }) == [
                 "RunLoopKit", "Foundation", "Dispatch", "heap+nanosleep", "RunLoopKit DispatchTimer", "kernel floor",
+                "RunLoopKit sleep", "Task.sleep (global)",
             ])
         for row in throughput {
             #expect(int(row["fired"]) == int(row["timers"]) && int(row["timers"]) > 0, "every timer fired: \(row)")
@@ -47,16 +48,27 @@ struct BenchSmokeTests {
         let atOneMillisecond = lateness.filter { double($0["intervalMicroseconds"]) == 1_000 }
         let atOneFrame = lateness.filter { abs(double($0["intervalMicroseconds"]) - 16_666.667) < 1 }
         #expect(Set(atOneMillisecond.compactMap { $0["peer"] as? String }) == Set(peers))
-        #expect(Set(atOneFrame.compactMap { $0["peer"] as? String }) == Set(peers + ["RunLoopKit DisplayLink"]))
+        let sleepers = ["RunLoopKit sleep", "Task.sleep (global)"]
+        #expect(
+            Set(atOneFrame.compactMap { $0["peer"] as? String }) == Set(peers + ["RunLoopKit DisplayLink"] + sleepers))
         for row in lateness {
             #expect(int(row["delivered"]) > 0 && int(row["gridSlots"]) > 0, "fires delivered: \(row)")
         }
 
-        let idle = rows.filter { $0["cpuMilliseconds"] != nil && $0["scene"] == nil }
-        #expect(Set(idle.compactMap { $0["peer"] as? String }) == Set(peers).subtracting(["heap+nanosleep"]))
+        let idle = rows.filter { $0["wakeUpsPerSecond"] != nil && $0["scene"] == nil }
+        #expect(
+            Set(idle.compactMap { $0["peer"] as? String })
+                == Set(peers + sleepers).subtracting(["heap+nanosleep"]))
         for row in idle {
             #expect(double(row["seconds"]) > 0 && double(row["wakeUpsPerSecond"]) > 0, "the countdown ran: \(row)")
         }
+
+        let hops = rows.filter { $0["hops"] != nil }
+        #expect(hops.count == 2 && hops.allSatisfy { int($0["hops"]) > 0 }, "job hops beside the main queue: \(hops)")
+        let actorCalls = rows.filter { $0["callsPerSecond"] != nil }
+        #expect(
+            actorCalls.count == 3 && actorCalls.allSatisfy { double($0["callsPerSecond"]) > 0 },
+            "actor calls on a loop and on the default executor: \(actorCalls)")
 
         let scenes = Dictionary(rows.compactMap { row in (row["scene"] as? String).map { ($0, row) } }) { first, _ in
             first

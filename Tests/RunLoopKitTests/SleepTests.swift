@@ -1,4 +1,3 @@
-import Dispatch
 import Testing
 
 @testable import RunLoopKit
@@ -174,41 +173,23 @@ struct SleepTests {
         #expect(abs(continuous.duration(to: SystemClock.now(.continuous) + .seconds(2)).nanoseconds) < 50_000_000)
     }
 
-    @Test("A task on another thread sleeps on a loop running on its own thread (real clock, bounded wait)")
+    @Test(
+        "A task on another thread sleeps on a loop running on its own thread (real clock, bounded wait)",
+        .timeLimit(.minutes(1)))
     func sleepFromAnotherThread() async throws {
-        let (handle, done) = startLoopThread()
+        let log = Transcript()
+        let handle: RunLoop.Handle = await withCheckedContinuation { continuation in
+            spawnThread {
+                let loop = RunLoop()
+                loop.add(RunLoop.Source {}, forMode: .default)
+                continuation.resume(returning: loop.handle)
+                log.append("\(loop.run(mode: .default, until: .distantFuture))")
+            }
+        }
         let start = SystemClock.now()
         try await handle.sleep(for: .milliseconds(5))
         #expect(SystemClock.now() >= start + .milliseconds(5))
+        #expect(try await handle.submit { loop in loop.currentMode } == .default)
         handle.stop()
-        #expect(await done.value)
     }
-}
-
-/// Starts a run loop on a thread of its own, kept busy by a source until stopped; returns its
-/// handle and a task that ends when the loop's run does (within 30 s). The task waits on a thread
-/// of its own: a busy test run may have every thread of the cooperative pool in use, and the loop's
-/// own limit is far beyond the wait's, so a slow machine cannot make the run time out.
-func startLoopThread() -> (RunLoop.Handle, Task<Bool, Never>) {
-    let ready = DispatchSemaphore(value: 0)
-    let finished = DispatchSemaphore(value: 0)
-    let box = Transcript()
-    nonisolated(unsafe) var handle: RunLoop.Handle?
-    spawnThread {
-        let loop = RunLoop()
-        loop.add(RunLoop.Source {}, forMode: .default)
-        handle = loop.handle
-        ready.signal()
-        box.append("\(loop.run(mode: .default, until: SystemClock.now() + .seconds(300)))")
-        finished.signal()
-    }
-    precondition(waitBounded(ready))
-    return (
-        handle!,
-        Task {
-            await withCheckedContinuation { continuation in
-                spawnThread { continuation.resume(returning: waitBounded(finished) && box.entries == ["stopped"]) }
-            }
-        }
-    )
 }
