@@ -12,7 +12,7 @@ enum LoopSleepPeer: Peer {
         var fireTimes: [Int64] = []
     }
 
-    static func fire(count: Int, spread: Int64, tolerance: Int64) -> ThroughputResult {
+    static func fire(count: Int, spread: Int64, tolerance: Int64, scatter: Int) -> ThroughputResult {
         let loop = RunLoop()
         let handle = loop.handle
         let progress = Progress()

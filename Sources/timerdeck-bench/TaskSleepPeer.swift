@@ -13,7 +13,7 @@ enum TaskSleepPeer: Peer {
         let done = DispatchSemaphore(value: 0)
     }
 
-    static func fire(count: Int, spread: Int64, tolerance: Int64) -> ThroughputResult {
+    static func fire(count: Int, spread: Int64, tolerance: Int64, scatter: Int) -> ThroughputResult {
         let progress = Progress()
         var spreadSource = DeadlineSpread()
         var run = FireRun(count: count)
