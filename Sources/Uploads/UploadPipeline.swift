@@ -110,6 +110,8 @@ public final class UploadPipeline {
         self.random = random
         sampling = TimerSlot(interval: settings.sampleInterval, mode: settings.sampleMode, loop: loop)
         uploading = TimerSlot(interval: settings.uploadInterval, mode: settings.uploadMode, loop: loop)
+        sampling.metricsName = "uploads.sample"
+        uploading.metricsName = "uploads.upload"
         sampling.onFire = { [unowned self] fire in
             onFire(.sample, fire)
             takeSample()
