@@ -137,8 +137,9 @@ public final class UploadPipeline {
     }
 
     /// Runs `body` on the loop's thread once no outbox operation or delivery is under way (at once
-    /// if none is), so that what an instant started is visible before anything looks at it.
-    public func whenSettled(_ body: @escaping () -> Void) {
+    /// if none is), so that what an instant started is visible before anything looks at it. For the
+    /// package's headless runs and tests, not an API: a program waits for ``status`` changes instead.
+    package func whenSettled(_ body: @escaping () -> Void) {
         if operationsInFlight == 0 {
             body()
         } else {
