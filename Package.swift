@@ -109,7 +109,10 @@ let package = Package(
         // Every code example of RunLoopKit's and RunLoopKitFoundationCompat's documentation, compiled.
         .testTarget(
             name: "DocumentationExampleTests",
-            dependencies: ["RunLoopKit", "RunLoopKitFoundationCompat", "TestSupport"]
+            dependencies: [
+                "RunLoopKit", "RunLoopKitFoundationCompat", "TestSupport",
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+            ]
         ),
         .testTarget(
             name: "RunLoopKitTests",
