@@ -51,6 +51,7 @@ let package = Package(
                 "CSnappy",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
             ]
         ),
         .target(

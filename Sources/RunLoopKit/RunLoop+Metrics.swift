@@ -1,7 +1,7 @@
 import CoreMetrics
 
 /// The loop's own health through swift-metrics, so the application picks the backend (Prometheus,
-/// StatsD, OpenTelemetry, a test's `TestMetrics`). Off by default; ``reportMetrics(label:dimensions:)``
+/// StatsD, OpenTelemetry, a test's `TestMetrics`). Off by default; ``reportMetrics(label:dimensions:factory:)``
 /// turns it on for one loop. Off, it costs one `nil` check per pass and per timer fire.
 ///
 /// Every metric carries `mode` (the mode being run) and the dimensions given; with `label` `runloop`:
@@ -23,9 +23,13 @@ import CoreMetrics
 /// ```
 extension RunLoop {
     /// Turns on reporting for this loop under `label`, adding `dimensions` to every metric; metrics
-    /// are made through the factory bootstrapped in `MetricsSystem`. Call it on the loop's thread.
-    public func reportMetrics(label: String = "runloop", dimensions: [(String, String)] = []) {
-        metrics = LoopMetrics(label: label, dimensions: dimensions, start: now.nanoseconds)
+    /// are made through `factory`, by default the one bootstrapped in `MetricsSystem`. Call it on
+    /// the loop's thread.
+    public func reportMetrics(
+        label: String = "runloop", dimensions: [(String, String)] = [],
+        factory: any MetricsFactory = MetricsSystem.factory
+    ) {
+        metrics = LoopMetrics(label: label, dimensions: dimensions, factory: factory, start: now.nanoseconds)
     }
 
     /// Turns reporting off for this loop.
@@ -33,9 +37,10 @@ extension RunLoop {
         metrics = nil
     }
 
-    /// Names `timer` in the `timer` dimension of its fires and lateness while reporting is on.
+    /// Names `timer` in the `timer` dimension of its fires and lateness. The name is kept by the
+    /// timer itself, so it holds whether reporting is on yet or not, and goes with the timer.
     public func setMetricsName(_ name: String, for timer: Timer) {
-        metrics?.names[ObjectIdentifier(timer)] = name
+        timer.metricsName = name
     }
 }
 
@@ -43,8 +48,7 @@ extension RunLoop {
 final class LoopMetrics {
     private let label: String
     private let dimensions: [(String, String)]
-    /// Timer names by timer.
-    var names: [ObjectIdentifier: String] = [:]
+    private let factory: any MetricsFactory
     private var modes: [RunLoop.Mode: Handles] = [:]
     /// The handles of the mode used last: a run stays in one mode for many passes and fires.
     private var last: Handles?
@@ -69,25 +73,28 @@ final class LoopMetrics {
         /// By timer name; `""` for timers without one.
         var timers: [String: TimerHandles] = [:]
 
-        init(mode: RunLoop.Mode, label: String, dimensions: [(String, String)]) {
+        init(mode: RunLoop.Mode, label: String, dimensions: [(String, String)], factory: any MetricsFactory) {
             self.mode = mode
-            passes = Counter(label: label + "_passes", dimensions: dimensions)
-            missedTicks = Counter(label: label + "_timer_missed_ticks", dimensions: dimensions)
-            asleep = Counter(label: label + "_asleep_nanoseconds", dimensions: dimensions)
-            asleepRatio = Gauge(label: label + "_asleep_ratio", dimensions: dimensions)
+            passes = Counter(label: label + "_passes", dimensions: dimensions, factory: factory)
+            missedTicks = Counter(label: label + "_timer_missed_ticks", dimensions: dimensions, factory: factory)
+            asleep = Counter(label: label + "_asleep_nanoseconds", dimensions: dimensions, factory: factory)
+            asleepRatio = Gauge(label: label + "_asleep_ratio", dimensions: dimensions, factory: factory)
         }
     }
 
-    init(label: String, dimensions: [(String, String)], start: Int64) {
+    init(label: String, dimensions: [(String, String)], factory: any MetricsFactory, start: Int64) {
         self.label = label
         self.dimensions = dimensions
+        self.factory = factory
         windowStart = start
     }
 
     private func handles(_ mode: RunLoop.Mode) -> Handles {
         if let last, last.mode == mode { return last }
         let handles =
-            modes[mode] ?? Handles(mode: mode, label: label, dimensions: dimensions + [("mode", mode.rawValue)])
+            modes[mode]
+            ?? Handles(
+                mode: mode, label: label, dimensions: dimensions + [("mode", mode.rawValue)], factory: factory)
         modes[mode] = handles
         last = handles
         return handles
@@ -105,7 +112,8 @@ final class LoopMetrics {
         handles.asleep.increment(by: Int64(slept))
         if handles.wakeUps[reason] == nil {
             handles.wakeUps[reason] = Counter(
-                label: label + "_wakeups", dimensions: dimensions + [("mode", mode.rawValue), ("reason", "\(reason)")])
+                label: label + "_wakeups", dimensions: dimensions + [("mode", mode.rawValue), ("reason", "\(reason)")],
+                factory: factory)
         }
         handles.wakeUps[reason]?.increment()
         asleepInWindow += slept
@@ -123,15 +131,15 @@ final class LoopMetrics {
         let lateness = max(calledAt - due, 0)
         let missedTicks = timer.repeats && timer.intervalNanoseconds > 0 ? lateness / timer.intervalNanoseconds : 0
         let handles = handles(mode)
-        let name = names.isEmpty ? "" : names[ObjectIdentifier(timer)] ?? ""
+        let name = timer.metricsName ?? ""
         let timerHandles: TimerHandles
         if let known = handles.timers[name] {
             timerHandles = known
         } else {
             let dimensions = dimensions + [("mode", mode.rawValue), ("timer", name)]
             timerHandles = TimerHandles(
-                lateness: CoreMetrics.Timer(label: label + "_timer_lateness", dimensions: dimensions),
-                fires: Counter(label: label + "_timer_fires", dimensions: dimensions))
+                lateness: CoreMetrics.Timer(label: label + "_timer_lateness", dimensions: dimensions, factory: factory),
+                fires: Counter(label: label + "_timer_fires", dimensions: dimensions, factory: factory))
             handles.timers[name] = timerHandles
         }
         timerHandles.lateness.recordNanoseconds(lateness)

@@ -60,7 +60,7 @@ public final class RunLoop {
     var jobsRun = 0
     /// Why the last sleep ended, when an after-waiting observer asked (``lastWakeReason``).
     var wakeReason: WakeReason?
-    /// The swift-metrics handles while ``reportMetrics(label:dimensions:)`` is on; nil (and free) otherwise.
+    /// The swift-metrics handles while ``reportMetrics(label:dimensions:factory:)`` is on; nil (and free) otherwise.
     var metrics: LoopMetrics?
     /// The state found by the last ``modeState(for:)`` lookup, to skip hashing the mode name.
     private var lastModeState: ModeState?

@@ -56,6 +56,8 @@ public final class Timer {
         var moreSlots: [QueueSlot] = []
         var userInfo: Any?
         var shared: TimerShared?
+        /// The name in the `timer` dimension of the loop's metrics (``RunLoop/setMetricsName(_:for:)``).
+        var metricsName: String?
     }
 
     /// Creates an unscheduled timer; add it to a run loop with ``RunLoop/add(_:forMode:)-(Timer,_)``.
@@ -237,8 +239,15 @@ public final class Timer {
         extras?.shared?.setOwner(of: self)
     }
 
+    /// The name the loop's metrics give the timer; it lives and dies with the timer, so no other
+    /// timer can inherit it (not even one allocated at the same address).
+    var metricsName: String? {
+        get { extras?.metricsName }
+        set { extrasForWriting().metricsName = newValue }
+    }
+
     /// Whether the timer has allocated its rarely used state (a repeating timer, a handle, user
-    /// info, a tolerance of 4.29 s or more): a one-shot timer with a shorter tolerance has not.
+    /// info, a metrics name, a tolerance of 4.29 s or more): a one-shot timer with a shorter tolerance has not.
     var hasExtras: Bool { extras != nil }
 
     private func extrasForWriting() -> Extras {

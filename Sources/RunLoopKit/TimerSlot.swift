@@ -41,6 +41,9 @@ public final class TimerSlot {
     /// The time from the start to the first fire; `nil` for one interval (M1), `.zero` for at once.
     /// Applied at the next ``start()``.
     public var firstFireDelay: Duration?
+    /// The name of its timers in the loop's metrics (``RunLoop/setMetricsName(_:for:)``); `nil` for
+    /// none. Applied at the next ``start()``.
+    public var metricsName: String?
     /// What runs at each fire.
     public var onFire: (Fire) -> Void = { _ in }
     private var timer: Timer?
@@ -74,6 +77,7 @@ public final class TimerSlot {
             self?.fired(timer)
         }
         timer.tolerance = tolerance
+        if let metricsName { loop.setMetricsName(metricsName, for: timer) }
         loop.add(timer, forMode: mode)
         self.timer = timer
     }

@@ -10,6 +10,7 @@ struct FieldValues: Codable, Sendable, Equatable {
     var load15: Double?
     var memTotal: Int?
     var memAvailable: Int?
+    var loop: [LoopReading]?
 
     /// The flat form of `fields`.
     init(_ fields: SampleFields) {
@@ -24,6 +25,8 @@ struct FieldValues: Codable, Sendable, Equatable {
             self.load15 = load15
             memTotal = memoryTotal
             memAvailable = memoryAvailable
+        case .loop(let readings):
+            loop = readings
         }
     }
 
@@ -37,6 +40,8 @@ struct FieldValues: Codable, Sendable, Equatable {
             guard let load1, let load5, let load15, let memTotal, let memAvailable else { return nil }
             return .hostMetrics(
                 load1: load1, load5: load5, load15: load15, memoryTotal: memTotal, memoryAvailable: memAvailable)
+        case .loop:
+            return loop.map(SampleFields.loop)
         }
     }
 }

@@ -4,4 +4,6 @@ public enum SampleKind: String, Sendable, Hashable, CaseIterable {
     case position
     /// The host's load average and memory, read from `/proc`.
     case hostMetrics = "host_metrics"
+    /// A run loop's health: timer lateness, fires, missed ticks, wake-ups, time asleep.
+    case loop
 }

@@ -110,6 +110,8 @@ public final class UploadPipeline {
         self.random = random
         sampling = TimerSlot(interval: settings.sampleInterval, mode: settings.sampleMode, loop: loop)
         uploading = TimerSlot(interval: settings.uploadInterval, mode: settings.uploadMode, loop: loop)
+        sampling.metricsName = "uploads.sample"
+        uploading.metricsName = "uploads.upload"
         sampling.onFire = { [unowned self] fire in
             onFire(.sample, fire)
             takeSample()
@@ -135,8 +137,9 @@ public final class UploadPipeline {
     }
 
     /// Runs `body` on the loop's thread once no outbox operation or delivery is under way (at once
-    /// if none is), so that what an instant started is visible before anything looks at it.
-    public func whenSettled(_ body: @escaping () -> Void) {
+    /// if none is), so that what an instant started is visible before anything looks at it. For the
+    /// package's headless runs and tests, not an API: a program waits for ``status`` changes instead.
+    package func whenSettled(_ body: @escaping () -> Void) {
         if operationsInFlight == 0 {
             body()
         } else {
@@ -228,7 +231,7 @@ public final class UploadPipeline {
             onIO(
                 { (outbox) throws(OutboxError) in try outbox.nextPendingBatch(skipping: skipped) },
                 then: { [unowned self] batch in apply(.found(batch)) },
-                else: { [unowned self] _ in apply(.outboxFailed) })
+                else: { [unowned self] _ in apply(.outboxFailed) }, changesOutbox: false)
         case .deliver(let batch):
             deliver(batch)
         case .markSent(let batch):
@@ -304,12 +307,14 @@ public final class UploadPipeline {
 
     // MARK: Outbox I/O
 
-    /// Runs `work` on the outbox's thread, then `then` with its result back on the loop's thread
-    /// (with fresh counters in ``status``); a failure is reported in ``status`` and passed to `else`.
+    /// Runs `work` on the outbox's thread, then `then` with its result back on the loop's thread;
+    /// a failure is reported in ``status`` and passed to `else`. When `work` `changesOutbox`, the
+    /// counters in ``status`` are read afresh on that thread; a read leaves them as the last write did.
     private func onIO<Value: Sendable>(
         _ work: @escaping @Sendable (Outbox) throws(OutboxError) -> Value,
         then: @escaping (Value) -> Void,
-        else failed: @escaping (OutboxError) -> Void = { _ in }
+        else failed: @escaping (OutboxError) -> Void = { _ in },
+        changesOutbox: Bool = true
     ) {
         let outbox = outbox
         let handle = loop.handle
@@ -319,15 +324,15 @@ public final class UploadPipeline {
         let reference = reference
         operationsInFlight += 1
         io.async {
-            let result = Result { () throws(OutboxError) -> (Value, OutboxCounters) in
+            let result = Result { () throws(OutboxError) -> (Value, OutboxCounters?) in
                 let value = try work(outbox)
-                return (value, try outbox.counters())
+                return (value, changesOutbox ? try outbox.counters() : nil)
             }
             handle.perform(inModes: [.common, Self.flushMode]) {
                 guard let pipeline = reference.value() else { return }
                 switch result {
                 case .success(let (value, counters)):
-                    pipeline.record.counters = counters
+                    if let counters { pipeline.record.counters = counters }
                     pipeline.record.problem = nil
                     continuation.value(value)
                 case .failure(let error):

@@ -1,9 +1,8 @@
 import CoreMetrics
 import RunLoopKit
 
-// The code example of RunLoopKit's swift-metrics reporting as written in its documentation comment,
-// compiled, not run (ExampleCoverageTests checks that it is here; bootstrapping the metrics system
-// twice in one process traps, so it must not run beside the tests that use MetricsTestKit).
+// The example of RunLoopKit's swift-metrics reporting, compiled (not run) in a file of its own:
+// CoreMetrics has a `Timer` of its own, which the other example files must not see.
 
 private func reportMetricsExample(loop: RunLoop, myFactory: any MetricsFactory, samplingTimer: RunLoopKit.Timer) {
     MetricsSystem.bootstrap(myFactory)

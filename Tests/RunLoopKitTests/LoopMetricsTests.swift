@@ -52,6 +52,33 @@ import Testing
         }
     }
 
+    @Test("A timer's name goes with it: timers made after it is gone, at whatever address, fire unnamed")
+    func namesDoNotOutliveTheirTimer() throws {
+        try withMetricsFactory(metrics) { () throws in
+            let loop = RunLoop(clock: .virtual(clock))
+            // Named before reporting is on: the name is the timer's own, not the reporting's.
+            do {
+                let named = Timer(fireAt: Instant(nanoseconds: 1_000_000_000), interval: .zero, repeats: false) { _ in }
+                loop.setMetricsName("gone", for: named)
+                loop.reportMetrics(label: "loop")
+                loop.add(named, forMode: .default)
+                loop.run(mode: .default, until: Instant(nanoseconds: 1_500_000_000))
+                #expect(!named.isValid)
+            }
+            // Each timer is freed before the next is made, so the allocator hands the same few
+            // addresses out again; none of them may carry the first timer's name.
+            for second in 2...101 {
+                let unnamed = Timer(
+                    fireAt: Instant(nanoseconds: Int64(second) * 1_000_000_000), interval: .zero, repeats: false
+                ) { _ in }
+                loop.add(unnamed, forMode: .default)
+                loop.run(mode: .default, until: Instant(nanoseconds: Int64(second) * 1_000_000_000 + 500_000_000))
+            }
+            #expect(try metrics.expectCounter("loop_timer_fires", inDefault([("timer", "gone")])).totalValue == 1)
+            #expect(try metrics.expectCounter("loop_timer_fires", inDefault([("timer", "")])).totalValue == 100)
+        }
+    }
+
     @Test("Off by default: a loop that was not asked reports nothing")
     func offByDefault() {
         withMetricsFactory(metrics) {

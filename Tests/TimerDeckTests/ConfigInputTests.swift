@@ -88,7 +88,7 @@ struct ConfigInputTests {
                 == "c.toml: field 'terminal.mouse' = 1 is invalid (accepted: true or false)")
         #expect(
             parseConfigError("[uploads]\nsampler = \"gps\"")
-                == "c.toml: field 'uploads.sampler' = \"gps\" is invalid (accepted: \"route\" or \"host\")")
+                == "c.toml: field 'uploads.sampler' = \"gps\" is invalid (accepted: \"route\", \"host\" or \"loop\")")
         #expect(
             parseConfigError("[uploads]\nroute = \"\"")
                 == "c.toml: field 'uploads.route' = \"\" is invalid (accepted: a path to a GPX file)")

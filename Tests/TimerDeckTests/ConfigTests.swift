@@ -58,7 +58,7 @@ struct ConfigTests {
             ("[gesture]\nquiet = \"soon\"", "field 'gesture.quiet' = \"soon\" is invalid"),
             (
                 "[uploads]\nsampler = \"gps\"",
-                "field 'uploads.sampler' = \"gps\" is invalid (accepted: \"route\" or \"host\")"
+                "field 'uploads.sampler' = \"gps\" is invalid (accepted: \"route\", \"host\" or \"loop\")"
             ),
             (
                 "[[timers]]\nname = \"x\"\nmode = \"scrolling\"",

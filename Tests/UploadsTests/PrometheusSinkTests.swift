@@ -50,7 +50,8 @@ import Uploads
         var expected: [String: [PrometheusProcess.Point]] = [:]
         for stored in samples {
             let time = stored.sample.takenAtMilliseconds
-            for (name, value) in [("timerdeck_sample_seq", Double(stored.seq))] + stored.sample.fields.series {
+            let seq = (name: "timerdeck_sample_seq", labels: [String: String](), value: Double(stored.seq))
+            for (name, _, value) in [seq] + stored.sample.fields.series {
                 expected[name, default: []].append(PrometheusProcess.Point(milliseconds: time, value: value))
             }
         }
@@ -149,6 +150,39 @@ import Uploads
         #expect(samples.map(\.seq) == Array(1...Int64(samples.count)))
         #expect(samples.count >= 10, "the run took \(samples.count) samples in 2 s")
         try expectStored(samples, in: prometheus, instance: "live")
+    }
+
+    @Test("The loop's health: a 10-minute scene's timer lateness is in Prometheus by instance and timer name")
+    func loopLatenessByTimerName() throws {
+        let prometheus = try PrometheusProcess()
+        let health = LoopHealthSampler()
+        let scene = try UploadPipelineTests.Scene(
+            sink: { _ in try Self.sink(prometheus.endpoint, instance: "loop") }, sampler: health)
+        scene.loop.reportMetrics(factory: health)
+        let tick = Timer(fireAt: Instant(nanoseconds: 1_000_000_000), interval: .seconds(1), repeats: true) { _ in }
+        scene.loop.setMetricsName("deck.tick", for: tick)
+        scene.loop.add(tick, forMode: .default)
+        // At 100.2 s a callout keeps the thread 2.5 s: the tick due at 101 s fires 1.7 s late.
+        let busy = Timer(fireAt: Instant(nanoseconds: 100_200_000_000), interval: .zero, repeats: false) { _ in
+            scene.clock.busy(.milliseconds(2_500))
+        }
+        scene.loop.add(busy, forMode: .default)
+        scene.pipeline.start()
+        scene.run(untilSecond: 600)
+        #expect(scene.pipeline.flush() == 0)
+
+        let end = Date(timeIntervalSince1970: Double(Self.virtualStart + 600_001) / 1000)
+        let lateness = try prometheus.samples(
+            "runloop_timer_lateness_max_seconds{instance=\"loop\",timer=\"deck.tick\"}", window: "1d", end: end)
+        // One sample every 5 s; the window that holds the late fire reads 1.7 s, every other 0.
+        let expected = (1...120).map { index in
+            PrometheusProcess.Point(
+                milliseconds: Self.virtualStart + Int64(index) * 5_000, value: index == 21 ? 1.7 : 0)
+        }
+        #expect(lateness["runloop_timer_lateness_max_seconds"] == expected)
+        let sampling = try prometheus.samples(
+            "runloop_timer_fires_total{instance=\"loop\",timer=\"uploads.sample\"}", window: "1d", end: end)
+        #expect(sampling["runloop_timer_fires_total"]?.last?.value == 120, "a fire counts as its callout begins")
     }
 
     @Test(

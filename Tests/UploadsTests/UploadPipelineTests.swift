@@ -8,7 +8,8 @@ import Uploads
 /// Minutes of virtual time run in milliseconds; outbox writes and deliveries are real I/O on other
 /// threads, which the virtual clock waits for (external work).
 @Suite(.serialized) struct UploadPipelineTests {
-    /// A pipeline on a fresh virtual-clock loop, its outbox in a scratch directory, sampling the shipped route.
+    /// A pipeline on a fresh virtual-clock loop, its outbox in a scratch directory, sampling the
+    /// shipped route unless given another sampler.
     final class Scene {
         let scratch = try! ScratchDirectory()
         let clock = VirtualClock()
@@ -20,14 +21,14 @@ import Uploads
 
         init(
             sink: (ScratchDirectory) throws -> any BatchSink, settings: UploadPipeline.Settings = .init(),
-            outboxURL: URL? = nil
+            outboxURL: URL? = nil, sampler: (any Sampler)? = nil
         ) throws {
             loop = RunKitLoop(clock: .virtual(clock))
             loop.addCommonMode(.tracking)
             outbox = try Outbox(url: outboxURL ?? scratch.path("outbox.sqlite"))
             let route = try RouteReplay(contentsOf: URL(fileURLWithPath: RouteReplayTests.resourcePath))
             pipeline = UploadPipeline(
-                loop: loop, outbox: outbox, sampler: route, sink: try sink(scratch),
+                loop: loop, outbox: outbox, sampler: sampler ?? route, sink: try sink(scratch),
                 settings: settings, random: FixedRandom.zero)
             pipeline.onFire = { [unowned self] job, fire in
                 fires.append((job, fire.time.nanoseconds / 1_000_000_000, fire.mode))

@@ -8,7 +8,7 @@ extension Config {
         .integer("log.capacity", \.logCapacity, in: 10...100_000),
         .duration("time.sleep", \.simulatedSleep, in: .seconds(1) ... .seconds(86_400)),
         .flag("terminal.mouse", \.mouse),
-        .choice("uploads.sampler", \.uploads.sampler, ["route": .route, "host": .host]),
+        .choice("uploads.sampler", \.uploads.sampler, ["route": .route, "host": .host, "loop": .loop]),
         .text("uploads.route", \.uploads.routePath, accepted: "a path to a GPX file", emptyIsNone: false),
         .text(
             "uploads.url", \.uploads.url, accepted: "\"\" or an http(s) or prometheus+http(s) URL", emptyIsNone: true),

@@ -9,6 +9,9 @@ package struct UploadsConfig: Equatable, Sendable {
         case route
         /// Load average and memory from `/proc`.
         case host
+        /// The run loop's own health (``LoopHealthSampler``): lateness by timer name, fires,
+        /// missed ticks, wake-ups, share asleep.
+        case loop
     }
 
     /// What the bodies of HTTP uploads are.

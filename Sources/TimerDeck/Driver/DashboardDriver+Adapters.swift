@@ -12,6 +12,7 @@ extension DashboardDriver {
             let slot = TimerSlot(interval: timer.interval, mode: mode, loop: loop)
             slot.tolerance = timer.tolerance
             slot.repeats = timer.repeats
+            slot.metricsName = timer.name
             let clock = loop.clock
             return SlotRowTimer(
                 slot: slot,

@@ -19,6 +19,8 @@ package final class UploadsSetup {
     /// The sink as the panel names it.
     package let sinkLabel: String
     private let sampler: any Sampler
+    /// The backend the run loop reports its health to, with `uploads.sampler = "loop"`.
+    private let loopHealth: LoopHealthSampler?
     private let settings: UploadPipeline.Settings
     private let temporaryDirectory: URL?
     /// The pipeline made by ``makePipeline(on:)``, whose status the exit report reads: kept until
@@ -56,9 +58,14 @@ package final class UploadsSetup {
             throw UploadsSetupError(message: "outbox: \(error)")
         }
 
+        var loopHealth: LoopHealthSampler?
         switch config.sampler {
         case .host:
             sampler = HostMetricsSampler()
+        case .loop:
+            let health = LoopHealthSampler()
+            loopHealth = health
+            sampler = health
         case .route:
             do {
                 if let path = config.routePath {
@@ -93,6 +100,7 @@ package final class UploadsSetup {
                 + directory.path.replacingOccurrences(
                     of: FileManager.default.homeDirectoryForCurrentUser.path, with: "~", options: .anchored)
         }
+        self.loopHealth = loopHealth
         self.settings = settings.pipelineSettings
     }
 
@@ -138,8 +146,9 @@ package final class UploadsSetup {
         }
     }
 
-    /// The pipeline on `loop`, not yet started.
+    /// The pipeline on `loop`, not yet started; with the loop sampler, `loop` reports its health to it.
     package func makePipeline(on loop: RunLoop) -> UploadPipeline {
+        if let loopHealth { loop.reportMetrics(factory: loopHealth) }
         let pipeline = UploadPipeline(loop: loop, outbox: outbox, sampler: sampler, sink: sink, settings: settings)
         self.pipeline = pipeline
         return pipeline

@@ -3,7 +3,8 @@ import Foundation
 /// How a batch becomes a Prometheus remote-write 1.0 request: the labels every series carries,
 /// and the encoding (protobuf `WriteRequest`, snappy block compression).
 ///
-/// Each field of a sample is one series (``SampleFields/series``), plus `timerdeck_sample_seq`
+/// Each field of a sample is one series (``SampleFields/series``, with its own labels for a loop's
+/// readings), plus `timerdeck_sample_seq`
 /// whose value is the sample's `seq`, so a reader can check that no sample is missing. Every
 /// series carries `__name__`, `instance`, `job`, `kind` and the extra labels; its samples are
 /// stamped with the time they were taken. The request for a batch is always the same bytes, so a
@@ -90,12 +91,16 @@ public struct RemoteWrite: Sendable, Hashable {
             let sample = stored.sample
             let common = labels.merging(
                 ["instance": instance, "job": job, "kind": sample.kind.rawValue]) { _, own in own }
-            let points = [("timerdeck_sample_seq", Double(stored.seq))] + sample.fields.series
-            for (name, value) in points {
+            let seq = (name: "timerdeck_sample_seq", labels: [String: String](), value: Double(stored.seq))
+            for (name, own, value) in [seq] + sample.fields.series {
                 var point = Prometheus_Sample()
                 point.value = value
                 point.timestamp = sample.takenAtMilliseconds
-                series[common.merging(["__name__": name]) { _, own in own }, default: []].append(point)
+                // A reading's own labels (a loop's `mode`, `timer`) never replace the common ones.
+                var labels = common
+                labels["__name__"] = name
+                labels.merge(own) { common, _ in common }
+                series[labels, default: []].append(point)
             }
         }
         var request = Prometheus_WriteRequest()
