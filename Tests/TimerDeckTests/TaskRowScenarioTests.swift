@@ -141,3 +141,21 @@ struct TaskRowScenarioTests {
         }
     }
 }
+
+@Suite("The phases page counts executor jobs (C-X1)")
+struct PhaseJobsTests {
+    @Test("A common-mode task row's start and each wake-up are one executor job each, in the second they ran")
+    func taskRowJobsAreCounted() throws {
+        var config = Config()
+        config.timers = [timer("nap", .task, every: .milliseconds(500), mode: .common)]
+        let snapshots = try runHeadless("size 120x40\nkey 3\nwait 2500ms\nsnapshot\n", config: config)
+        try #require(snapshots.count == 1)
+        let screen = snapshots[0].screen
+        #expect(screen.contains("second passes   jobs sleeps"))
+        let jobs = ["0s", "1s"].map { second in
+            line(screen, containing: "    \(second) ").split(separator: " ").dropFirst(3).first.map(String.init)
+        }
+        // 0 s: the task's start and its wake-up at 500 ms; 1 s: the wake-ups at 1 s and 1.5 s.
+        #expect(jobs == ["2", "2"])
+    }
+}
