@@ -159,3 +159,44 @@ struct PhaseJobsTests {
         #expect(jobs == ["2", "2"])
     }
 }
+
+@Suite("A task row follows the time controls (G3): its sleeps are timers on the dashboard's clock")
+struct TaskRowTimeControlTests {
+    /// The fire-log lines of `screen` for the task.
+    private func fires(_ screen: String) -> [String] {
+        screen.split(separator: "\n").map(String.init).filter { $0.contains("s   nap ") }
+    }
+
+    @Test("Paused nothing wakes; a step lands on its deadline; at ¼× a second takes four; a simulated sleep holds it")
+    func timeControls() throws {
+        var config = Config()
+        config.timers = [timer("nap", .task)]
+        let snapshots = try runHeadless(
+            """
+            size 120x40
+            key space
+            wait 5s
+            snapshot
+            key .
+            snapshot
+            key space
+            key <
+            wait 3s
+            snapshot
+            wait 1s
+            snapshot
+            key >
+            key z
+            wait 1s
+            snapshot
+            """, config: config)
+        try #require(snapshots.count == 5)
+        let fireTimes = snapshots.map { fires($0.screen).map { String($0.dropFirst(2).prefix(6)) } }
+        #expect(fireTimes[0].isEmpty, "5 s paused: no wake-up")
+        #expect(fireTimes[1] == ["1.000s"], "the step lands on the sleep's deadline")
+        #expect(line(snapshots[2].screen, containing: "nap ").contains("in 250ms"), "3 s at ¼× is 750 ms")
+        #expect(fireTimes[3] == ["1.000s", "2.000s"])
+        // 30 s of simulated sleep stop the uptime clock its sleeps are on: one second later, one wake-up.
+        #expect(fireTimes[4] == ["1.000s", "2.000s", "3.000s"])
+    }
+}
