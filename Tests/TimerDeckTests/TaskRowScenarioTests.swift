@@ -130,6 +130,22 @@ struct TaskRowScenarioTests {
         #expect(try runHeadless(script, config: config).map(\.screen) == snapshots.map(\.screen))
     }
 
+    @Test(
+        "C-X1: in modal, not common, its sleep ends but the wake-up waits for a common mode; once C made it common, it runs there"
+    )
+    func wakeUpsRunInTheExecutorModes() throws {
+        var config = Config()
+        config.timers = [timer("nap", .task, every: .milliseconds(500), mode: .modal)]
+        let snapshots = try runHeadless(
+            "size 120x40\nkey M\nwait 2s\nsnapshot\nkey M\nwait 10ms\nsnapshot\nkey M\nkey C\nwait 1s\nsnapshot\n",
+            config: config)
+        try #require(snapshots.count == 3)
+        #expect(!snapshots[0].screen.contains("s   nap "), "due at 500 ms, its wake-up waits")
+        #expect(snapshots[1].screen.contains("2.000s   nap         default  1.5s   1"), "it runs back in default")
+        #expect(snapshots[2].screen.contains("2.500s   nap         modal    0µs    1"))
+        #expect(snapshots[2].screen.contains("3.000s   nap         modal    0µs    1"))
+    }
+
     @Test("The config names it mechanism = \"task\"; it is on the uptime clock and has a mode")
     func configValue() throws {
         let config = try Config.parse("[[timers]]\nname = \"nap\"\nmechanism = \"task\"\nmode = \"common\"\n")
