@@ -137,6 +137,8 @@ check "SIGTERM exits cleanly" "TIMERDECK-EXIT=0"
 sed 's/^mechanism = "dispatch"$/mechanism = "main-queue"/' "$(dirname "$0")/../../Resources/timerdeck.toml" \
     > "$state/main-queue.toml"
 grep -q '^mechanism = "main-queue"$' "$state/main-queue.toml" || { echo "FAIL the shipped config has no dispatch sms-gcd"; exit 1; }
+# With a task row in the default mode: an async task on the loop, sleeping 200 ms at a time.
+printf '\n[[timers]]\nname = "nap"\nmechanism = "task"\ninterval = "200ms"\n' >> "$state/main-queue.toml"
 cleanup
 runs=$((runs + 1))
 socket="timerdeck-e2e-$$-$runs"
@@ -145,6 +147,20 @@ tmux_ -f /dev/null new-session -d -s "$session" -x 120 -y 40 >/dev/null 2>&1 </d
 check "main queue: the GCD row names its queue" "GCD main in any mode"
 tmux_ send-keys -t "$session" Down Down Enter
 check "C-M12: the main-queue GCD row counts down on the main run loop" "Resend (58) ] GCD main"
+# The task row waits while the log is scrolled (tracking), then goes on.
+nap_is() { screen | grep -qE "^│ nap +Task sleep 200ms +default +$1"; }
+log_fires() { screen | grep -o 'Fire log ([0-9]*' | grep -o '[0-9]*$'; }
+waited=0
+for _ in $(seq 1 40); do
+    tmux_ send-keys -t "$session" k
+    if nap_is "waiting for mode"; then waited=1; break; fi
+    sleep 0.05
+done
+if [ $waited = 1 ]; then pass "task: the default-mode task row waits while the log scrolls"; else fail "task: the default-mode task row waits while the log scrolls"; fi
+if eventually 5 nap_is running; then pass "task: it runs again after the gesture"; else fail "task: it runs again after the gesture"; fi
+after_gesture=$(log_fires)
+fires_grew() { [ "$(log_fires)" -gt "$after_gesture" ]; }
+if eventually 5 fires_grew; then pass "task: its wake-ups go on"; else fail "task: its wake-ups go on"; fi
 tmux_ send-keys -t "$session" q
 check "main queue: q quits with status 0" "TIMERDECK-EXIT=0"
 

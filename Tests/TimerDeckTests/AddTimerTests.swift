@@ -27,7 +27,7 @@ struct AddTimerTests {
             snapshots[0].screen.contains(
                 "field 'timers.interval' = \"0\" is invalid (accepted: a duration 1ms…24h"))
         #expect(snapshots[1].screen.contains("field 'timers.interval' = \"0s\" is invalid"))
-        #expect(snapshots[2].screen.contains("\"cron\" is not runloop, dispatch, once"))
+        #expect(snapshots[2].screen.contains("\"cron\" is not runloop, dispatch, task, once"))
     }
 
     @Test("C-T5/G2: a one-shot dispatch timer added with a runs, fires once, and the inspector shows it")
@@ -54,5 +54,6 @@ struct AddTimerTests {
         #expect(throws: ConfigError.self) { try TimerDefinition.parse(line: "sms-gcd 1s", taken: ["sms-gcd"]) }
         #expect(throws: ConfigError.self) { try TimerDefinition.parse(line: "tea", taken: []) }
         #expect(try TimerDefinition.parse(line: "tea 1s common", taken: []).mode == .common)
+        #expect(try TimerDefinition.parse(line: "nap 1s task", taken: []).kind == .task)
     }
 }

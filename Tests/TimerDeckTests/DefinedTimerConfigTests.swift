@@ -49,7 +49,7 @@ struct DefinedTimerConfigTests {
             ),
             (
                 "[[timers]]\nname = \"tea\"\nmechanism = \"cron\"",
-                "config: timer \"tea\": field 'timers.mechanism' = \"cron\" is invalid (accepted: \"runloop\", \"dispatch\", \"main-queue\" or \"displaylink\")"
+                "config: timer \"tea\": field 'timers.mechanism' = \"cron\" is invalid (accepted: \"runloop\", \"dispatch\", \"main-queue\", \"displaylink\" or \"task\")"
             ),
             (
                 "[[timers]]\nname = \"tea\"\nmode = \"fast\"",
@@ -65,7 +65,7 @@ struct DefinedTimerConfigTests {
             ),
             (
                 "[[timers]]\nname = \"tea\"\nclock = \"wall\"",
-                "config: timer \"tea\": field 'timers.clock' = \"wall\" is invalid for a run loop timer (accepted: \"uptime\""
+                "config: timer \"tea\": field 'timers.clock' = \"wall\" is invalid for mechanism = \"runloop\" (accepted: \"uptime\""
             ),
             (
                 "[[timers]]\nname = \"tea\"\nmechanism = \"dispatch\"\nmode = \"common\"",

@@ -7,7 +7,7 @@ import Testing
 /// A dashboard of defined timers only, on a virtual clock: the loop runs in a chosen mode until a
 /// chosen time, and the fire log says what fired when.
 @available(*, noasync)
-private final class DefinedTimerRig {
+final class DefinedTimerRig {
     let loop = RunLoop(clock: .virtual(VirtualClock()))
     let driver: DashboardDriver
 
@@ -36,7 +36,7 @@ private final class DefinedTimerRig {
     var run: RunState { driver.state.rows[0].run }
 }
 
-private func timer(
+func timer(
     _ name: String, _ kind: TimerDefinition.Kind = .runLoop, every interval: Duration = .seconds(1),
     mode: RunLoop.Mode = .default, repeats: Bool = true, firstFire: TimerDefinition.FirstFire = .afterInterval
 ) -> TimerDefinition {

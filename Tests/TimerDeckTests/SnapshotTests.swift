@@ -10,9 +10,11 @@ struct SnapshotTests {
 
     /// Runs `script` at `size` and checks its one snapshot against `Snapshots/<name>-<size>.txt`.
     @available(*, noasync)
-    func check(_ name: String, _ script: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    func check(
+        _ name: String, _ script: String, config: Config = Config(), sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         for size in Self.sizes {
-            let snapshots = try runHeadless("size \(size)\n" + script)
+            let snapshots = try runHeadless("size \(size)\n" + script, config: config)
             try #require(snapshots.count == 1, sourceLocation: sourceLocation)
             GoldenScreen.check(snapshots[0].screen, named: "\(name)-\(size)", sourceLocation: sourceLocation)
         }
@@ -30,12 +32,17 @@ struct SnapshotTests {
             "key enter\nkey down\nkey enter\nkey down\nkey enter\nwait 3s\nkey t\nwait 4500ms\nsnapshot\n")
     }
 
-    @Test("M2: scrolling the fire log back, inside the gesture's tracking run")
+    @Test("M2/C-X2: scrolling the fire log back, inside the gesture's tracking run; a default-mode task row waits")
     func scrollingTheLog() throws {
+        var config = Config()
+        var nap = TimerDefinition()
+        nap.name = "nap"
+        nap.kind = .task
+        config.timers = TimerDefinition.standardScene + [nap]
         try check(
             "scrolling",
             "key enter\nkey down\nkey enter\nwait 12s\ntab\ntab\ntab\nkey pgup\nwait 100ms\nsnapshot\n"
-                .replacingOccurrences(of: "\ntab", with: "\nkey tab"))
+                .replacingOccurrences(of: "\ntab", with: "\nkey tab"), config: config)
     }
 
     @Test("The help overlay over the running dashboard")

@@ -3,7 +3,7 @@ import RunLoopKit
 extension DashboardDriver {
     /// The adapter of a timer the user defined, by its mechanism: a ``TimerSlot`` for a run loop
     /// timer, a ``DispatchRowTimer`` for a dispatch timer, a ``DisplayLinkRowTimer`` for a display
-    /// link, each set up as `timer` says. A new mechanism adds its line here.
+    /// link, a ``TaskRowTimer`` for an async task, each set up as `timer` says. A new mechanism adds its line here.
     func adapter(of mechanism: TimerMechanism, for timer: TimerDefinition, report: @escaping (Fire) -> Void)
         -> any RowTimer
     {
@@ -24,6 +24,12 @@ extension DashboardDriver {
             return DispatchRowTimer(
                 loop: loop, clock: timer.clock, queue: queue, interval: timer.interval, firstFire: timer.firstFire,
                 repeats: timer.repeats, leeway: timer.tolerance, onFire: report)
+        case .task(let mode):
+            let clock = loop.clock
+            return TaskRowTimer(
+                loop: loop, mode: mode, interval: timer.interval, tolerance: timer.tolerance, repeats: timer.repeats,
+                firstFireDelay: { timer.firstFire.delay(interval: timer.interval, wallNow: clock.now(.wall)) },
+                onFire: report)
         }
     }
 }

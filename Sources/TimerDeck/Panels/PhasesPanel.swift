@@ -2,7 +2,7 @@ import RunLoopKit
 import TerminalUI
 
 /// The run loop's phases (`3`): the phase it is in, then per second of its clock the passes, the
-/// sleeps and why each ended, the share of time asleep and the nesting depth (C-R1, C-M11), and the
+/// executor jobs they ran (C-X1), the sleeps and why each ended, the share of time asleep and the nesting depth (C-R1, C-M11), and the
 /// modes with the custom one (C-M5).
 enum PhasesPanel {
     /// The phases of a pass in order, with the activity that starts each; "asleep" lies between
@@ -11,7 +11,10 @@ enum PhasesPanel {
         ("entry", .entry), ("before timers", .beforeTimers), ("before sources", .beforeSources),
         ("before waiting", .beforeWaiting), ("asleep", nil), ("after waiting", .afterWaiting), ("exit", .exit),
     ]
-    private static let cellWidth = 8
+    /// The columns' labels: each column is as wide as its label and a space, at least ``minimumWidth``.
+    private static let header =
+        ["second", "passes", "jobs", "sleeps"] + RunLoop.WakeReason.allCases.map(\.label) + ["asleep", "depth"]
+    private static let minimumWidth = 7
 
     static func draw(_ snapshot: DashboardSnapshot, on canvas: Canvas) {
         canvas.fill()
@@ -27,7 +30,6 @@ enum PhasesPanel {
         for (row, text) in modesLines(snapshot.loop).enumerated() {
             inner.put(PanelText.fitWords(" " + text, inner.width), row: 1 + row, column: 0)
         }
-        let header = ["second", "passes", "sleeps"] + RunLoop.WakeReason.allCases.map(\.label) + ["asleep", "depth"]
         inner.put(row(header), row: 3, column: 0, style: Style(.dim))
         let rows = Array(reading.seconds.suffix(max(inner.height - 6, 0)))
         let first = reading.firstSecond + reading.seconds.count - rows.count
@@ -55,16 +57,18 @@ enum PhasesPanel {
     private static func line(_ second: PhaseSecond, label: String) -> String {
         let asleep = Int(second.asleep.nanoseconds / 10_000_000)
         let cells =
-            [label, "\(second.passes)", "\(second.sleeps)"]
+            [label, "\(second.passes)", "\(second.jobs)", "\(second.sleeps)"]
             + RunLoop.WakeReason.allCases.map { "\(second.wakes[$0] ?? 0)" }
             + ["\(asleep)%", "\(second.depth)"]
         return row(cells)
     }
 
-    /// `cells` right-aligned in columns: the first (the second's number) 6 wide, the others 8.
+    /// `cells` right-aligned in the columns of ``header``: the first (the second's number) as wide as
+    /// its label, the others with a space before it.
     private static func row(_ cells: [String]) -> String {
-        cells.enumerated().map { index, text in
-            String(repeating: " ", count: max((index == 0 ? 6 : cellWidth) - text.count, 0)) + text
+        zip(cells, header).enumerated().map { index, cell in
+            let width = index == 0 ? cell.1.count : max(cell.1.count + 1, minimumWidth)
+            return String(repeating: " ", count: max(width - cell.0.count, 0)) + cell.0
         }.joined()
     }
 }

@@ -1,7 +1,7 @@
 import RunLoopKit
 
 /// Counts what a run loop does from an observer on every activity: the phase it is in, passes,
-/// sleeps and why each ended (``RunLoop/WakeReason``), time asleep and nesting depth, per second
+/// executor jobs run (C-X1), sleeps and why each ended (``RunLoop/WakeReason``), time asleep and nesting depth, per second
 /// of the loop's clock over the last ``window`` seconds (runloop-reference C-R1, C-R9).
 ///
 /// The observer only counts: it schedules nothing, so an idle loop stays asleep.
@@ -18,6 +18,8 @@ final class PhaseMeter {
     /// The second (since ``startTime``) the newest slot of ``history`` counts.
     private var newest = 0
     private var sleptAt: Instant?
+    /// ``RunLoop/executorJobsRun`` at the last activity: the jobs run since are the pass's.
+    private var jobsSeen: Int
     /// Runs after each wake-up, once its reason is counted.
     var onWake: () -> Void = {}
 
@@ -25,6 +27,7 @@ final class PhaseMeter {
     init(loop: RunLoop, modes: [RunLoop.Mode]) {
         self.loop = loop
         startTime = loop.now
+        jobsSeen = loop.executorJobsRun
         let observer = RunLoop.Observer(activities: .allActivities) { [unowned self] _, activity in
             record(activity)
         }
@@ -52,6 +55,10 @@ final class PhaseMeter {
         advance(to: second(of: now))
         let slot = newest % Self.window
         history[slot].depth = max(history[slot].depth, loop.nestingDepth)
+        // A pass runs its jobs after its timers; the next activity comes in the same pass.
+        let jobsRun = loop.executorJobsRun
+        history[slot].jobs += jobsRun - jobsSeen
+        jobsSeen = jobsRun
         switch activity {
         case .beforeTimers: history[slot].passes += 1
         case .beforeWaiting: sleptAt = now

@@ -4,6 +4,8 @@ import RunLoopKit
 struct PhaseSecond: Equatable, Sendable {
     /// Passes started (``RunLoop/Activity/beforeTimers``).
     var passes = 0
+    /// Executor jobs run: actors bound to the loop and tasks that prefer it (C-X1).
+    var jobs = 0
     /// Sleeps ended (``RunLoop/Activity/afterWaiting``).
     var sleeps = 0
     /// Why each of those sleeps ended, by ``RunLoop/WakeReason``.

@@ -10,6 +10,8 @@ enum TimerMechanism: Equatable, Sendable {
     case dispatch(queue: DispatchQueueChoice)
     /// A display link at `refreshRate` Hz in `mode`.
     case displayLink(refreshRate: Int, mode: RunLoop.Mode)
+    /// An async task on the loop whose sleeps are one-shot timers in `mode` (C-X2).
+    case task(mode: RunLoop.Mode)
 
     /// The mechanism `timer` defines, in the mode it names.
     init(_ timer: TimerDefinition) {
@@ -18,6 +20,7 @@ enum TimerMechanism: Equatable, Sendable {
         case .dispatch: self = .dispatch(queue: .background)
         case .mainQueue: self = .dispatch(queue: .main)
         case .displayLink: self = .displayLink(refreshRate: timer.refreshRate, mode: timer.mode)
+        case .task: self = .task(mode: timer.mode)
         }
     }
 
@@ -25,7 +28,7 @@ enum TimerMechanism: Equatable, Sendable {
     var mode: RunLoop.Mode? {
         get {
             switch self {
-            case .runLoop(let mode), .displayLink(_, let mode): mode
+            case .runLoop(let mode), .displayLink(_, let mode), .task(let mode): mode
             case .dispatch: nil
             }
         }
@@ -34,13 +37,14 @@ enum TimerMechanism: Equatable, Sendable {
             switch self {
             case .runLoop: self = .runLoop(mode: newValue)
             case .displayLink(let refreshRate, _): self = .displayLink(refreshRate: refreshRate, mode: newValue)
+            case .task: self = .task(mode: newValue)
             case .dispatch: break
             }
         }
     }
 
-    /// How the inspector names it with `timer`'s settings: "RunLoop Timer 1s", "DispatchTimer 1s main queue";
-    /// `short`: "Timer 1s", "GCD 1s main", for a narrow column.
+    /// How the inspector names it with `timer`'s settings: "RunLoop Timer 1s", "DispatchTimer 1s main queue",
+    /// "Task sleep 1s"; `short`: "Timer 1s", "GCD 1s main", "Task 1s", for a narrow column.
     func text(_ timer: TimerDefinition, short: Bool = false) -> String {
         let once = timer.repeats ? "" : " once"
         let interval = DurationText.setting(timer.interval)
@@ -50,24 +54,28 @@ enum TimerMechanism: Equatable, Sendable {
             let main = queue == .main ? (short ? " main" : " main queue") : ""
             return (short ? "GCD " : "DispatchTimer ") + interval + main + once
         case .displayLink(let refreshRate, _): return (short ? "Link" : "DisplayLink") + " \(refreshRate)/1"
+        case .task: return (short ? "Task " : "Task sleep ") + interval + once
         }
     }
 
-    /// Its config value, as a hook's environment names it: "runloop", "dispatch", "main-queue", "displaylink".
+    /// Its config value, as a hook's environment names it: "runloop", "dispatch", "main-queue", "displaylink",
+    /// "task".
     var name: String {
         switch self {
         case .runLoop: TimerDefinition.Kind.runLoop.rawValue
         case .dispatch(.main): TimerDefinition.Kind.mainQueue.rawValue
         case .dispatch: TimerDefinition.Kind.dispatch.rawValue
         case .displayLink: TimerDefinition.Kind.displayLink.rawValue
+        case .task: TimerDefinition.Kind.task.rawValue
         }
     }
 
-    /// The mechanism in a word or two, for the SMS panel: "Timer", "GCD", "GCD main" (main queue).
+    /// The mechanism in a word or two, for the SMS panel: "Timer", "GCD", "GCD main" (main queue), "Task".
     var shortText: String {
         switch self {
         case .dispatch(.main): "GCD main"
         case .dispatch: "GCD"
+        case .task: "Task"
         case .runLoop, .displayLink: "Timer"
         }
     }

@@ -7,7 +7,10 @@ extension TimerDefinition {
         .text("timers.name", \.optionalName, accepted: nameRule, emptyIsNone: false),
         .choice(
             "timers.mechanism", \.kind,
-            ["runloop": .runLoop, "dispatch": .dispatch, "main-queue": .mainQueue, "displaylink": .displayLink]),
+            [
+                "runloop": .runLoop, "dispatch": .dispatch, "main-queue": .mainQueue, "displaylink": .displayLink,
+                "task": .task,
+            ]),
         .duration("timers.interval", \.interval, in: intervalRange),
         .integer("timers.refresh_rate", \.refreshRate, in: Config.fpsRange),
         .flag("timers.repeats", \.repeats),
@@ -62,9 +65,9 @@ extension TimerDefinition {
         if !Self.isValidName(name) {
             return "field 'timers.name' = \(UserText.quote(name)) is invalid (accepted: \(Self.nameRule))"
         }
-        if kind == .runLoop && clock != .uptime {
-            return "field 'timers.clock' = \"\(clock)\" is invalid for a run loop timer (accepted: \"uptime\"; "
-                + "use mechanism = \"dispatch\" for the continuous or wall clock)"
+        if kind.isOnUptimeClock && clock != .uptime {
+            return "field 'timers.clock' = \"\(clock)\" is invalid for mechanism = \"\(kind.rawValue)\" "
+                + "(accepted: \"uptime\"; use mechanism = \"dispatch\" for the continuous or wall clock)"
         }
         if !kind.hasModes && mode != .default {
             return "field 'timers.mode' is set for a dispatch timer, which has no mode (G1) "
@@ -101,7 +104,7 @@ extension TimerDefinition {
             return nil
         case .countdown where kind == .displayLink || !repeats:
             return "\(field) a display link or a one-shot timer (accepted: a repeating \"runloop\", "
-                + "\"dispatch\" or \"main-queue\" timer: one fire, one second less)"
+                + "\"dispatch\", \"main-queue\" or \"task\" timer: one fire, one second less)"
         case .ripple where kind != .displayLink:
             return "\(field) mechanism = \"\(kind.rawValue)\" (accepted: mechanism = \"displaylink\")"
         case .samples where kind != .runLoop || !repeats || interval < .milliseconds(100),

@@ -1,6 +1,6 @@
 extension TimerDefinition {
     /// The add-timer prompt's syntax, as its hint says it.
-    static let lineSyntax = "NAME INTERVAL [runloop|dispatch] [once] [default|tracking|common]"
+    static let lineSyntax = "NAME INTERVAL [runloop|dispatch|task] [once] [default|tracking|common]"
 
     /// A timer from one line typed at the add-timer prompt (`a`): its name, its interval, and in any
     /// order the mechanism, `once` and the mode; checked by the same field table as the config, so
@@ -13,12 +13,13 @@ extension TimerDefinition {
         var table: [String: ConfigValue] = ["name": .text(words[0]), "interval": .text(words[1])]
         for word in words.dropFirst(2) {
             switch word {
-            case "runloop", "dispatch": table["mechanism"] = .text(word)
+            case "runloop", "dispatch", "task": table["mechanism"] = .text(word)
             case "once": table["repeats"] = .flag(false)
             case "default", "tracking", "common": table["mode"] = .text(word)
             default:
                 throw ConfigError(
-                    message: "\(UserText.quote(word)) is not runloop, dispatch, once, default, tracking or common")
+                    message: "\(UserText.quote(word)) is not runloop, dispatch, task, once, default, tracking or common"
+                )
             }
         }
         let timer = try Config.timer(table, source: "")

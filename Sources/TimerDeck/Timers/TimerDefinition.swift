@@ -24,9 +24,15 @@ package struct TimerDefinition: Equatable, Sendable {
         /// A ``DisplayLink`` on the dashboard's loop, in ``TimerDefinition/mode``, calling back
         /// ``TimerDefinition/refreshRate`` times a second; only frames after a skip are logged (D3).
         case displayLink = "displaylink"
+        /// An async task on the dashboard's loop that repeats a sleep in ``TimerDefinition/mode``
+        /// on the loop's clock, each wake-up a fire (C-X1, C-X2).
+        case task
 
         /// Whether a timer of this kind is scheduled in a run loop mode (a dispatch timer is not, G1).
-        var hasModes: Bool { self == .runLoop || self == .displayLink }
+        var hasModes: Bool { self != .dispatch && self != .mainQueue }
+
+        /// Whether its deadlines are on the loop's uptime clock only (a dispatch timer picks its clock).
+        var isOnUptimeClock: Bool { self == .runLoop || self == .task }
     }
 
     /// What a row shows besides its fires in the log: the standard scene's panels are driven by
