@@ -206,6 +206,11 @@ public final class Outbox: Sendable {
         guard found else { throw .unknownBatch(batchID, path: url.path) }
     }
 
+    /// Sets SQLite's `max_page_count`, so a test can end the full disk that ``init(url:retention:pageLimit:)`` made.
+    func setPageLimit(_ pageLimit: Int) throws(OutboxError) {
+        try write { db in _ = try Int.fetchOne(db, sql: "PRAGMA max_page_count = \(pageLimit)") }
+    }
+
     /// Current totals: pending and delivered samples, pending batches, the last sample.
     ///
     /// Reads the pending rows and the kept totals only (indexed), never the whole history.

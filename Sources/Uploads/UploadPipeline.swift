@@ -164,7 +164,10 @@ public final class UploadPipeline {
         let taken = loop.now
         onIO(
             { (outbox) throws(OutboxError) in try outbox.append(sample) },
-            then: { [unowned self] _ in record.lastSampleTime = taken },
+            then: { [unowned self] _ in
+                record.lastSampleTime = taken
+                record.unsaved?.savedSince += 1
+            },
             else: { [unowned self] error in
                 record.unsaved = UploadStatus.Unsaved(count: (record.unsaved?.count ?? 0) + 1, error: error)
             })

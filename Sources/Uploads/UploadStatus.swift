@@ -22,6 +22,8 @@ public struct UploadStatus: Sendable {
         public var count: Int
         /// Why the last one could not be committed.
         public var error: OutboxError
+        /// Samples committed since the last one that could not be: more than 0 says saving works again.
+        public var savedSince = 0
     }
 
     /// Samples the server refused this run (a permanent rejection, e.g. samples older than a

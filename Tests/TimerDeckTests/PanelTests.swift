@@ -45,6 +45,20 @@ struct PanelTests {
         #expect(drawUploads(state).contains("delivered 60 this run · 1 batch rejected"))
     }
 
+    @Test("Once saving works again after lost samples, the 80-column panel says so before the reason")
+    func savingAgainShowsOnTheCutLine() {
+        var state = makeState()
+        var status = UploadStatus()
+        status.unsaved = UploadStatus.Unsaved(count: 53, error: .diskFull(path: "/var/outbox.sqlite"))
+        _ = state.apply(.pipelineStatus(status))
+        #expect(drawUploads(state).contains("53 samples NOT saved: The disk"))
+        status.unsaved?.savedSince = 12
+        _ = state.apply(.pipelineStatus(status))
+        #expect(drawUploads(state).contains("53 samples NOT saved (saving"))
+        #expect(
+            state.messages.first?.hasPrefix("53 samples NOT saved (saving again: 12 saved since): The disk") == true)
+    }
+
     @Test("A long problem and a long sink are cut at a word with an ellipsis, never mid-word")
     func longTextEndsInAnEllipsis() {
         var state = makeState(label: "http://collector.example:8080/ingest/v1/batches")

@@ -36,5 +36,30 @@ import Testing
                 == "The disk holding the outbox \(url.path) is full; the last write was not saved. "
                 + "Free some space; samples already saved are kept.")
         #expect(pipeline.status.lastSampleTime == Instant(nanoseconds: committed * 5_000_000_000))
+        #expect(unsaved.savedSince == 0)
+    }
+
+    @Test("When the disk has room again, the samples saved since the last loss are counted: saving works again")
+    func savingAgainAfterAFullDiskIsCounted() throws {
+        let scratch = try ScratchDirectory()
+        let outbox = try Outbox(url: scratch.path("outbox.sqlite"), pageLimit: 16)
+        let clock = VirtualClock()
+        let loop = RunKitLoop(clock: .virtual(clock))
+        let route = try RouteReplay(contentsOf: URL(fileURLWithPath: RouteReplayTests.resourcePath))
+        var settings = UploadPipeline.Settings()
+        settings.uploadInterval = .seconds(86_400)
+        let pipeline = UploadPipeline(
+            loop: loop, outbox: outbox, sampler: route,
+            sink: DirectorySink(directory: scratch.path("uploads")), settings: settings)
+        pipeline.start()
+        loop.run(mode: .default, until: Instant(nanoseconds: 3_600_500_000_000))
+        let lost = try #require(pipeline.status.unsaved).count
+        #expect(try #require(pipeline.status.unsaved).savedSince == 0)
+
+        try outbox.setPageLimit(1_000_000)
+        loop.run(mode: .default, until: Instant(nanoseconds: 3_660_500_000_000))
+        let unsaved = try #require(pipeline.status.unsaved)
+        #expect(unsaved.count == lost, "no sample is lost once there is room")
+        #expect(unsaved.savedSince == 12, "a sample every 5 s for 60 s")
     }
 }
