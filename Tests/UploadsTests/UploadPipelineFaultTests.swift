@@ -13,18 +13,7 @@ import Testing
     func uncommittedSamplesAreCountedAndNamed() throws {
         let scratch = try ScratchDirectory()
         let url = scratch.path("outbox.sqlite")
-        // SQLite's page limit stands in for a full disk: appends start failing with SQLITE_FULL.
-        let outbox = try Outbox(url: url, pageLimit: 16)
-        let clock = VirtualClock()
-        let loop = RunKitLoop(clock: .virtual(clock))
-        let route = try RouteReplay(contentsOf: URL(fileURLWithPath: RouteReplayTests.resourcePath))
-        var settings = UploadPipeline.Settings()
-        settings.uploadInterval = .seconds(86_400)
-        let pipeline = UploadPipeline(
-            loop: loop, outbox: outbox, sampler: route,
-            sink: DirectorySink(directory: scratch.path("uploads")), settings: settings)
-        pipeline.start()
-        loop.run(mode: .default, until: Instant(nanoseconds: 3_600_500_000_000))
+        let (outbox, loop, pipeline) = try runForAnHourOnAFullDisk(outbox: url, scratch: scratch)
 
         let committed = try outbox.counters().lastSample?.seq ?? 0
         let unsaved = try #require(pipeline.status.unsaved, "every sample was committed: the page limit is too high")
@@ -42,17 +31,8 @@ import Testing
     @Test("When the disk has room again, the samples saved since the last loss are counted: saving works again")
     func savingAgainAfterAFullDiskIsCounted() throws {
         let scratch = try ScratchDirectory()
-        let outbox = try Outbox(url: scratch.path("outbox.sqlite"), pageLimit: 16)
-        let clock = VirtualClock()
-        let loop = RunKitLoop(clock: .virtual(clock))
-        let route = try RouteReplay(contentsOf: URL(fileURLWithPath: RouteReplayTests.resourcePath))
-        var settings = UploadPipeline.Settings()
-        settings.uploadInterval = .seconds(86_400)
-        let pipeline = UploadPipeline(
-            loop: loop, outbox: outbox, sampler: route,
-            sink: DirectorySink(directory: scratch.path("uploads")), settings: settings)
-        pipeline.start()
-        loop.run(mode: .default, until: Instant(nanoseconds: 3_600_500_000_000))
+        let (outbox, loop, pipeline) = try runForAnHourOnAFullDisk(
+            outbox: scratch.path("outbox.sqlite"), scratch: scratch)
         let lost = try #require(pipeline.status.unsaved).count
         #expect(try #require(pipeline.status.unsaved).savedSince == 0)
 
@@ -61,5 +41,23 @@ import Testing
         let unsaved = try #require(pipeline.status.unsaved)
         #expect(unsaved.count == lost, "no sample is lost once there is room")
         #expect(unsaved.savedSince == 12, "a sample every 5 s for 60 s")
+    }
+
+    /// A pipeline sampling every 5 s for an hour into an outbox whose disk fills up: SQLite's page
+    /// limit stands in for a full disk, so appends start failing with SQLITE_FULL.
+    private func runForAnHourOnAFullDisk(
+        outbox url: URL, scratch: ScratchDirectory
+    ) throws -> (Outbox, RunKitLoop, UploadPipeline) {
+        let outbox = try Outbox(url: url, pageLimit: 16)
+        let loop = RunKitLoop(clock: .virtual(VirtualClock()))
+        let route = try RouteReplay(contentsOf: URL(fileURLWithPath: RouteReplayTests.resourcePath))
+        var settings = UploadPipeline.Settings()
+        settings.uploadInterval = .seconds(86_400)
+        let pipeline = UploadPipeline(
+            loop: loop, outbox: outbox, sampler: route,
+            sink: DirectorySink(directory: scratch.path("uploads")), settings: settings)
+        pipeline.start()
+        loop.run(mode: .default, until: Instant(nanoseconds: 3_600_500_000_000))
+        return (outbox, loop, pipeline)
     }
 }
