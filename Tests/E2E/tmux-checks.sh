@@ -4,11 +4,12 @@
 pass() { printf 'ok   %s [%ss]\n' "$1" "$SECONDS"; }
 fail() { printf 'FAIL %s\n' "$1"; tmux_ capture-pane -t "$session" -p 2>/dev/null | sed 's/^/     | /'; failures=$((failures + 1)); }
 
-# wait_for TEXT [SECONDS]: a bounded wait until the pane shows TEXT.
+# wait_for TEXT [SECONDS]: a bounded wait until the pane shows TEXT (lines the terminal wrapped are
+# joined, so a long line still matches).
 wait_for() {
     local deadline=$((SECONDS + ${2:-15}))
     while [ $SECONDS -lt $deadline ]; do
-        tmux_ capture-pane -t "$session" -p 2>/dev/null | grep -qF -- "$1" && return 0
+        tmux_ capture-pane -t "$session" -p -J 2>/dev/null | grep -qF -- "$1" && return 0
         sleep 0.05
     done
     return 1

@@ -19,11 +19,12 @@ trap 'tmux_ kill-server >/dev/null 2>&1; rm -rf "$state"' EXIT
 
 source "$(dirname "$0")/tmux-checks.sh"
 
-# start COMMAND: the pane runs COMMAND at 80x24, then prints its exit status and whether the
-# terminal echoes again (a dashboard that died with the terminal raw leaves -echo).
+# start COMMAND: the pane runs COMMAND at 80x24, then prints its exit status on a line of its own
+# (carriage return included: a dashboard killed outright leaves the terminal raw, where a newline
+# does not return to the first column) and whether the terminal echoes again (-echo if raw).
 start() {
     tmux_ -f /dev/null new-session -d -s "$session" -x 80 -y 24 >/dev/null 2>&1 </dev/null \
-        "export TERM=xterm-256color XDG_STATE_HOME=$state; $1; echo TIMERDECK-EXIT=\$?; stty -a | tr ' ' '\n' | grep -x -- '-\?echo'; sleep 60"
+        "export TERM=xterm-256color XDG_STATE_HOME=$state; $1; printf '\\r\\nTIMERDECK-EXIT=%s\\r\\n' \$?; stty -a | tr ' ' '\n' | grep -x -- '-\?echo'; sleep 60"
 }
 
 # restored: after the exit, the terminal is as the shell left it: echo on, main screen, no mouse.
