@@ -21,7 +21,7 @@ import GRDB
 /// ```swift
 /// let outbox = try Outbox()                        // $XDG_STATE_HOME/timerdeck/outbox.sqlite
 /// try outbox.append(Sample(takenAt: Date(), fields: .position(latitude: 48.85, longitude: 2.35, elevation: nil)))
-/// if let batch = try outbox.cutBatch(at: Date()) {
+/// if let batch = try outbox.cutBatch(at: Date()).value {
 ///     sink.deliver(batch) { result in
 ///         // post back to the loop, then:
 ///         // success: try outbox.markSent(batch.id, at: Date())
@@ -105,25 +105,29 @@ public final class Outbox: Sendable {
         }
     }
 
-    /// Commits `sample` and returns it with its new `seq`.
+    /// Commits `sample` and returns it with its new `seq`, and the totals after it.
     ///
     /// When this throws, nothing was committed and the caller still holds the sample.
     @discardableResult
-    public func append(_ sample: Sample) throws(OutboxError) -> StoredSample {
-        let seq = try write { db in
+    public func append(_ sample: Sample) throws(OutboxError) -> OutboxWrite<StoredSample> {
+        let written = try write { db in
             var record = SampleRecord(sample)
             try record.insert(db)
             return record.seq
         }
-        guard let seq else { throw .database(path: url.path, reason: "SQLite gave the new sample no seq") }
-        return StoredSample(seq: seq, sample: sample)
+        guard let seq = written.value else {
+            throw .database(path: url.path, reason: "SQLite gave the new sample no seq")
+        }
+        return OutboxWrite(value: StoredSample(seq: seq, sample: sample), counters: written.counters)
     }
 
-    /// Groups every unbatched sample into a new batch, or returns nil when there are none.
+    /// Groups every unbatched sample into a new batch, or returns nil when there are none, with
+    /// the totals after it.
     ///
     /// The batch is committed before this returns: if the process dies before the batch is
     /// delivered, ``pendingBatches()`` returns it after the restart.
-    public func cutBatch(at time: Date) throws(OutboxError) -> Batch? {
+    @discardableResult
+    public func cutBatch(at time: Date) throws(OutboxError) -> OutboxWrite<Batch?> {
         let id = UUID()
         let key = id.uuidString.lowercased()
         let createdAt = Self.milliseconds(time)
@@ -163,11 +167,13 @@ public final class Outbox: Sendable {
     }
 
     /// Records that a sink acknowledged the batch, counts its samples delivered and applies the
-    /// retention, in one transaction. Call it only after the acknowledgement.
+    /// retention, in one transaction that also returns the totals after it. Call it only after the
+    /// acknowledgement.
     ///
     /// Marking a batch that is already sent changes nothing (the first time is kept).
     /// - Throws: ``OutboxError/unknownBatch(_:path:)`` when the outbox has no such batch.
-    public func markSent(_ batchID: UUID, at time: Date) throws(OutboxError) {
+    @discardableResult
+    public func markSent(_ batchID: UUID, at time: Date) throws(OutboxError) -> OutboxWrite<Void> {
         let key = batchID.uuidString.lowercased()
         let sentAt = Self.milliseconds(time)
         let retention = retention
@@ -183,15 +189,20 @@ public final class Outbox: Sendable {
             try Self.applyRetention(retention, now: sentAt, db)
             return true
         }
-        guard found else { throw .unknownBatch(batchID, path: url.path) }
+        guard found.value else { throw .unknownBatch(batchID, path: url.path) }
+        return OutboxWrite(value: (), counters: found.counters)
     }
 
-    /// Records a failed delivery: counts the attempt and keeps the error for the user.
+    /// Records a failed delivery: counts the attempt and keeps the error for the user; returns the
+    /// totals after it.
     ///
     /// The batch stays pending whatever the error; a permanent one is flagged so the upload
     /// side can stop retrying it and show why.
     /// - Throws: ``OutboxError/unknownBatch(_:path:)`` when the outbox has no such batch.
-    public func recordFailure(_ batchID: UUID, error: UploadError, at time: Date) throws(OutboxError) {
+    @discardableResult
+    public func recordFailure(
+        _ batchID: UUID, error: UploadError, at time: Date
+    ) throws(OutboxError) -> OutboxWrite<Void> {
         let key = batchID.uuidString.lowercased()
         let failedAt = Self.milliseconds(time)
         let found = try write { db in
@@ -203,37 +214,21 @@ public final class Outbox: Sendable {
             try batch.update(db)
             return true
         }
-        guard found else { throw .unknownBatch(batchID, path: url.path) }
+        guard found.value else { throw .unknownBatch(batchID, path: url.path) }
+        return OutboxWrite(value: (), counters: found.counters)
     }
 
     /// Sets SQLite's `max_page_count`, so a test can end the full disk that ``init(url:retention:pageLimit:)`` made.
     func setPageLimit(_ pageLimit: Int) throws(OutboxError) {
-        try write { db in _ = try Int.fetchOne(db, sql: "PRAGMA max_page_count = \(pageLimit)") }
+        _ = try write { db in _ = try Int.fetchOne(db, sql: "PRAGMA max_page_count = \(pageLimit)") }
     }
 
-    /// Current totals: pending and delivered samples, pending batches, the last sample.
+    /// Current totals: pending and delivered samples, pending batches, the last sample. Every
+    /// write returns them too, read in its own transaction.
     ///
     /// Reads the pending rows and the kept totals only (indexed), never the whole history.
     public func counters() throws(OutboxError) -> OutboxCounters {
-        try read { db in
-            let unbatched = try SampleRecord.filter(SampleRecord.CodingKeys.batchId == nil).fetchCount(db)
-            let unsent = try Row.fetchOne(
-                db,
-                sql: """
-                    SELECT COUNT(*), COALESCE(SUM(sample_count), 0), COUNT(*) FILTER (WHERE failure_permanent)
-                    FROM batch WHERE sent_at_ms IS NULL
-                    """)
-            let tally = try TallyRecord.fetch(db)
-            let last = try SampleRecord.order(SampleRecord.CodingKeys.seq.desc).fetchOne(db)
-            let batchedPending: Int = unsent?[1] ?? 0
-            return OutboxCounters(
-                pendingSamples: unbatched + batchedPending,
-                unbatchedSamples: unbatched,
-                pendingBatches: unsent?[0] ?? 0,
-                rejectedBatches: unsent?[2] ?? 0,
-                deliveredSamples: tally.deliveredSamples,
-                lastSample: try last?.stored())
-        }
+        try read(Self.counters)
     }
 
     /// The sizes of the outbox file and of its write-ahead log, in bytes (0 for a missing file).
@@ -256,6 +251,26 @@ public final class Outbox: Sendable {
     }
 
     // MARK: - Rows
+
+    private static func counters(_ db: Database) throws -> OutboxCounters {
+        let unbatched = try SampleRecord.filter(SampleRecord.CodingKeys.batchId == nil).fetchCount(db)
+        let unsent = try Row.fetchOne(
+            db,
+            sql: """
+                SELECT COUNT(*), COALESCE(SUM(sample_count), 0), COUNT(*) FILTER (WHERE failure_permanent)
+                FROM batch WHERE sent_at_ms IS NULL
+                """)
+        let tally = try TallyRecord.fetch(db)
+        let last = try SampleRecord.order(SampleRecord.CodingKeys.seq.desc).fetchOne(db)
+        let batchedPending: Int = unsent?[1] ?? 0
+        return OutboxCounters(
+            pendingSamples: unbatched + batchedPending,
+            unbatchedSamples: unbatched,
+            pendingBatches: unsent?[0] ?? 0,
+            rejectedBatches: unsent?[2] ?? 0,
+            deliveredSamples: tally.deliveredSamples,
+            lastSample: try last?.stored())
+    }
 
     /// Unsent batches, oldest first.
     private static let unsent = BatchRecord.filter(BatchRecord.CodingKeys.sentAtMs == nil).order(Column.rowID)
@@ -309,10 +324,13 @@ public final class Outbox: Sendable {
     // MARK: - Transactions
 
     /// Runs `body` in a transaction (GRDB's writes are `IMMEDIATE`, so a second connection never
-    /// deadlocks upgrading a lock).
-    private func write<T>(_ body: (Database) throws -> T) throws(OutboxError) -> T {
+    /// deadlocks upgrading a lock) and reads the totals it leaves in the same transaction.
+    private func write<T>(_ body: (Database) throws -> T) throws(OutboxError) -> OutboxWrite<T> {
         do {
-            return try database.write(body)
+            return try database.write { db in
+                let value = try body(db)
+                return OutboxWrite(value: value, counters: try Self.counters(db))
+            }
         } catch {
             throw OutboxError(error, path: url.path)
         }

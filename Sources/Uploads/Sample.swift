@@ -7,7 +7,7 @@ import Foundation
 ///
 /// ```swift
 /// let sample = Sample(takenAt: Date(), fields: .position(latitude: 48.85, longitude: 2.35, elevation: 35))
-/// let seq = try outbox.append(sample)
+/// let seq = try outbox.append(sample).value.seq
 /// ```
 public struct Sample: Sendable, Hashable {
     /// Wall time the sample was taken, in milliseconds since 1970-01-01T00:00:00Z.

@@ -7,14 +7,17 @@ import struct Foundation.UUID
 /// Seed scene S2 on a run loop: a sample every few seconds into the durable ``Outbox``, and every
 /// few minutes the unbatched samples cut into a batch and handed to a ``BatchSink``.
 ///
-/// Both jobs are ``TimerSlot``s in the common modes by default, so scrolling (the tracking mode)
-/// does not pause them (M3); they can be suspended, moved and fired like any timer. Sampling runs
+/// Both jobs are run loop timers in the common modes by default, so scrolling (the tracking mode)
+/// does not pause them (M3); a program starts, stops, pauses, moves and runs them by ``Job``
+/// (``start(_:in:)``, ``pause(_:)``, ``move(_:to:)``, ``runNow(_:)`` …). Sampling runs
 /// on the loop's thread (it is memory or a `/proc` read); every outbox write and every delivery
 /// runs on other threads and posts its result back to the loop. On a ``VirtualClock`` that I/O is
 /// declared as external work, so virtual time waits for it and a 10-minute scene is deterministic.
 ///
-/// The delivery side is one ``UploadMachine`` value: every answer, outbox result and timer is an
-/// event, and the pipeline only performs the effects the machine returns.
+/// All of its state is one ``UploadMachine`` value: every sample, answer, outbox result and timer
+/// is an event, and the pipeline only performs the effects the machine returns. Each outbox
+/// operation crosses to the outbox's thread and back once, and its write returns the totals the
+/// panel shows; the batch just cut goes to the sink as it is, unless an older one waits.
 ///
 /// A batch is marked sent only after the sink acknowledged it. Retryable failures back off
 /// (``RetryPolicy``, honouring `Retry-After`); a batch the server rejects stays in the outbox with
@@ -61,38 +64,28 @@ public final class UploadPipeline {
     public let sink: any BatchSink
     /// The settings in force.
     public let settings: Settings
-    /// The sampling job's timer.
-    public let sampling: TimerSlot
-    /// The upload job's timer.
-    public let uploading: TimerSlot
-    /// What the pipeline is doing now: the delivery state and its counts, assembled for a panel.
-    public var status: UploadStatus {
-        var status = record
-        status.upload = machine.state
-        status.consecutiveFailures = machine.consecutiveFailures
-        status.retryAt = retryTimer?.fireDate
-        return status
-    }
+    /// What the pipeline is doing now, assembled for a panel.
+    public var status: UploadStatus { machine.status }
     /// Runs on the loop's thread whenever ``status`` changed.
     public var onChange: () -> Void = {}
-    /// Runs on the loop's thread at every fire of a job's timer, before the job runs.
+    /// Runs on the loop's thread at every run of a job (by its timer or ``runNow(_:)``), before the job runs.
     public var onFire: (Job, TimerSlot.Fire) -> Void = { _, _ in }
+    /// Times the pipeline crossed between the loop's thread and another (the outbox's or the
+    /// sink's), there and back counted as two.
+    public private(set) var threadCrossings = 0
 
     private unowned let loop: RunLoop
+    private let sampling: TimerSlot
+    private let uploading: TimerSlot
     private var sampler: any Sampler
     private var random: any RandomNumberGenerator
     private let io = DispatchQueue(label: "timerdeck.uploads.outbox")
     /// The pipeline, weakly, for blocks that come back to the loop's thread from other threads.
     private lazy var reference = LoopBound<() -> UploadPipeline?>({ [weak self] in self }, on: loop)
-    /// The delivery side's state: the one home of what is under way, the failures and the rejections.
+    /// The one home of the pipeline's state.
     private var machine = UploadMachine()
-    /// What the pipeline itself observed: samples, counters, the last attempt, problems.
-    private var record = UploadStatus()
+    /// The timer of the machine's retry (its deadline is the machine's).
     private var retryTimer: Timer?
-    /// Whether ``flush()`` is running the loop (until the machine ends the flush).
-    private var flushRunning = false
-    /// Outbox operations and deliveries whose results have not yet reached the loop.
-    private var operationsInFlight = 0
     private var settledWaiters: [() -> Void] = []
 
     /// A stopped pipeline on `loop`; ``start()`` schedules its jobs.
@@ -133,44 +126,67 @@ public final class UploadPipeline {
     public func start() {
         sampling.start()
         uploading.start()
-        apply(.uploadDue)
+        apply(.started)
     }
 
     /// Runs `body` on the loop's thread once no outbox operation or delivery is under way (at once
     /// if none is), so that what an instant started is visible before anything looks at it. For the
     /// package's headless runs and tests, not an API: a program waits for ``status`` changes instead.
     package func whenSettled(_ body: @escaping () -> Void) {
-        if operationsInFlight == 0 {
+        if machine.operationsInFlight == 0 {
             body()
         } else {
             settledWaiters.append(body)
         }
     }
 
-    /// The slot of `job`.
-    public func slot(_ job: Job) -> TimerSlot {
+    // MARK: The jobs
+
+    /// Starts `job` (again) in `mode`, or in the mode it is in; it first runs one interval from now,
+    /// or `firstRunAfter` from now.
+    public func start(_ job: Job, in mode: RunLoop.Mode? = nil, firstRunAfter: Duration? = nil) {
+        let slot = slot(job)
+        if let mode, mode != slot.mode { slot.move(to: mode) }
+        slot.firstFireDelay = firstRunAfter
+        slot.start()
+    }
+
+    /// Stops `job`; ``start(_:in:firstRunAfter:)`` starts it again.
+    public func stop(_ job: Job) { slot(job).stop() }
+
+    /// Holds `job` where it is, keeping the time left to its next run.
+    public func pause(_ job: Job) {
+        if !slot(job).isSuspended { slot(job).suspendOrResume() }
+    }
+
+    /// Lets a paused `job` go on with the time it had left.
+    public func resume(_ job: Job) {
+        if slot(job).isSuspended { slot(job).suspendOrResume() }
+    }
+
+    /// Moves `job` to `mode`, keeping its next run (M3: the tracking mode pauses a default-mode job).
+    public func move(_ job: Job, to mode: RunLoop.Mode) { slot(job).move(to: mode) }
+
+    /// Runs `job` now, outside its schedule: a sample, or an upload; ``onFire`` reports it as a run by hand.
+    public func runNow(_ job: Job) { slot(job).fireNow() }
+
+    /// The next scheduled run of `job` on the loop's uptime clock; nil when stopped or paused.
+    public func nextRun(of job: Job) -> Instant? { slot(job).nextFire }
+
+    /// The mode `job` runs in.
+    public func mode(of job: Job) -> RunLoop.Mode { slot(job).mode }
+
+    private func slot(_ job: Job) -> TimerSlot {
         job == .sample ? sampling : uploading
     }
 
-    /// Takes one sample now and commits it to the outbox.
-    public func takeSample() {
-        let sample: Sample
+    /// Takes one sample and commits it to the outbox.
+    private func takeSample() {
         do {
-            sample = try sampler.sample(at: wallNow)
+            apply(.sampled(try sampler.sample(at: wallNow), at: loop.now))
         } catch {
-            report(problem: "sampler: \(error)")
-            return
+            apply(.samplerFailed(problem: "sampler: \(error)"))
         }
-        let taken = loop.now
-        onIO(
-            { (outbox) throws(OutboxError) in try outbox.append(sample) },
-            then: { [unowned self] _ in
-                record.lastSampleTime = taken
-                record.unsaved?.savedSince += 1
-            },
-            else: { [unowned self] error in
-                record.unsaved = UploadStatus.Unsaved(count: (record.unsaved?.count ?? 0) + 1, error: error)
-            })
     }
 
     /// Cuts the unbatched samples into a batch and delivers what is pending.
@@ -178,14 +194,9 @@ public final class UploadPipeline {
     /// The cut runs in a block at the end of the current pass: a sample due at the same instant
     /// is in the batch whichever of the two timers fired first (CF fires equal fire dates in the
     /// order they were last scheduled, and the sampling timer is rescheduled more often).
-    public func upload() {
+    private func upload() {
         loop.perform(inModes: [loop.currentMode ?? .default, .common, Self.flushMode]) { [weak self] in
-            guard let self else { return }
-            let now = wallNow
-            onIO(
-                { (outbox) throws(OutboxError) in try outbox.cutBatch(at: now) },
-                then: { [unowned self] _ in apply(.uploadDue) },
-                else: { [unowned self] _ in apply(.outboxFailed) })
+            self?.apply(.uploadDue)
         }
     }
 
@@ -199,75 +210,80 @@ public final class UploadPipeline {
         sampling.stop()
         uploading.stop()
         let deadline = loop.now + settings.flushTimeout
-        let timeout = Timer(fireAt: deadline, interval: .zero, repeats: false) { [unowned self] _ in apply(.flushEnded)
+        let timeout = Timer(fireAt: deadline, interval: .zero, repeats: false) { [unowned self] _ in
+            apply(.flushEnded)
         }
         loop.add(timeout, forMode: Self.flushMode)
-        flushRunning = true
         apply(.flushStarted)
-        upload()
-        while flushRunning, loop.now < deadline {
+        while machine.isFlushUnderWay, loop.now < deadline {
             loop.run(mode: Self.flushMode, until: deadline)
         }
-        flushRunning = false
         timeout.invalidate()
-        do {
-            record.counters = try outbox.counters()
-        } catch {
-            report(problem: error.description)
-        }
-        return record.counters?.pendingSamples ?? 0
+        apply(.flushEnded)
+        apply(.counted(Result { () throws(OutboxError) in try outbox.counters() }))
+        return machine.counters?.pendingSamples ?? 0
     }
 
-    // MARK: Delivery
+    // MARK: Effects
 
-    /// Applies `event` to the delivery state and performs the effects it returns.
+    /// Applies `event` to the state and performs the effects it returns.
     private func apply(_ event: UploadMachine.Event) {
         for effect in machine.apply(event) {
             perform(effect)
         }
         changed()
+        guard machine.operationsInFlight == 0, !settledWaiters.isEmpty else { return }
+        let waiters = settledWaiters
+        settledWaiters = []
+        for waiter in waiters { waiter() }
     }
 
     private func perform(_ effect: UploadMachine.Effect) {
+        let now = wallNow
         switch effect {
+        case .append(let sample, let takenAt):
+            onIO(effect) { (outbox) throws(OutboxError) in
+                .appended(takenAt: takenAt, try outbox.append(sample).counters)
+            }
+        case .cutBatch(let lookup):
+            onIO(effect) { (outbox) throws(OutboxError) in
+                let cut = try outbox.cutBatch(at: now)
+                guard let skipped = lookup else { return .cut(cut.counters, .notAsked) }
+                // The batch just cut goes as it is, unless an older one (not skipped) waits.
+                let older = try outbox.nextPendingBatch(skipping: skipped.union(cut.value.map { [$0.id] } ?? []))
+                return .cut(cut.counters, .found(older ?? cut.value))
+            }
         case .findNext(let skipped):
-            onIO(
-                { (outbox) throws(OutboxError) in try outbox.nextPendingBatch(skipping: skipped) },
-                then: { [unowned self] batch in apply(.found(batch)) },
-                else: { [unowned self] _ in apply(.outboxFailed) }, changesOutbox: false)
+            onIO(effect) { (outbox) throws(OutboxError) in .found(try outbox.nextPendingBatch(skipping: skipped)) }
         case .deliver(let batch):
             deliver(batch)
-        case .markSent(let batch):
-            let now = wallNow
-            onIO(
-                { (outbox) throws(OutboxError) in try outbox.markSent(batch.id, at: now) },
-                then: { [unowned self] _ in
-                    record.deliveredThisRun += batch.samples.count
-                    apply(.recorded(batch))
-                },
-                else: { [unowned self] _ in apply(.outboxFailed) })
-        case .recordFailure(let batch, let error):
-            let now = wallNow
-            onIO(
-                { (outbox) throws(OutboxError) in try outbox.recordFailure(batch.id, error: error, at: now) },
-                then: { [unowned self] _ in apply(.recorded(batch)) },
-                else: { [unowned self] _ in apply(.outboxFailed) })
+        case .markSent(let batch, let lookup):
+            onIO(effect) { (outbox) throws(OutboxError) in
+                let marked = try outbox.markSent(batch.id, at: now)
+                return .recorded(batch, marked.counters, .found(try outbox.nextPendingBatch(skipping: lookup)))
+            }
+        case .recordFailure(let batch, let error, let lookup):
+            onIO(effect) { (outbox) throws(OutboxError) in
+                let recorded = try outbox.recordFailure(batch.id, error: error, at: now)
+                guard let lookup else { return .recorded(batch, recorded.counters, .notAsked) }
+                return .recorded(batch, recorded.counters, .found(try outbox.nextPendingBatch(skipping: lookup)))
+            }
         case .scheduleRetry(let attempt, let reason):
             let delay = settings.retry.delay(
-                afterAttempt: attempt, retryAfter: reason.retryAfter, now: wallNow, using: &random)
+                afterAttempt: attempt, retryAfter: reason.retryAfter, now: now, using: &random)
             let retry = Timer(fireAt: loop.now + delay, interval: .zero, repeats: false) { [unowned self] _ in
                 retryTimer = nil
                 apply(.retryDue)
             }
             loop.add(retry, forMode: uploading.mode)
             retryTimer = retry
+            apply(.retryScheduled(at: retry.fireDate))
         case .cancelRetry:
             retryTimer?.invalidate()
             retryTimer = nil
         case .endFlush:
-            guard flushRunning else { return }
-            flushRunning = false
-            loop.stop()
+            // Only the flush's own run is stopped: the machine ends a flush once.
+            if loop.currentMode == Self.flushMode { loop.stop() }
         }
     }
 
@@ -276,91 +292,42 @@ public final class UploadPipeline {
         let work = loop.handle.beginExternalWork()
         let reference = reference
         let handle = loop.handle
-        operationsInFlight += 1
+        threadCrossings += 1
         sink.deliver(batch) { result in
             handle.perform(inModes: [.common, Self.flushMode]) {
                 guard let pipeline = reference.value() else { return }
-                pipeline.answered(batch, result: result, after: started)
-                pipeline.operationEnded()
+                pipeline.threadCrossings += 1
+                let now = pipeline.loop.now
+                pipeline.apply(.answered(batch, result, at: now, roundTrip: started.duration(to: now)))
             }
             work.finish()
         }
     }
 
-    /// Keeps the attempt for the panel, then hands the answer to the delivery state.
-    private func answered(_ batch: Batch, result: Result<Ack, UploadError>, after started: Instant) {
-        var attempt = UploadStatus.Attempt(
-            time: loop.now, sampleCount: batch.samples.count, error: nil,
-            statusCode: nil, roundTrip: started.duration(to: loop.now))
-        switch result {
-        case .success(let ack):
-            attempt.statusCode = ack.statusCode
-        case .failure(let error):
-            attempt.error = error
-            if !error.isRetryable {
-                record.refused = UploadStatus.Refused(
-                    count: (record.refused?.count ?? 0) + batch.samples.count, error: error)
-            }
-            if case .rejected(let code, _) = error { attempt.statusCode = code }
-            if case .serverUnavailable(let code, _) = error { attempt.statusCode = code }
-        }
-        record.lastAttempt = attempt
-        apply(.answered(batch, result))
-    }
-
-    // MARK: Outbox I/O
-
-    /// Runs `work` on the outbox's thread, then `then` with its result back on the loop's thread;
-    /// a failure is reported in ``status`` and passed to `else`. When `work` `changesOutbox`, the
-    /// counters in ``status`` are read afresh on that thread; a read leaves them as the last write did.
-    private func onIO<Value: Sendable>(
-        _ work: @escaping @Sendable (Outbox) throws(OutboxError) -> Value,
-        then: @escaping (Value) -> Void,
-        else failed: @escaping (OutboxError) -> Void = { _ in },
-        changesOutbox: Bool = true
+    /// Runs `work` on the outbox's thread (one transaction, or a write and the lookup that follows
+    /// it), then applies the event it returns back on the loop's thread, or
+    /// ``UploadMachine/Event/outboxFailed(_:during:)``.
+    private func onIO(
+        _ effect: UploadMachine.Effect,
+        _ work: @escaping @Sendable (Outbox) throws(OutboxError) -> UploadMachine.Event
     ) {
         let outbox = outbox
         let handle = loop.handle
         let external = handle.beginExternalWork()
-        let continuation = LoopBound(then, on: loop)
-        let failure = LoopBound(failed, on: loop)
         let reference = reference
-        operationsInFlight += 1
+        threadCrossings += 1
         io.async {
-            let result = Result { () throws(OutboxError) -> (Value, OutboxCounters?) in
-                let value = try work(outbox)
-                return (value, changesOutbox ? try outbox.counters() : nil)
-            }
+            let result = Result { () throws(OutboxError) in try work(outbox) }
             handle.perform(inModes: [.common, Self.flushMode]) {
                 guard let pipeline = reference.value() else { return }
+                pipeline.threadCrossings += 1
                 switch result {
-                case .success(let (value, counters)):
-                    if let counters { pipeline.record.counters = counters }
-                    pipeline.record.problem = nil
-                    continuation.value(value)
-                case .failure(let error):
-                    pipeline.report(problem: error.description)
-                    failure.value(error)
+                case .success(let event): pipeline.apply(event)
+                case .failure(let error): pipeline.apply(.outboxFailed(error, during: effect))
                 }
-                pipeline.changed()
-                pipeline.operationEnded()
             }
             external.finish()
         }
-    }
-
-    /// An operation's result has been handled (which may have started the next one).
-    private func operationEnded() {
-        operationsInFlight -= 1
-        guard operationsInFlight == 0, !settledWaiters.isEmpty else { return }
-        let waiters = settledWaiters
-        settledWaiters = []
-        for waiter in waiters { waiter() }
-    }
-
-    private func report(problem: String) {
-        record.problem = problem
-        changed()
     }
 
     private func changed() {

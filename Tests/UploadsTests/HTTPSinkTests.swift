@@ -155,7 +155,7 @@ extension LoopbackServerSuites {
             let collector = try CollectorProcess(["--fail-first", "1"])
             let sink = try HTTPSink(endpoint: collector.endpoint, timeout: .seconds(30))
 
-            let cut = try #require(try outbox.cutBatch(at: SampleFixtures.time(300)))
+            let cut = try #require(try outbox.cutBatch(at: SampleFixtures.time(300)).value)
             let failure = try #require(deliver(cut, to: sink)?.error)
             try outbox.recordFailure(cut.id, error: failure, at: SampleFixtures.time(301))
 

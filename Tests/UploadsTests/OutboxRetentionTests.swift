@@ -19,7 +19,7 @@ import Testing
     /// Appends `count` samples from `first` on and cuts them into a batch at `second`.
     private func batch(_ outbox: Outbox, from first: Int, count: Int, at second: Int) throws -> Batch {
         for index in first..<(first + count) { try outbox.append(SampleFixtures.position(index)) }
-        return try #require(try outbox.cutBatch(at: SampleFixtures.time(second)))
+        return try #require(try outbox.cutBatch(at: SampleFixtures.time(second)).value)
     }
 
     @Test("Acknowledged batches older than the retention age go; pending ones and the delivered total stay")

@@ -16,8 +16,8 @@ import Testing
     @Test func appendedSamplesReadBackUnchanged() throws {
         let outbox = try Outbox(url: url)
         let samples = [SampleFixtures.position(0), SampleFixtures.hostMetrics(1), SampleFixtures.position(2)]
-        let stored = try samples.map { try outbox.append($0) }
-        let batch = try #require(try outbox.cutBatch(at: SampleFixtures.time(15)))
+        let stored = try samples.map { try outbox.append($0).value }
+        let batch = try #require(try outbox.cutBatch(at: SampleFixtures.time(15)).value)
         #expect(batch.samples == stored)
         #expect(batch.samples.map(\.sample) == samples)
     }
@@ -26,11 +26,11 @@ import Testing
         var seqs: [Int64] = []
         do {
             let outbox = try Outbox(url: url)
-            for index in 0..<3 { seqs.append(try outbox.append(SampleFixtures.position(index)).seq) }
-            _ = try outbox.cutBatch(at: SampleFixtures.time(15))
+            for index in 0..<3 { seqs.append(try outbox.append(SampleFixtures.position(index)).value.seq) }
+            _ = try outbox.cutBatch(at: SampleFixtures.time(15)).value
         }
         let reopened = try Outbox(url: url)
-        for index in 3..<5 { seqs.append(try reopened.append(SampleFixtures.position(index)).seq) }
+        for index in 3..<5 { seqs.append(try reopened.append(SampleFixtures.position(index)).value.seq) }
         #expect(seqs == [1, 2, 3, 4, 5])
         #expect(try reopened.counters().lastSample?.seq == 5)
     }
@@ -44,14 +44,14 @@ import Testing
     @Test func cutBatchTakesEveryUnbatchedSampleOnce() throws {
         let outbox = try Outbox(url: url)
         for index in 0..<3 { try outbox.append(SampleFixtures.position(index)) }
-        let first = try #require(try outbox.cutBatch(at: SampleFixtures.time(300)))
+        let first = try #require(try outbox.cutBatch(at: SampleFixtures.time(300)).value)
         #expect(first.samples.map(\.seq) == [1, 2, 3])
         #expect(first.failedAttempts == 0)
         #expect(first.lastFailure == nil)
-        #expect(try outbox.cutBatch(at: SampleFixtures.time(301)) == nil)
+        #expect(try outbox.cutBatch(at: SampleFixtures.time(301)).value == nil)
 
         try outbox.append(SampleFixtures.position(3))
-        let second = try #require(try outbox.cutBatch(at: SampleFixtures.time(600)))
+        let second = try #require(try outbox.cutBatch(at: SampleFixtures.time(600)).value)
         #expect(second.samples.map(\.seq) == [4])
         #expect(second.id != first.id)
         #expect(try outbox.pendingBatches().map(\.id) == [first.id, second.id])
@@ -60,7 +60,7 @@ import Testing
     @Test func markSentRemovesTheBatchFromPendingAndCountsItDelivered() throws {
         let outbox = try Outbox(url: url)
         for index in 0..<3 { try outbox.append(SampleFixtures.position(index)) }
-        let batch = try #require(try outbox.cutBatch(at: SampleFixtures.time(300)))
+        let batch = try #require(try outbox.cutBatch(at: SampleFixtures.time(300)).value)
         try outbox.append(SampleFixtures.position(3))
 
         let before = try outbox.counters()
@@ -85,7 +85,7 @@ import Testing
         do {
             let outbox = try Outbox(url: url)
             for index in 0..<4 { try outbox.append(SampleFixtures.position(index)) }
-            batch = try #require(try outbox.cutBatch(at: SampleFixtures.time(300)))
+            batch = try #require(try outbox.cutBatch(at: SampleFixtures.time(300)).value)
             try outbox.append(SampleFixtures.hostMetrics(4))
         }
         let reopened = try Outbox(url: url)
@@ -96,7 +96,7 @@ import Testing
     @Test func recordedFailureKeepsTheBatchPendingWithTheError() throws {
         let outbox = try Outbox(url: url)
         try outbox.append(SampleFixtures.position(0))
-        let batch = try #require(try outbox.cutBatch(at: SampleFixtures.time(300)))
+        let batch = try #require(try outbox.cutBatch(at: SampleFixtures.time(300)).value)
 
         try outbox.recordFailure(
             batch.id, error: .serverUnavailable(status: 503, retryAfter: nil), at: SampleFixtures.time(301))
@@ -179,7 +179,7 @@ import Testing
         let reopened = try Outbox(url: url)
         #expect(try reopened.counters().pendingSamples == committed)
         let retried = try reopened.append(SampleFixtures.position(committed))
-        #expect(retried.seq == Int64(committed) + 1)
+        #expect(retried.value.seq == Int64(committed) + 1)
     }
 
     @Test func defaultLocationFollowsXDGStateHome() {

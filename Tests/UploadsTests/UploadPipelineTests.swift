@@ -79,6 +79,46 @@ import Uploads
         #expect(try scene.outbox.counters().deliveredSamples == 60)
     }
 
+    @Test("A sample crosses to the outbox's thread and back once; a delivered batch three times (cut, send, record)")
+    func threadCrossingsPerSampleAndBatch() throws {
+        let scene = try Scene(sink: { DirectorySink(directory: $0.path("uploads")) })
+        scene.pipeline.start()
+        scene.run(untilSecond: 601)
+        let samples = scene.seconds(of: .sample).count
+        let batches = scene.seconds(of: .upload).count
+        #expect((samples, batches) == (120, 2))
+        #expect(try scene.outbox.counters().deliveredSamples == 120)
+        // The start's lookup, then there and back per sample and three times per batch: the batch
+        // just cut goes as it is, and each write brings back the totals and the next batch.
+        #expect(scene.pipeline.threadCrossings == 2 + 2 * samples + 6 * batches)
+        #expect(scene.pipeline.status.counters?.pendingSamples == 0, "the last write's totals, without a query")
+    }
+
+    @Test("The jobs by name: paused keeps its time left, moved to the default mode waits out tracking, run by hand")
+    func jobsAreDrivenByName() throws {
+        let scene = try Scene(sink: { DirectorySink(directory: $0.path("uploads")) })
+        scene.pipeline.start()
+        scene.run(untilSecond: 12)
+        scene.pipeline.pause(.sample)
+        #expect(scene.pipeline.nextRun(of: .sample) == nil)
+        scene.run(untilSecond: 30)
+        scene.pipeline.resume(.sample)  // 3 s were left at 12 s
+        scene.run(untilSecond: 34)
+        scene.pipeline.move(.sample, to: .default)
+        #expect(scene.pipeline.mode(of: .sample) == .default)
+        let tracking = Timer(fireAt: Instant(nanoseconds: 35_000_000_000), interval: .zero, repeats: false) { _ in
+            scene.loop.run(mode: .tracking, until: Instant(nanoseconds: 50_000_000_000))
+        }
+        scene.loop.add(tracking, forMode: .default)
+        scene.run(untilSecond: 52)
+        scene.pipeline.runNow(.upload)
+        scene.run(untilSecond: 53)
+        // 38, 43 and 48 fall in the tracking run: the late sample runs once at 50 and the grid goes on (C-T6).
+        #expect(scene.seconds(of: .sample) == [5, 10, 33, 50, 53])
+        #expect(scene.seconds(of: .upload) == [52])
+        #expect(try scene.outbox.counters().deliveredSamples == 4)
+    }
+
     @Test("S2: a server answering 500s, then recovering, gets every sample exactly once")
     func serverErrorsThenRecovery() throws {
         let collector = try CollectorProcess(["--fail-first", "3"])

@@ -175,10 +175,10 @@ package final class DashboardDriver {
         case .ripple(_, let refreshRate, _):
             return DisplayLinkRowTimer(loop: loop, refreshRate: refreshRate, onFire: report)
         case .uploadJob(let job, _, _):
-            // The pipeline owns the slot and reports its fires (through `onFire` above).
+            // The pipeline owns the job and reports its runs (through `onFire` above).
             guard let pipeline else { preconditionFailure("an upload row needs a pipeline: \(row.name)") }
             jobRows[job] = id
-            return SlotRowTimer(slot: pipeline.slot(job), onFire: nil)
+            return UploadJobRowTimer(pipeline: pipeline, job: job)
         }
     }
 

@@ -1,20 +1,17 @@
 import RunLoopKit
 
-/// A row driven by a repeating run loop timer (``TimerSlot``): an SMS button, or an upload job whose
-/// slot the pipeline owns (its fires then reach the driver through the pipeline).
+/// A row driven by a run loop timer (``TimerSlot``): an SMS button or a timer of the user's.
 final class SlotRowTimer: MovableRowTimer, FirableRowTimer {
     private let slot: TimerSlot
     /// The time from a start to the first fire, asked at each start (a time of day moves on).
     private let firstFireDelay: () -> Duration?
 
-    /// Drives `slot`; with `onFire`, the slot's fires are reported through it. Each start sets the
-    /// slot's first-fire delay from `firstFireDelay` (`nil`: one interval).
-    init(slot: TimerSlot, firstFireDelay: @escaping () -> Duration? = { nil }, onFire: ((Fire) -> Void)?) {
+    /// Drives `slot` and reports its fires through `onFire`. Each start sets the slot's first-fire
+    /// delay from `firstFireDelay` (`nil`: one interval).
+    init(slot: TimerSlot, firstFireDelay: @escaping () -> Duration? = { nil }, onFire: @escaping (Fire) -> Void) {
         self.slot = slot
         self.firstFireDelay = firstFireDelay
-        if let onFire {
-            slot.onFire = { fire in onFire(Fire(fire)) }
-        }
+        slot.onFire = { fire in onFire(Fire(fire)) }
     }
 
     func start(for row: RowState) {
