@@ -30,30 +30,42 @@ public final class CursesScreen: Screen {
         isActive = true
     }
 
+    /// Checks, without writing to the terminal or changing its modes, that ``start(mouse:)`` can
+    /// take it over here, so a program can refuse before it opens or creates anything.
+    ///
+    /// - Throws: ``TerminalError/notATerminal`` when stdin or stdout is not a terminal,
+    ///   ``TerminalError/unknownTerminal(_:)`` when `TERM` is not in terminfo,
+    ///   ``TerminalError/unsupportedTerminal(_:lacking:)`` when it cannot show the screen.
+    public static func check() throws(TerminalError) {
+        let term = try terminalType()
+        // The probe's output goes nowhere and its input is a copy of the terminal's: terminfo is
+        // read, nothing is written to the terminal, and closing the copy leaves stdin open.
+        guard let output = fopen("/dev/null", "w") else {
+            throw .cannotStart("cannot open /dev/null: \(String(cString: strerror(errno)))")
+        }
+        defer { fclose(output) }
+        let copy = dup(STDIN_FILENO)
+        guard copy >= 0, let input = fdopen(copy, "r") else {
+            if copy >= 0 { close(copy) }
+            throw .cannotStart("cannot open the terminal's input: \(String(cString: strerror(errno)))")
+        }
+        defer { fclose(input) }
+        let probe = try takeOver(term, output: output, input: input)
+        endwin()
+        delscreen(probe)
+    }
+
     /// Takes over the terminal: cbreak, no echo, keypad, non-blocking input, hidden cursor.
     ///
     /// - Throws: ``TerminalError/notATerminal`` when stdin or stdout is not a terminal,
     ///   ``TerminalError/unknownTerminal(_:)`` when `TERM` is not in terminfo,
     ///   ``TerminalError/unsupportedTerminal(_:lacking:)`` when it cannot show the screen.
     public static func start(mouse: Bool) throws(TerminalError) -> CursesScreen {
-        guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else { throw .notATerminal }
-        setlocale(LC_ALL, "")
-        let term = getenv("TERM").map { String(cString: $0) }
-        guard let term, !term.isEmpty else { throw .unknownTerminal(term) }
+        let term = try terminalType()
         guard let output = fdopen(STDOUT_FILENO, "w"), let input = fdopen(STDIN_FILENO, "r") else {
             throw .cannotStart("cannot open the terminal's standard streams")
         }
-        // Unlike initscr, newterm returns NULL for a type terminfo does not know instead of exiting.
-        guard let terminal = newterm(term, output, input) else { throw .unknownTerminal(term) }
-        set_term(terminal)
-        // A terminal that cannot move the cursor (TERM=dumb) would get the frames as one
-        // unreadable stream, one without reverse video (TERM=vt52) could not show the selected
-        // row and the bars: refuse them as unknown ones.
-        if let lacking = missingCapability() {
-            endwin()
-            delscreen(terminal)
-            throw .unsupportedTerminal(term, lacking: lacking)
-        }
+        let terminal = try takeOver(term, output: output, input: input)
         cbreak()
         noecho()
         nonl()
@@ -91,6 +103,34 @@ public final class CursesScreen: Screen {
         return CursesScreen(
             terminal: terminal, colorSupport: support,
             size: Size(width: Int(columns), height: Int(rows)))
+    }
+
+    /// The terminal's type from `TERM`, once stdin and stdout are checked to be a terminal.
+    private static func terminalType() throws(TerminalError) -> String {
+        guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else { throw .notATerminal }
+        setlocale(LC_ALL, "")
+        let term = getenv("TERM").map { String(cString: $0) }
+        guard let term, !term.isEmpty else { throw .unknownTerminal(term) }
+        return term
+    }
+
+    /// A new ncurses screen for `term` writing to `output` and reading `input`, made current;
+    /// refused, and undone, when terminfo does not know `term` or it lacks what the screen needs.
+    private static func takeOver(
+        _ term: String, output: UnsafeMutablePointer<FILE>, input: UnsafeMutablePointer<FILE>
+    ) throws(TerminalError) -> OpaquePointer {
+        // Unlike initscr, newterm returns NULL for a type terminfo does not know instead of exiting.
+        guard let terminal = newterm(term, output, input) else { throw .unknownTerminal(term) }
+        set_term(terminal)
+        // A terminal that cannot move the cursor (TERM=dumb) would get the frames as one
+        // unreadable stream, one without reverse video (TERM=vt52) could not show the selected
+        // row and the bars: refuse them as unknown ones.
+        if let lacking = missingCapability() {
+            endwin()
+            delscreen(terminal)
+            throw .unsupportedTerminal(term, lacking: lacking)
+        }
+        return terminal
     }
 
     /// What the current terminal's terminfo entry lacks that the screen needs, as the error says

@@ -143,19 +143,25 @@ struct TimerDeckCommand: ParsableCommand {
             printError("timerdeck: \(error)")
             throw ExitCode(2)
         }
+        // The last checks that can refuse the run come before any file is opened or created: the
+        // headless script, or a terminal that can show the dashboard.
+        let script = try headless ? parsedScript() : nil
+        if script == nil {
+            try started { () throws(TerminalError) in try CursesScreen.check() }
+        }
         // Before anything can start a thread (opening the outbox does): every thread inherits the
-        // mask, so the signals reach only the run loop's signalfd. Headless, a terminating signal
-        // first removes the temporary outbox; in a terminal, Ctrl-Z and resizes must not land on
-        // another thread (where ncurses' own handler would take them).
+        // mask, so the signals reach only the run loop's signalfd (live) or the thread that ends
+        // a headless run. In a terminal, Ctrl-Z and resizes must not land on another thread (where
+        // ncurses' own handler would take them).
         SignalSource.block(headless ? Self.headlessSignals : TerminalSession.signals)
         // The live dashboard's loop first: the loop of the main thread, which drains the main
         // queue (C-M12), on a clock the time-control keys steer.
-        let loop =
-            try headless
-            ? nil
-            : started { () throws(SystemCallError) in
-                try RunLoop.makeMain(clock: .controlled(TimeControl(base: .system)))
-            }
+        let session: Session =
+            try script.map(Session.headless)
+            ?? .live(
+                started { () throws(SystemCallError) in
+                    try RunLoop.makeMain(clock: .controlled(TimeControl(base: .system)))
+                })
         // A config whose timers drive no uploads opens no outbox.
         let uploads = try started { () throws(UploadsSetupError) in
             settings.hasUploads
@@ -166,22 +172,30 @@ struct TimerDeckCommand: ParsableCommand {
             try trace.map { path throws(TraceFileError) in try TraceFile(path: path) }
         }
         defer { reportTrace(traceFile) }
-        guard let loop else {
-            uploads?.removeTemporaryDirectory(on: Self.headlessSignals)
-            try runHeadless(settings, uploads: uploads, trace: traceFile)
-            return
+        switch session {
+        case .headless(let script):
+            TerminatingSignals.endProcess(on: Self.headlessSignals, removing: uploads?.temporaryDirectoryPath)
+            try runHeadless(settings, script: script, uploads: uploads, trace: traceFile)
+        case .live(let loop):
+            let recorder = try started { () throws(TraceFileError) in
+                try record.map { path throws(TraceFileError) in try SessionRecorder(path: path) }
+            }
+            defer {
+                if let failure = recorder?.failure { printError("timerdeck: \(failure); the recording stops there") }
+            }
+            let left = try started { () throws(TerminalError) in
+                try TerminalSession.run(
+                    on: loop, config: settings, configPath: config, uploads: uploads, trace: traceFile,
+                    recorder: recorder)
+            }
+            try reportUploads(left: left, uploads: uploads)
         }
-        let recorder = try started { () throws(TraceFileError) in
-            try record.map { path throws(TraceFileError) in try SessionRecorder(path: path) }
-        }
-        defer {
-            if let failure = recorder?.failure { printError("timerdeck: \(failure); the recording stops there") }
-        }
-        let left = try started { () throws(TerminalError) in
-            try TerminalSession.run(
-                on: loop, config: settings, configPath: config, uploads: uploads, trace: traceFile, recorder: recorder)
-        }
-        try reportUploads(left: left, uploads: uploads)
+    }
+
+    /// What a checked run is: a headless script, or the live dashboard on the main thread's loop.
+    private enum Session {
+        case headless(HeadlessScript)
+        case live(RunLoop)
     }
 
     /// The result of `start`, which opens something timerdeck needs; its failure is said on standard
@@ -217,12 +231,12 @@ struct TimerDeckCommand: ParsableCommand {
         if let failure = trace?.failure { printError("timerdeck: \(failure); the trace stops there") }
     }
 
-    private func runHeadless(_ settings: Config, uploads: UploadsSetup?, trace: TraceFile?) throws {
-        let steps: HeadlessScript
+    /// The headless script, read and checked; a script that cannot be read or parsed exits 2.
+    private func parsedScript() throws -> HeadlessScript {
         do {
             // validate() refused --headless without --script.
             let script = self.script ?? ""
-            steps = try HeadlessScript(parsing: InputFile.read(script, role: "script"), source: script)
+            return try HeadlessScript(parsing: InputFile.read(script, role: "script"), source: script)
         } catch let error as InputFileError {
             printError("timerdeck: \(error.message)")
             throw ExitCode(2)
@@ -230,6 +244,11 @@ struct TimerDeckCommand: ParsableCommand {
             printError("timerdeck: \(error.message)")
             throw ExitCode(2)
         }
+    }
+
+    private func runHeadless(
+        _ settings: Config, script steps: HeadlessScript, uploads: UploadsSetup?, trace: TraceFile?
+    ) throws {
         let session = try started { () throws(SystemCallError) in
             try HeadlessSession(
                 config: settings, configPath: config, uploads: uploads, script: steps, trace: trace, json: json

@@ -204,6 +204,18 @@ struct UnsupportedTOMLTests {
             parseConfigError("[[timers]]\nname = \"tea\"\ncountdown = 30\n")
                 == "c.toml: timer \"tea\": field 'timers.countdown' does nothing for a timer that drives no countdown (accepted: leave it out)"
         )
+        for field in ["bell = true", "flash = true", "notify = true", "hook = \"touch x\"", "act_on = \"fire\""] {
+            #expect(
+                parseConfigError("[[timers]]\nname = \"link\"\nmechanism = \"displaylink\"\n\(field)\n")
+                    .hasSuffix(
+                        "does nothing for a display link, whose frames only draw (a skip is logged; nothing rings, "
+                            + "flashes or runs) (accepted: leave it out)"),
+                "\(field)")
+        }
+        #expect(
+            parseConfigError("[[timers]]\nname = \"tea\"\nhook_limit = \"5s\"\n")
+                == "c.toml: timer \"tea\": field 'timers.hook_limit' does nothing for a timer without a hook (accepted: leave it out)"
+        )
     }
 }
 

@@ -81,6 +81,65 @@ struct FailSafeEndToEndTests {
         #expect(try String(contentsOfFile: trace, encoding: .utf8) == "{\"kept\":true}\n")
     }
 
+    @Test("A headless script that cannot be parsed is refused before the outbox, its lock or the trace file is touched")
+    func badScriptTouchesNothing() throws {
+        let scratch = try ScratchDirectory()
+        let script = try scratch.write("bogus line\n", to: "script.txt")
+        let trace = try scratch.write("{\"kept\":true}\n", to: "trace.jsonl")
+        let outbox = scratch.path("outbox.sqlite").path
+        let outcome = try ChildProcess.run(
+            Self.binary, ["--headless", "--script", script, "--outbox", outbox, "--trace", trace],
+            timeout: .seconds(60))
+        #expect(outcome.status == 2, "\(outcome)")
+        #expect(outcome.error.contains("unknown command \"bogus\""), "\(outcome)")
+        #expect(!FileManager.default.fileExists(atPath: outbox))
+        #expect(!FileManager.default.fileExists(atPath: outbox + ".lock"))
+        #expect(try String(contentsOfFile: trace, encoding: .utf8) == "{\"kept\":true}\n")
+    }
+
+    @Test("Without a terminal the dashboard is refused before the outbox, the trace or the recording is touched")
+    func noTerminalTouchesNothing() throws {
+        let scratch = try ScratchDirectory()
+        let trace = try scratch.write("{\"kept\":true}\n", to: "trace.jsonl")
+        let record = scratch.path("session.txt").path
+        let state = scratch.path("state").path
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_STATE_HOME"] = state
+        environment["TERM"] = "xterm-256color"
+        let outcome = try ChildProcess.run(
+            Self.binary, ["--trace", trace, "--record", record], timeout: .seconds(60), environment: environment)
+        #expect(outcome.status == 2, "\(outcome)")
+        #expect(outcome.error.hasPrefix("timerdeck: timerdeck needs a terminal"), "\(outcome)")
+        #expect(!FileManager.default.fileExists(atPath: state), "no outbox in the state directory")
+        #expect(!FileManager.default.fileExists(atPath: record))
+        #expect(try String(contentsOfFile: trace, encoding: .utf8) == "{\"kept\":true}\n")
+    }
+
+    @Test("A headless run with its own outbox ends on SIGTERM, as the signal ends a program, keeping the outbox")
+    func headlessRunEndsOnSignal() throws {
+        let scratch = try ScratchDirectory()
+        let script = try scratch.write("wait 4h\nwait 4h\nsnapshot\n", to: "script.txt")
+        let outbox = scratch.path("outbox.sqlite").path
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.binary)
+        process.arguments = ["--headless", "--script", script, "--outbox", outbox]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        // The signals are handled once the outbox is open: wait for it, bounded.
+        let opened = ContinuousClock.now + .seconds(60)
+        while !FileManager.default.fileExists(atPath: outbox + ".lock"), ContinuousClock.now < opened {
+            usleep(10_000)
+        }
+        kill(process.processIdentifier, SIGTERM)
+        let ended = ContinuousClock.now + .seconds(30)
+        while process.isRunning, ContinuousClock.now < ended { usleep(10_000) }
+        #expect(!process.isRunning, "still running 30 s after SIGTERM")
+        #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGTERM)
+        #expect(FileManager.default.fileExists(atPath: outbox))
+    }
+
     @Test("--outbox naming a directory is refused and leaves no stray .lock beside it")
     func outboxDirectoryIsRefused() throws {
         let scratch = try ScratchDirectory()

@@ -1,5 +1,7 @@
+import Foundation
 import RunLoopKit
 import TerminalUI
+import TestSupport
 import Testing
 
 @testable import TimerDeck
@@ -37,6 +39,17 @@ struct HookTests {
     func floodingHookIsStopped() {
         let hook = Hook(command: "yes flood", timeLimit: .milliseconds(200))
         #expect(hook.run(environment: [:]) == .timedOut(firstLine: "flood"))
+    }
+
+    @Test("After the dashboard stops its hooks, a hook still waiting for a thread does not start")
+    func noHookStartsAfterStopAll() throws {
+        let scratch = try ScratchDirectory()
+        let marker = scratch.path("started").path
+        let groups = HookGroups()
+        groups.stopAll()
+        let hook = Hook(command: "touch '\(marker)'", timeLimit: .seconds(30))
+        #expect(hook.run(environment: [:], groups: groups) == .failedToStart("the dashboard is quitting"))
+        #expect(!FileManager.default.fileExists(atPath: marker))
     }
 
     @Test("A hook that closes its output and goes on is stopped at its limit")

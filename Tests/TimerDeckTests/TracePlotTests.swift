@@ -62,6 +62,18 @@ struct TracePlotTests {
         #expect(fires.map { $0.attributes["cy"] ?? "" } == ["54", "82", "82", "82"])
     }
 
+    @Test("A hook's end, a fire line with a note, is neither drawn nor counted as a fire")
+    func hookEndIsNotAFire() throws {
+        let hookEnd = """
+            {"event":"fire","t_ns":2500000000,"timer":"beat","mechanism":"runloop","mode":"default","scheduled_ns":2500000000,"lateness_ns":0,"ticks":1,"depth":1,"note":"hook: exit 0"}
+
+            """
+        let plot = try TracePlot(text: Self.trace + hookEnd, source: "t.jsonl").svg
+        let fires = try SVGElements.parse(plot).elements.filter { $0.attributes["class"] == "fire" }
+        #expect(fires.count == 4)
+        #expect(plot.contains("4 fires"))
+    }
+
     @Test("C-T6: a late fire has a line back to its scheduled time and its ticks")
     func latenessIsDrawn() throws {
         let plot = try TracePlot(text: Self.trace, source: "t.jsonl").svg

@@ -122,29 +122,8 @@ package final class UploadsSetup {
         if let temporaryDirectory { try? FileManager.default.removeItem(at: temporaryDirectory) }
     }
 
-    /// Removes the temporary outbox directory (if this run has one) when one of `signals` arrives,
-    /// then dies of that signal as it would have, so a terminated headless run leaves nothing behind.
-    ///
-    /// `signals` must already be blocked in every thread (``SignalSource/block(_:)`` first thing in
-    /// `main`): a thread of its own waits for them with `sigwait`.
-    package func removeTemporaryDirectory(on signals: [Int32]) {
-        guard let path = temporaryDirectory?.path else { return }
-        Thread.detachNewThread {
-            var set = sigset_t()
-            sigemptyset(&set)
-            for signal in signals { sigaddset(&set, signal) }
-            var received: Int32 = 0
-            guard sigwait(&set, &received) == 0 else { return }
-            // The process is ending: a directory that cannot be removed has nobody left to tell.
-            try? FileManager.default.removeItem(atPath: path)
-            signal(received, SIG_DFL)
-            var only = sigset_t()
-            sigemptyset(&only)
-            sigaddset(&only, received)
-            pthread_sigmask(SIG_UNBLOCK, &only, nil)
-            raise(received)
-        }
-    }
+    /// The temporary outbox directory of a headless run without `--outbox`, removed at exit.
+    package var temporaryDirectoryPath: String? { temporaryDirectory?.path }
 
     /// The pipeline on `loop`, not yet started; with the loop sampler, `loop` reports its health to it.
     package func makePipeline(on loop: RunLoop) -> UploadPipeline {

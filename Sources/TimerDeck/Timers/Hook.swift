@@ -45,6 +45,8 @@ struct Hook: Equatable, Sendable {
     /// and stops it at the time limit. Blocks the calling thread until it ends. Its process group is
     /// listed in `groups` while it runs, so it can be stopped before its limit.
     func run(environment: [String: String], groups: HookGroups? = nil) -> Result {
+        // A hook that waited for a thread until the dashboard quit does not start.
+        if let groups, !groups.isOpen { return .failedToStart("the dashboard is quitting") }
         var output: [Int32] = [0, 0]
         guard pipe(&output) == 0 else { return .failedToStart(String(cString: strerror(errno))) }
         let (readEnd, writeEnd) = (output[0], output[1])

@@ -2,8 +2,9 @@ import Glibc
 import Synchronization
 
 /// The process groups of the hooks that are running (each hook leads its own), so that none
-/// outlives the dashboard: ``stopAll()`` stops them on quit, and a watcher process stops them when
-/// timerdeck dies without quitting, even by `kill -9`.
+/// outlives the dashboard: ``stopAll()`` stops them on quit (and any hook that starts after it, one
+/// that was waiting for a thread), and a watcher process stops them when timerdeck dies without
+/// quitting, even by `kill -9`.
 ///
 /// The watcher is a shell started with the first hook, in a process group of its own. It reads each
 /// group's start and end from a socket whose other end only timerdeck holds; when the socket ends
@@ -16,6 +17,8 @@ final class HookGroups: Sendable {
         /// timerdeck's end of the watcher's socket; -1 before the first hook.
         var socket: Int32 = -1
         var watcher: pid_t = 0
+        /// Set by ``stopAll()``: the dashboard is quitting, and no hook may run any more.
+        var isClosed = false
     }
 
     private let state = Mutex(State())
@@ -33,9 +36,19 @@ final class HookGroups: Sendable {
         for group in $groups; do kill -s KILL -- "-$group" 2>/dev/null; done
         """
 
-    /// Notes that the hook leading process group `group` started.
+    /// Whether hooks may still start: false once ``stopAll()`` ran.
+    var isOpen: Bool {
+        state.withLock { !$0.isClosed }
+    }
+
+    /// Notes that the hook leading process group `group` started; after ``stopAll()`` it stops the
+    /// group at once instead.
     func started(_ group: pid_t) {
         state.withLock { state in
+            guard !state.isClosed else {
+                kill(-group, SIGKILL)
+                return
+            }
             if state.socket < 0 { Self.startWatcher(&state) }
             state.groups.insert(group)
             Self.tell(state.socket, "+ \(group)\n")
@@ -51,9 +64,11 @@ final class HookGroups: Sendable {
         }
     }
 
-    /// Stops every running hook with everything it started, as the time limit does.
+    /// Stops every running hook with everything it started, as the time limit does, and every hook
+    /// that would start later.
     func stopAll() {
         state.withLock { state in
+            state.isClosed = true
             for group in state.groups { kill(-group, SIGKILL) }
         }
     }

@@ -87,10 +87,13 @@ extension TimerDefinition {
         if kind == .displayLink {
             let why = "a display link, which fires once a frame at refresh_rate Hz on the uptime clock"
             ignored += ["interval", "tolerance", "clock", "first_fire", "repeats"].map { ($0, why) }
+            let quiet = "a display link, whose frames only draw (a skip is logged; nothing rings, flashes or runs)"
+            ignored += ["bell", "flash", "notify", "hook", "hook_limit", "act_on"].map { ($0, quiet) }
         } else {
             ignored.append(("refresh_rate", "mechanism = \"\(kind.rawValue)\"; only a display link has a refresh rate"))
         }
         if drives != .countdown { ignored.append(("countdown", "a timer that drives no countdown")) }
+        if actions.hook == nil { ignored.append(("hook_limit", "a timer without a hook")) }
         return ignored.first { keys.contains($0.key) }.map {
             "field 'timers.\($0.key)' does nothing for \($0.why) (accepted: leave it out)"
         }

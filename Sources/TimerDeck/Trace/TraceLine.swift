@@ -16,9 +16,14 @@ struct TraceLine: Decodable, Equatable, Sendable {
     var ticks: Int?
     /// How long a simulated sleep lasted, in nanoseconds (sleeps only).
     var sleep: Int64?
+    /// What a `fire` line that is not a fire tells (a hook's end), or nil for a fire.
+    var note: String?
+
+    /// Whether the line is a timer's fire: a `fire` event without a note.
+    var isFire: Bool { event == "fire" && note == nil }
 
     private enum CodingKeys: String, CodingKey {
-        case event, timer, mode, ticks
+        case event, timer, mode, ticks, note
         case time = "t_ns"
         case lateness = "lateness_ns"
         case sleep = "sleep_ns"

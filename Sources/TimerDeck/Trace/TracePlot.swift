@@ -81,7 +81,7 @@ package struct TracePlot: Sendable {
                 + (undrawnTimers > 0
                     ? "\(lanes.count + undrawnTimers) timers (\(lanes.count) drawn), "
                     : "\(lanes.count) timers, ")
-                + "\(lines.filter { $0.event == "fire" }.count) fires, \(lines.filter(isLate).count) late "
+                + "\(lines.filter(\.isFire).count) fires, \(lines.filter(isLate).count) late "
                 + "(late: \(DurationText.setting(lateAfter)) or more behind schedule, plot --late)</text>",
         ]
         out += bands(bottom: plotBottom)
@@ -138,7 +138,7 @@ package struct TracePlot: Sendable {
         // The right end of the last ×N label: a label that would run into it is left out (its
         // fire's tooltip still says it), so `×8` and `×2` never read `×82`.
         var labelsEnd = -Double.infinity
-        for line in lines where line.event == "fire" && line.timer == name {
+        for line in lines where line.isFire && line.timer == name {
             let late = isLate(line)
             let at = Self.number(x(line.time))
             if late {
@@ -179,7 +179,7 @@ package struct TracePlot: Sendable {
     /// Whether `line` is a fire at least ``lateAfter`` (and more than nothing) past its scheduled time.
     private func isLate(_ line: TraceLine) -> Bool {
         let lateness = line.lateness ?? 0
-        return line.event == "fire" && lateness > 0 && lateness >= lateAfter.nanoseconds
+        return line.isFire && lateness > 0 && lateness >= lateAfter.nanoseconds
     }
 
     /// The time axis, with a tick at round steps (1, 2 or 5 × a power of ten) and at most 10 labels.
