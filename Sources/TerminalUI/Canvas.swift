@@ -97,10 +97,14 @@ public struct Canvas {
         set(Cell("┘", style: style), row: height - 1, column: width - 1)
         if let title, width > 4 {
             put(
-                " \(TextFit.truncate(title, to: width - 6)) ", row: 0, column: 2, style: titleStyle, maxWidth: width - 4
-            )
+                " \(TextFit.truncate(title, to: Self.titleRoom(inBoxOfWidth: width))) ", row: 0, column: 2,
+                style: titleStyle, maxWidth: width - 4)
         }
     }
+
+    /// The cells a ``box(title:style:titleStyle:)`` of `width` columns has for its title; a longer
+    /// title is cut.
+    public static func titleRoom(inBoxOfWidth width: Int) -> Int { width - 6 }
 
     /// Draws `lines` centred in the region.
     public func centered(_ lines: [String], style: Style = .normal) {

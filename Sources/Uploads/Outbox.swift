@@ -257,7 +257,8 @@ public final class Outbox: Sendable {
         let unsent = try Row.fetchOne(
             db,
             sql: """
-                SELECT COUNT(*), COALESCE(SUM(sample_count), 0), COUNT(*) FILTER (WHERE failure_permanent)
+                SELECT COUNT(*), COALESCE(SUM(sample_count), 0), COUNT(*) FILTER (WHERE failure_permanent),
+                    COALESCE(SUM(sample_count) FILTER (WHERE failure_permanent), 0)
                 FROM batch WHERE sent_at_ms IS NULL
                 """)
         let tally = try TallyRecord.fetch(db)
@@ -268,6 +269,7 @@ public final class Outbox: Sendable {
             unbatchedSamples: unbatched,
             pendingBatches: unsent?[0] ?? 0,
             rejectedBatches: unsent?[2] ?? 0,
+            parkedSamples: unsent?[3] ?? 0,
             deliveredSamples: tally.deliveredSamples,
             lastSample: try last?.stored())
     }

@@ -8,6 +8,8 @@ public struct OutboxCounters: Sendable, Hashable {
     public let pendingBatches: Int
     /// Pending batches whose last delivery failed permanently (the server rejected them).
     public let rejectedBatches: Int
+    /// The samples in those rejected batches: pending, but parked until the next start.
+    public let parkedSamples: Int
     /// Samples acknowledged by a sink since the outbox file was created.
     public let deliveredSamples: Int
     /// The most recently appended sample, if any.
@@ -16,12 +18,13 @@ public struct OutboxCounters: Sendable, Hashable {
     /// Creates a snapshot; counters normally come from ``Outbox/counters()``.
     public init(
         pendingSamples: Int, unbatchedSamples: Int, pendingBatches: Int, rejectedBatches: Int,
-        deliveredSamples: Int, lastSample: StoredSample?
+        parkedSamples: Int = 0, deliveredSamples: Int, lastSample: StoredSample?
     ) {
         self.pendingSamples = pendingSamples
         self.unbatchedSamples = unbatchedSamples
         self.pendingBatches = pendingBatches
         self.rejectedBatches = rejectedBatches
+        self.parkedSamples = parkedSamples
         self.deliveredSamples = deliveredSamples
         self.lastSample = lastSample
     }

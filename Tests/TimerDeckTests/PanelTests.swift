@@ -45,6 +45,31 @@ struct PanelTests {
         #expect(drawUploads(state).contains("delivered 60 this run · 1 batch rejected"))
     }
 
+    @Test("Refused samples: the panel counts the parked ones and what it has no room for; the overlay has the reason")
+    func refusedBatchesAreExplained() {
+        var state = makeState()
+        var status = UploadStatus()
+        let rejection = UploadError.rejected(status: 400, message: "schema mismatch in field lat")
+        status.counters = OutboxCounters(
+            pendingSamples: 120, unbatchedSamples: 96, pendingBatches: 2, rejectedBatches: 1, parkedSamples: 24,
+            deliveredSamples: 0, lastSample: nil)
+        status.lastAttempt = UploadStatus.Attempt(
+            time: .zero, sampleCount: 24, error: rejection, statusCode: 400, roundTrip: .milliseconds(12))
+        status.refused = UploadStatus.Refused(count: 24, error: rejection)
+        status.problem = "outbox: the disk holding the outbox database is full"
+        _ = state.apply(.pipelineStatus(status))
+        let panel = drawUploads(state)
+        #expect(panel.contains("24 samples refused: rejected"), "bad news before the routine lines: \(panel)")
+        #expect(panel.contains("+2 more lines"), "pending and the last upload have no room: \(panel)")
+        var tall = makeState(size: Size(width: 120, height: 40))
+        _ = tall.apply(.pipelineStatus(status))
+        #expect(drawUploads(tall).contains("pending 120 (24 parked)"))
+        #expect(state.messages.contains("Last upload failed (HTTP 400): \(rejection.description)"))
+        #expect(
+            state.messages.contains(
+                "24 samples refused this run, parked in the outbox until the next start: \(rejection.description)"))
+    }
+
     @Test("Once saving works again after lost samples, the 80-column panel says so before the reason")
     func savingAgainShowsOnTheCutLine() {
         var state = makeState()

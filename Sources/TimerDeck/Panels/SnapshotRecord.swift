@@ -29,15 +29,21 @@ struct SnapshotRecord: Encodable, Equatable {
         var pendingSamples: Int
         var pendingBatches: Int
         var rejectedBatches: Int
+        var parkedSamples: Int
         var deliveredThisRun: Int
         var unsavedSamples: Int
         var problem: String?
+        var lastStatus: Int?
+        var lastError: String?
 
         enum CodingKeys: String, CodingKey {
             case sink, problem
             case pendingSamples = "pending_samples"
             case pendingBatches = "pending_batches"
             case rejectedBatches = "rejected_batches"
+            case parkedSamples = "parked_samples"
+            case lastStatus = "last_status"
+            case lastError = "last_error"
             case deliveredThisRun = "delivered_this_run"
             case unsavedSamples = "unsaved_samples"
         }
@@ -88,8 +94,10 @@ struct SnapshotRecord: Encodable, Equatable {
             return Uploads(
                 sink: sink, pendingSamples: counters?.pendingSamples ?? 0,
                 pendingBatches: counters?.pendingBatches ?? 0,
-                rejectedBatches: counters?.rejectedBatches ?? 0, deliveredThisRun: status?.deliveredThisRun ?? 0,
-                unsavedSamples: status?.unsaved?.count ?? 0, problem: status?.problem)
+                rejectedBatches: counters?.rejectedBatches ?? 0, parkedSamples: counters?.parkedSamples ?? 0,
+                deliveredThisRun: status?.deliveredThisRun ?? 0, unsavedSamples: status?.unsaved?.count ?? 0,
+                problem: status?.problem, lastStatus: status?.lastAttempt?.statusCode,
+                lastError: status?.lastAttempt?.error?.description)
         }
     }
 

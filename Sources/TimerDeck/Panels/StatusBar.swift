@@ -6,7 +6,7 @@ enum StatusBar {
         canvas.fill(Style(.dim, reverse: true))
         if let hint = snapshot.state.hint {
             canvas.put(
-                " \(TextFit.truncate(hint, to: canvas.width - 1))", row: 0, column: 0,
+                " \(TextFit.truncate(hint, to: snapshot.state.layout.hintWidth))", row: 0, column: 0,
                 style: Style(.warn, bold: true, reverse: true))
         } else {
             canvas.put(

@@ -9,8 +9,8 @@ enum UploadPanel {
     static func draw(_ snapshot: DashboardSnapshot, on canvas: Canvas, focused: Bool) {
         canvas.fill()
         let state = snapshot.state
-        guard let sinkLabel = state.uploadsLabel, let status = state.uploads else { return }
-        canvas.box(title: "Uploads (S2) → \(sinkLabel)", style: Style(focused ? .accent : .dim))
+        guard let title = state.uploadsTitle, let status = state.uploads else { return }
+        canvas.box(title: title, style: Style(focused ? .accent : .dim))
         let inner = canvas.region(canvas.bounds.inset.relative(to: canvas.bounds))
         let now = snapshot.loop.now
         var lines: [(String, Style)] = []
@@ -24,29 +24,37 @@ enum UploadPanel {
                 "\(selected ? "▶" : " ") \(PanelText.fit(job.name, 8)) \(PanelText.fit(PanelText.mode(job.mode), 8)) \(next)"
             lines.append((text, selected ? Style(.normal, bold: true) : PanelText.style(for: display)))
         }
+        // What is wrong comes first, so a short panel cuts the routine lines, not the bad news.
+        if let unsaved = status.unsaved {
+            lines.append((unsaved.summary, Style(.bad)))
+        }
+        if let problem = status.problem, problem != status.unsaved?.error.description {
+            lines.append((problem, Style(.bad)))
+        }
+        if let refused = status.refused {
+            let reason = refused.error.refusesOldSamples ? "too old for the database" : short(refused.error)
+            lines.append(("\(refused.count) sample\(refused.count == 1 ? "" : "s") refused: \(reason)", Style(.bad)))
+        }
         let counters = status.counters
         var samples = "pending \(counters?.pendingSamples ?? 0)"
+        if let parked = counters?.parkedSamples, parked > 0 { samples += " (\(parked) parked)" }
         if let last = counters?.lastSample { samples += " · last #\(last.seq)" }
         if let taken = status.lastSampleTime { samples += " " + ago(taken, now: now) }
         lines.append((samples, .normal))
         lines.append(lastUpload(status, now: now))
-        if let unsaved = status.unsaved {
-            lines.append((unsaved.summary, Style(.bad)))
-        }
-        if let problem = status.problem {
-            if problem != status.unsaved?.error.description { lines.append((problem, Style(.bad))) }
-        } else {
+        if status.problem == nil {
             var totals = "delivered \(status.deliveredThisRun) this run"
             if let rejected = counters?.rejectedBatches, rejected > 0 {
                 totals += " · \(rejected) \(rejected == 1 ? "batch" : "batches") rejected"
             }
             lines.append((totals, .normal))
         }
-        if let refused = status.refused {
-            let reason = refused.error.refusesOldSamples ? "too old for the database" : short(refused.error)
-            lines.append(("\(refused.count) sample\(refused.count == 1 ? "" : "s") refused: \(reason)", Style(.bad)))
+        if lines.count > inner.height, inner.height > 0 {
+            // More than fits: the last row says how many lines the panel has no room for.
+            let hidden = lines.count - inner.height + 1
+            lines = Array(lines.prefix(inner.height - 1)) + [("+\(hidden) more lines", Style(.dim))]
         }
-        for (row, line) in lines.prefix(inner.height).enumerated() {
+        for (row, line) in lines.enumerated() {
             inner.put(PanelText.fitWords(line.0, inner.width), row: row, column: 0, style: line.1)
         }
     }

@@ -11,6 +11,8 @@ struct DashboardLayout: Equatable, Sendable {
     static let countdownRows = topHeight - 2
     /// Lines of keys the help overlay shows at once.
     var helpLines: Int { max(help.height - 2, 1) }
+    /// The cells the status bar has for a hint (after its leading space); a longer one is cut.
+    var hintWidth: Int { status.width - 1 }
 
     /// Width of the help overlay.
     static let helpWidth = 76

@@ -2,11 +2,34 @@ import TerminalUI
 import Uploads
 
 extension DashboardState {
-    /// What a panel may have to cut, in full: the samples not saved and the pipeline's problem.
+    /// The upload panel's title, naming where the batches go; `nil` without a pipeline.
+    var uploadsTitle: String? {
+        uploadsLabel.map { "Uploads (S2) → \($0)" }
+    }
+
+    /// What the status bar or a panel may have to cut, in full: the status bar's hint and where
+    /// uploads go when they do not fit, the samples not saved, the pipeline's problem, the last
+    /// failed upload and the samples the server refused.
     var messages: [String] {
-        guard let uploads else { return [] }
-        var messages = uploads.unsaved.map { [$0.summary] } ?? []
+        var messages: [String] = []
+        if let hint, CharacterWidth.of(hint) > layout.hintWidth { messages.append("Status: \(hint)") }
+        guard let uploads, let uploadsLabel else { return messages }
+        if let title = uploadsTitle, let panel = layout.uploads,
+            CharacterWidth.of(title) > Canvas.titleRoom(inBoxOfWidth: panel.width)
+        {
+            messages.append("Uploads go to \(uploadsLabel).")
+        }
+        if let unsaved = uploads.unsaved { messages.append(unsaved.summary) }
         if let problem = uploads.problem, problem != uploads.unsaved?.error.description { messages.append(problem) }
+        if let error = uploads.lastAttempt?.error {
+            let status = uploads.lastAttempt?.statusCode.map { " (HTTP \($0))" } ?? ""
+            messages.append("Last upload failed\(status): \(error.description)")
+        }
+        if let refused = uploads.refused {
+            messages.append(
+                "\(refused.count) sample\(refused.count == 1 ? "" : "s") refused this run, parked in the outbox until "
+                    + "the next start: \(refused.error.description)")
+        }
         return messages
     }
 
