@@ -223,11 +223,13 @@ extension DashboardDriver: EffectPerformer {
         case .suspend(let id): timers[id]?.suspend()
         case .resume(let id): timers[id]?.resume()
         case .move(let id, let mode):
-            (timers[id] as? any MovableRowTimer)?.move(to: mode)
+            timer(id, as: (any MovableRowTimer).self, "moved (RowKind.lackOfModes)").move(to: mode)
             trace?.move(timer: state[id].name, to: mode, at: loop.now, since: startTime, depth: loop.nestingDepth)
-        case .fire(let id): (timers[id] as? any FirableRowTimer)?.fireNow()
+        case .fire(let id):
+            timer(id, as: (any FirableRowTimer).self, "fired by hand (RowKind.lackOfFireByHand)").fireNow()
         case .invalidate(let id): timers[id]?.invalidate()
-        case .setFrameInterval(let id, let interval): (timers[id] as? DisplayLinkRowTimer)?.setFrameInterval(interval)
+        case .setFrameInterval(let id, let interval):
+            timer(id, as: DisplayLinkRowTimer.self, "given a frame interval").setFrameInterval(interval)
         case .startUploads: pipeline?.start()
         case .work(let duration): work(for: duration)
         case .enterTracking(let quiet): track(quiet: quiet)
@@ -278,6 +280,15 @@ extension DashboardDriver: EffectPerformer {
             let (hook, environment) = notification.hook(program: notifyProgram)
             notifier.run(hook, for: id, environment: environment)
         }
+    }
+
+    /// The adapter of row `id` with a capability only some have. The state asks only a row whose
+    /// kind has it, so a row without it is a broken contract, not a key to ignore.
+    private func timer<Adapter>(_ id: RowID, as _: Adapter.Type, _ asked: String) -> Adapter {
+        guard let timer = timers[id] as? Adapter else {
+            preconditionFailure("DashboardDriver: \(state[id].name) (\(state[id].mechanismName)) cannot be \(asked)")
+        }
+        return timer
     }
 
     /// Runs the loop re-entrantly in the tracking mode until the gesture ends (C-M11, seed M2).
