@@ -55,7 +55,7 @@ struct TaskRowScenarioTests {
                 loop: loop, mode: .default, interval: .seconds(1), tolerance: .zero, repeats: true,
                 firstFireDelay: { .seconds(1) },
                 onFire: { fire in
-                    if case .timer(let time, _, _, _, _) = fire { fires.append(time) }
+                    if case .wake(let time, _, _) = fire { fires.append(time) }
                 })
             loop.addCommonMode(.tracking)  // as the dashboard's loop has it
             // A timer an hour away keeps the modes from being empty, so each run lasts until its limit.
