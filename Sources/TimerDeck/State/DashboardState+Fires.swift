@@ -32,7 +32,7 @@ extension DashboardState {
             if skippedFrames > row.missedTicks {
                 record(
                     FireRecord(
-                        time: time, timer: row.name, mode: mode, lateness: lateness,
+                        time: time, row: row.id, timer: row.name, mode: mode, lateness: lateness,
                         ticks: skippedFrames - row.missedTicks + 1))
                 self[id].missedTicks = skippedFrames
                 parts.formUnion([.log, .inspector])
@@ -56,7 +56,7 @@ extension DashboardState {
         }
         record(
             FireRecord(
-                time: time, timer: row.name, mode: mode, lateness: isManual ? .zero : lateness,
+                time: time, row: row.id, timer: row.name, mode: mode, lateness: isManual ? .zero : lateness,
                 ticks: isManual ? 1 : ticks))
         var effects = redraw(row, also: .log)
         var ends = false
@@ -93,7 +93,7 @@ extension DashboardState {
         if !isManual {
             self[id].lastLateness = lateness
             self[id].missedTicks += ticks - 1
-            record(FireRecord(time: time, timer: row.name, mode: mode, lateness: lateness, ticks: ticks))
+            record(FireRecord(time: time, row: row.id, timer: row.name, mode: mode, lateness: lateness, ticks: ticks))
             effects = redraw(row, also: .log)
         }
         self[id].button?.show(remaining: max(button.seconds - Int(point), 0))
