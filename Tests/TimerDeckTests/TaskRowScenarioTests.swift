@@ -167,12 +167,27 @@ struct PhaseJobsTests {
         let snapshots = try runHeadless("size 120x40\nkey 3\nwait 2500ms\nsnapshot\n", config: config)
         try #require(snapshots.count == 1)
         let screen = snapshots[0].screen
-        #expect(screen.contains("second passes   jobs sleeps"))
+        #expect(screen.contains("second passes   jobs  /pass  timer"))
         let jobs = ["0s", "1s"].map { second in
             line(screen, containing: "    \(second) ").split(separator: " ").dropFirst(3).first.map(String.init)
         }
         // 0 s: the task's start and its wake-up at 500 ms; 1 s: the wake-ups at 1 s and 1.5 s.
         #expect(jobs == ["2", "2"])
+    }
+
+    @Test("C-X1: three tasks due at the same instant wake in one pass: /pass counts the jobs of that pass")
+    func jobsPerPass() throws {
+        var config = Config()
+        config.timers = ["a", "b", "c"].map { timer($0, .task, every: .milliseconds(500), mode: .common) }
+        let snapshots = try runHeadless("size 120x40\nkey 3\nwait 2500ms\nsnapshot\n", config: config)
+        try #require(snapshots.count == 1)
+        let columns = ["0s", "1s"].map { second in
+            line(snapshots[0].screen, containing: "    \(second) ").split(separator: " ").dropFirst(2).prefix(3)
+                .map(String.init)
+        }
+        // passes, jobs, the most jobs in one pass: at 0 s the three starts and the three wake-ups
+        // at 500 ms, three to a pass; at 1 s the wake-ups at 1 s and 1.5 s.
+        #expect(columns.map { Array($0.dropFirst()) } == [["6", "3"], ["6", "3"]])
     }
 }
 
