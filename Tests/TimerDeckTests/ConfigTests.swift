@@ -96,8 +96,8 @@ struct ConfigTests {
         for index in 0..<5 {
             log.append(
                 FireRecord(
-                    time: Instant(nanoseconds: Int64(index)), timer: "t\(index)", mode: .default, lateness: .zero,
-                    ticks: 1))
+                    time: Instant(nanoseconds: Int64(index)), row: RowID(number: index), timer: "t\(index)",
+                    mode: .default, lateness: .zero, ticks: 1))
         }
         #expect(log.count == 3 && log.totalAppended == 5)
         #expect(log[0].timer == "t2" && log[2].timer == "t4")

@@ -197,7 +197,8 @@ struct DashboardStateTests {
         _ = state.apply(.key(.down))
         _ = state.apply(.key(.down))
         #expect(state.apply(.key(.character("m"))) == [.render(.status)])
-        #expect(state.hint == "sms-gcd is mode-independent (a dispatch timer, G1)")
+        #expect(
+            state.hint == "sms-gcd: a dispatch timer has no run loop mode: its events reach the loop in any mode (G1)")
     }
 
     // MARK: Scrolling (decision 7)

@@ -85,11 +85,20 @@ struct NestedRunsTests {
             Row(inputs: [.modal, .modal], runs: ["M", ""]),
             Row(inputs: [.modal, .q], runs: ["M", ""], quits: true),
             Row(inputs: [.q], runs: [""], quits: true),
-            // A wheel during a held or dragged tracking run only scrolls; t holds a scroll or a drag.
+            // A wheel during a held or dragged tracking run only scrolls; t holds a scroll or a drag
+            // until t again, past a release or a quiet period.
             Row(inputs: [.t, .wheel, .t], runs: ["T", "T", ""]),
             Row(inputs: [.wheel, .t, .quiet, .t], runs: ["T", "T", "T", ""]),
-            Row(inputs: [.press, .t, .release], runs: ["T", "T", ""]),
+            Row(inputs: [.press, .t, .release, .t], runs: ["T", "T", "T", ""]),
             Row(inputs: [.modal, .press, .wheel, .release, .modal], runs: ["M", "MT", "MT", "M", ""]),
+            // A release ends only a run a drag started: a click does not undo t, nor end a scroll.
+            Row(inputs: [.t, .press, .release], runs: ["T", "T", "T"]),
+            Row(inputs: [.t, .press, .release, .t], runs: ["T", "T", "T", ""]),
+            Row(inputs: [.wheel, .press, .release], runs: ["T", "T", "T"]),
+            Row(inputs: [.wheel, .press, .release, .quiet], runs: ["T", "T", "T", ""]),
+            // The end of a gesture after M already ended the run inside it does nothing.
+            Row(inputs: [.modal, .press, .modal, .release], runs: ["M", "MT", "", ""]),
+            Row(inputs: [.modal, .wheel, .modal, .quiet], runs: ["M", "MT", "", ""]),
         ]
         return rows
     }()

@@ -55,7 +55,7 @@ struct TaskRowScenarioTests {
                 loop: loop, mode: .default, interval: .seconds(1), tolerance: .zero, repeats: true,
                 firstFireDelay: { .seconds(1) },
                 onFire: { fire in
-                    if case .timer(let time, _, _, _, _) = fire { fires.append(time) }
+                    if case .wake(let time, _, _) = fire { fires.append(time) }
                 })
             loop.addCommonMode(.tracking)  // as the dashboard's loop has it
             // A timer an hour away keeps the modes from being empty, so each run lasts until its limit.
@@ -167,12 +167,27 @@ struct PhaseJobsTests {
         let snapshots = try runHeadless("size 120x40\nkey 3\nwait 2500ms\nsnapshot\n", config: config)
         try #require(snapshots.count == 1)
         let screen = snapshots[0].screen
-        #expect(screen.contains("second passes   jobs sleeps"))
+        #expect(screen.contains("second passes   jobs  /pass  timer"))
         let jobs = ["0s", "1s"].map { second in
             line(screen, containing: "    \(second) ").split(separator: " ").dropFirst(3).first.map(String.init)
         }
         // 0 s: the task's start and its wake-up at 500 ms; 1 s: the wake-ups at 1 s and 1.5 s.
         #expect(jobs == ["2", "2"])
+    }
+
+    @Test("C-X1: three tasks due at the same instant wake in one pass: /pass counts the jobs of that pass")
+    func jobsPerPass() throws {
+        var config = Config()
+        config.timers = ["a", "b", "c"].map { timer($0, .task, every: .milliseconds(500), mode: .common) }
+        let snapshots = try runHeadless("size 120x40\nkey 3\nwait 2500ms\nsnapshot\n", config: config)
+        try #require(snapshots.count == 1)
+        let columns = ["0s", "1s"].map { second in
+            line(snapshots[0].screen, containing: "    \(second) ").split(separator: " ").dropFirst(2).prefix(3)
+                .map(String.init)
+        }
+        // passes, jobs, the most jobs in one pass: at 0 s the three starts and the three wake-ups
+        // at 500 ms, three to a pass; at 1 s the wake-ups at 1 s and 1.5 s.
+        #expect(columns.map { Array($0.dropFirst()) } == [["6", "3"], ["6", "3"]])
     }
 }
 
@@ -214,5 +229,80 @@ struct TaskRowTimeControlTests {
         #expect(fireTimes[3] == ["1.000s", "2.000s"])
         // 30 s of simulated sleep stop the uptime clock its sleeps are on: one second later, one wake-up.
         #expect(fireTimes[4] == ["1.000s", "2.000s", "3.000s"])
+    }
+}
+
+@Suite("A task row in the inspector, the trace and the timeline (C-X2, M2)")
+struct TaskRowViewsTests {
+    /// A default-mode task and a common-mode one, both every second from the start.
+    static let config: Config = {
+        var config = Config()
+        config.timers = [timer("nap", .task), timer("tick", .task, mode: .common)]
+        return config
+    }()
+
+    /// The loop is held in the tracking mode from 2.5 s to 5.5 s; at 5.7 s `m` moves nap to tracking.
+    static let script = """
+        size 120x40
+        wait 2500ms
+        key t
+        wait 1500ms
+        snapshot
+        wait 1500ms
+        key t
+        wait 200ms
+        snapshot
+        key m
+        wait 1s
+        key 4
+        snapshot
+        """
+
+    @Test("M2: the inspector shows a task's mechanism and mode, waiting while tracking, then its late wake-up")
+    func inspector() throws {
+        let snapshots = try runHeadless(Self.script, config: Self.config)
+        try #require(snapshots.count == 3)
+        #expect(
+            line(snapshots[0].screen, containing: "│ nap ").contains(
+                "nap         Task sleep 1s    default  waiting for mode due      0µs    0"))
+        #expect(
+            line(snapshots[0].screen, containing: "│ tick ").contains(
+                "tick        Task sleep 1s    common   running          in 1.0s  0µs    0"))
+        // Due at 3 s, woken on the return at 5.5 s: 2.5 s late, one tick, the next a whole interval on.
+        #expect(
+            line(snapshots[1].screen, containing: "│ nap ").contains(
+                "nap         Task sleep 1s    default  running          in 800ms 2.5s   0"))
+    }
+
+    /// A trace line of a fire of `timer` (mechanism task) at `time` ms, due at `due` ms, at `depth`.
+    private func fireLine(_ timer: String, at time: Int64, due: Int64, mode: String, depth: Int = 1) -> String {
+        let (fired, scheduled) = (time * 1_000_000, due * 1_000_000)
+        return #"{"event":"fire","t_ns":\#(fired),"timer":"\#(timer)","mechanism":"task","mode":"\#(mode)","#
+            + #""scheduled_ns":\#(scheduled),"lateness_ns":\#(fired - scheduled),"ticks":1,"depth":\#(depth)}"#
+    }
+
+    @Test("C-X2: the trace has a task's wake-ups as fires of mechanism task, the late one with its deadline")
+    @available(*, noasync)
+    func trace() throws {
+        let lines = try TraceTests().trace(of: Self.script, config: Self.config).split(separator: "\n").map(String.init)
+        let expected: [String] = [
+            fireLine("nap", at: 1_000, due: 1_000, mode: "default"),
+            fireLine("nap", at: 2_000, due: 2_000, mode: "default"),
+            fireLine("nap", at: 5_500, due: 3_000, mode: "default"),
+            #"{"event":"mode","t_ns":5700000000,"timer":"nap","mode":"tracking","depth":1}"#,
+        ]
+        #expect(lines.filter { $0.contains(#""timer":"nap""#) } == expected)
+        #expect(lines.contains(fireLine("tick", at: 3_000, due: 3_000, mode: "tracking", depth: 2)))
+    }
+
+    @Test("M2: on the timeline a default-mode task's lane is empty while tracking (shaded) and marks its late wake-up")
+    func timeline() throws {
+        let snapshots = try runHeadless(Self.script, config: Self.config)
+        try #require(snapshots.count == 3)
+        // 106 columns of 60 s / 106 (about 0.57 s) up to 6.7 s, then the box's border: nap at 1 and
+        // 2 s; nothing at 3, 4, 5 s, where tick ran in the tracking mode (░); ▌ late at 5.5 s; then,
+        // moved to tracking at 5.7 s, nothing in the default mode.
+        #expect(line(snapshots[2].screen, containing: "│nap ").hasSuffix("│ │ ░ ░░▌  │"))
+        #expect(line(snapshots[2].screen, containing: "│tick ").hasSuffix("│ │ │ ││ │ │"))
     }
 }

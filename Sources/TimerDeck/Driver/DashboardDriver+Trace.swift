@@ -7,7 +7,7 @@ extension DashboardDriver {
         let depth = loop.nestingDepth
         for index in (log.count - added)..<log.count {
             let record = log[index]
-            let mechanism = state.rows.first { $0.name == record.timer }?.mechanismName ?? ""
+            let mechanism = state.contains(record.row) ? state[record.row].mechanismName : ""
             trace.fire(record, since: startTime, mechanism: mechanism, depth: depth)
         }
     }

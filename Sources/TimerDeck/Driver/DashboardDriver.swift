@@ -63,7 +63,8 @@ package final class DashboardDriver {
     /// A driver of `scene` on `loop`, drawing on `screen`; `pipeline` (on `loop`) drives the upload
     /// rows. The tracking mode is made common, as UIKit does (decisions.md 6). ``launch()`` starts it.
     init(scene: Scene, loop: RunLoop, screen: any Screen, pipeline: UploadPipeline?, rendersOnChange: Bool) {
-        store = DashboardStore(DashboardState(scene: scene, size: screen.size, startTime: loop.now))
+        store = DashboardStore(
+            DashboardState(scene: scene, size: screen.size, startTime: loop.now, time: Self.timeStatus(of: loop)))
         self.loop = loop
         self.screen = screen
         self.pipeline = pipeline
@@ -77,7 +78,7 @@ package final class DashboardDriver {
         if let pipeline {
             pipeline.onFire = { [unowned self] job, fire in
                 guard let id = jobRows[job] else { return }
-                send(.fired(id, Fire(fire), rate: timeStatus.rate))
+                send(.fired(id, Fire(fire)))
             }
             pipeline.onChange = { [unowned self, unowned pipeline] in send(.pipelineStatus(pipeline.status)) }
             send(.pipelineStatus(pipeline.status))
@@ -149,7 +150,7 @@ package final class DashboardDriver {
             state: state,
             loop: LoopStatus(
                 mode: loop.currentMode, depth: loop.nestingDepth, commonModes: loop.commonModes,
-                now: loop.now, startTime: startTime, time: timeStatus),
+                now: loop.now, startTime: startTime),
             readings: timers.mapValues {
                 RowReading(nextFire: $0.nextFire, framesPerSecond: ($0 as? DisplayLinkRowTimer)?.framesPerSecond)
             },
@@ -168,7 +169,7 @@ package final class DashboardDriver {
 
     private func makeTimer(for row: RowState) -> any RowTimer {
         let id = row.id
-        let report: (Fire) -> Void = { [unowned self] fire in send(.fired(id, fire, rate: timeStatus.rate)) }
+        let report: (Fire) -> Void = { [unowned self] fire in send(.fired(id, fire)) }
         switch row.kind {
         case .countdown(_, let mechanism), .timer(let mechanism):
             return adapter(of: mechanism, for: row.definition, report: report)
@@ -182,11 +183,8 @@ package final class DashboardDriver {
         }
     }
 
-    /// The loop woke up: traced while the phases view shows the wake-ups, and told to the state.
+    /// The loop woke up: told to the state.
     private func woke() {
-        if state.page == .phases, let trace, let reason = loop.lastWakeReason {
-            trace.wakeUp(reason, mode: loop.currentMode, at: loop.now, since: startTime, depth: loop.nestingDepth)
-        }
         send(.woke(at: loop.now))
     }
 
@@ -223,11 +221,13 @@ extension DashboardDriver: EffectPerformer {
         case .suspend(let id): timers[id]?.suspend()
         case .resume(let id): timers[id]?.resume()
         case .move(let id, let mode):
-            (timers[id] as? any MovableRowTimer)?.move(to: mode)
+            timer(id, as: (any MovableRowTimer).self, "moved (RowKind.lackOfModes)").move(to: mode)
             trace?.move(timer: state[id].name, to: mode, at: loop.now, since: startTime, depth: loop.nestingDepth)
-        case .fire(let id): (timers[id] as? any FirableRowTimer)?.fireNow()
+        case .fire(let id):
+            timer(id, as: (any FirableRowTimer).self, "fired by hand (RowKind.lackOfFireByHand)").fireNow()
         case .invalidate(let id): timers[id]?.invalidate()
-        case .setFrameInterval(let id, let interval): (timers[id] as? DisplayLinkRowTimer)?.setFrameInterval(interval)
+        case .setFrameInterval(let id, let interval):
+            timer(id, as: DisplayLinkRowTimer.self, "given a frame interval").setFrameInterval(interval)
         case .startUploads: pipeline?.start()
         case .work(let duration): work(for: duration)
         case .enterTracking(let quiet): track(quiet: quiet)
@@ -248,6 +248,10 @@ extension DashboardDriver: EffectPerformer {
             changeTime(change)
             if case .sleep(let length) = change {
                 trace?.sleep(length, at: loop.now, since: startTime, depth: loop.nestingDepth)
+            }
+        case .traceWakeUp:
+            if let trace, let reason = loop.lastWakeReason {
+                trace.wakeUp(reason, mode: loop.currentMode, at: loop.now, since: startTime, depth: loop.nestingDepth)
             }
         case .refreshTimes(let interval, let tolerance):
             let refresh = Timer(fireAt: loop.now + interval, interval: interval, repeats: true) { [unowned self] _ in
@@ -278,6 +282,15 @@ extension DashboardDriver: EffectPerformer {
             let (hook, environment) = notification.hook(program: notifyProgram)
             notifier.run(hook, for: id, environment: environment)
         }
+    }
+
+    /// The adapter of row `id` with a capability only some have. The state asks only a row whose
+    /// kind has it, so a row without it is a broken contract, not a key to ignore.
+    private func timer<Adapter>(_ id: RowID, as _: Adapter.Type, _ asked: String) -> Adapter {
+        guard let timer = timers[id] as? Adapter else {
+            preconditionFailure("DashboardDriver: \(state[id].name) (\(state[id].mechanismName)) cannot be \(asked)")
+        }
+        return timer
     }
 
     /// Runs the loop re-entrantly in the tracking mode until the gesture ends (C-M11, seed M2).

@@ -75,7 +75,7 @@ final class TaskRowTimer: MovableRowTimer, FirableRowTimer {
     /// (T2): the sleep under way goes on. Nothing when stopped.
     func fireNow() {
         guard deadline != nil || remainingWhileSuspended != nil else { return }
-        onFire(.timer(time: loop.now, mode: loop.currentMode, lateness: .zero, ticks: 1, isManual: true))
+        onFire(.wake(time: loop.now, mode: loop.currentMode, due: nil))
     }
 
     func invalidate() { stop() }
@@ -104,15 +104,13 @@ final class TaskRowTimer: MovableRowTimer, FirableRowTimer {
     }
 
     /// A wake-up of task `generation` from a sleep that was due at `due`, on the loop's thread:
-    /// reported unless that task was replaced; returns the next sleep's deadline, or `nil` to end.
+    /// reported (the deadline and the clock's reading, the facts) unless that task was replaced;
+    /// returns the next sleep's deadline, or `nil` to end.
     private func woke(_ generation: Int, due: Instant) -> Instant? {
         guard generation == self.generation else { return nil }
         let now = loop.now
         deadline = repeats ? now + interval : nil
-        onFire(
-            .timer(
-                time: now, mode: loop.currentMode, lateness: max(due.duration(to: now), .zero), ticks: 1,
-                isManual: false))
+        onFire(.wake(time: now, mode: loop.currentMode, due: due))
         // The report may have stopped, moved or restarted it: then this task ends.
         guard generation == self.generation else { return nil }
         return deadline

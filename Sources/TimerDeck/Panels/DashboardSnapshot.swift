@@ -37,14 +37,6 @@ struct LoopStatus: Equatable, Sendable {
     var now: Instant
     /// When the dashboard started: the fire log shows times since then.
     var startTime: Instant
-    /// The clock's pause and rate (the time-control keys).
-    var time = TimeStatus(isPaused: false, rate: .normal)
-}
-
-/// The dashboard clock's state as the title bar shows it, read from the clock itself.
-struct TimeStatus: Equatable, Sendable {
-    var isPaused: Bool
-    var rate: TimeRate
 }
 
 /// What a row's live timer reads now.

@@ -2,8 +2,9 @@ import RunLoopKit
 import TerminalUI
 
 /// The run loop's phases (`3`): the phase it is in, then per second of its clock the passes, the
-/// executor jobs they ran (C-X1), the sleeps and why each ended, the share of time asleep and the nesting depth (C-R1, C-M11), and the
-/// modes with the custom one (C-M5).
+/// executor jobs they ran and the most one pass ran (C-X1), why each sleep ended (the columns add
+/// up to the sleeps), the share of time asleep and the nesting depth (C-R1, C-M11), and the modes
+/// with the custom one (C-M5).
 enum PhasesPanel {
     /// The phases of a pass in order, with the activity that starts each; "asleep" lies between
     /// before- and after-waiting.
@@ -12,8 +13,9 @@ enum PhasesPanel {
         ("before waiting", .beforeWaiting), ("asleep", nil), ("after waiting", .afterWaiting), ("exit", .exit),
     ]
     /// The columns' labels: each column is as wide as its label and a space, at least ``minimumWidth``.
+    /// `/pass` is the most jobs one pass of the second ran.
     private static let header =
-        ["second", "passes", "jobs", "sleeps"] + RunLoop.WakeReason.allCases.map(\.label) + ["asleep", "depth"]
+        ["second", "passes", "jobs", "/pass"] + RunLoop.WakeReason.allCases.map(\.label) + ["asleep", "depth"]
     private static let minimumWidth = 7
 
     static func draw(_ snapshot: DashboardSnapshot, on canvas: Canvas) {
@@ -57,7 +59,7 @@ enum PhasesPanel {
     private static func line(_ second: PhaseSecond, label: String) -> String {
         let asleep = Int(second.asleep.nanoseconds / 10_000_000)
         let cells =
-            [label, "\(second.passes)", "\(second.jobs)", "\(second.sleeps)"]
+            [label, "\(second.passes)", "\(second.jobs)", "\(second.mostJobsInAPass)"]
             + RunLoop.WakeReason.allCases.map { "\(second.wakes[$0] ?? 0)" }
             + ["\(asleep)%", "\(second.depth)"]
         return row(cells)

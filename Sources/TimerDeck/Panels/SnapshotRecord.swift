@@ -75,8 +75,8 @@ struct SnapshotRecord: Encodable, Equatable {
         mode = loop.mode?.rawValue
         depth = loop.depth
         commonModes = loop.commonModes.map(\.rawValue)
-        paused = loop.time.isPaused
-        rate = loop.time.rate.label
+        paused = state.time?.isPaused ?? false
+        rate = (state.time?.rate ?? .normal).label
         fires = state.log.totalFires
         hint = state.hint
         rows = state.rows.map { row in

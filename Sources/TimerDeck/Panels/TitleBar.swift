@@ -24,9 +24,10 @@ enum TitleBar {
         if let gesture {
             column = canvas.put(gesture, row: 0, column: column, style: Style(.warn, bold: true, reverse: true))
         }
+        let clock = snapshot.state.time ?? TimeStatus()
         var time: [String] = []
-        if loop.time.isPaused { time.append("⏸ paused") }
-        if loop.time.rate != .normal { time.append(loop.time.rate.label) }
+        if clock.isPaused { time.append("⏸ paused") }
+        if clock.rate != .normal { time.append(clock.rate.label) }
         if !time.isEmpty {
             canvas.put(
                 "  " + time.joined(separator: " "), row: 0, column: column,

@@ -1,8 +1,12 @@
 import RunLoopKit
 
 /// Counts what a run loop does from an observer on every activity: the phase it is in, passes,
-/// executor jobs run (C-X1), sleeps and why each ended (``RunLoop/WakeReason``), time asleep and nesting depth, per second
-/// of the loop's clock over the last ``window`` seconds (runloop-reference C-R1, C-R9).
+/// executor jobs run (C-X1) and the most one pass ran, why each sleep ended
+/// (``RunLoop/WakeReason``), time asleep and nesting depth, per second of the loop's clock over
+/// the last ``window`` seconds (runloop-reference C-R1, C-R9).
+///
+/// RunLoopKit counts the jobs it ran (``RunLoop/executorJobsRun``), not the timers it fired, the
+/// sources it handled or the blocks it ran: an observer sees when a pass starts, not what it did.
 ///
 /// The observer only counts: it schedules nothing, so an idle loop stays asleep.
 final class PhaseMeter {
@@ -20,6 +24,8 @@ final class PhaseMeter {
     private var sleptAt: Instant?
     /// ``RunLoop/executorJobsRun`` at the last activity: the jobs run since are the pass's.
     private var jobsSeen: Int
+    /// The jobs the pass under way ran so far (the innermost run's, when runs nest).
+    private var jobsInPass = 0
     /// Runs after each wake-up, once its reason is counted.
     var onWake: () -> Void = {}
 
@@ -55,17 +61,21 @@ final class PhaseMeter {
         advance(to: second(of: now))
         let slot = newest % Self.window
         history[slot].depth = max(history[slot].depth, loop.nestingDepth)
-        // A pass runs its jobs after its timers; the next activity comes in the same pass.
+        // C-R1: a pass runs its jobs after its timers, and the activity after them is the next
+        // pass's "before timers" (or the run's exit): the jobs seen then are the pass's.
         let jobsRun = loop.executorJobsRun
         history[slot].jobs += jobsRun - jobsSeen
+        jobsInPass += jobsRun - jobsSeen
         jobsSeen = jobsRun
+        history[slot].mostJobsInAPass = max(history[slot].mostJobsInAPass, jobsInPass)
         switch activity {
-        case .beforeTimers: history[slot].passes += 1
+        case .beforeTimers:
+            history[slot].passes += 1
+            jobsInPass = 0
         case .beforeWaiting: sleptAt = now
         case .afterWaiting:
             if let sleptAt { addAsleep(from: sleptAt, to: now) }
             sleptAt = nil
-            history[slot].sleeps += 1
             if let reason = loop.lastWakeReason { history[slot].wakes[reason, default: 0] += 1 }
             onWake()
         default: break

@@ -6,9 +6,9 @@ struct PhaseSecond: Equatable, Sendable {
     var passes = 0
     /// Executor jobs run: actors bound to the loop and tasks that prefer it (C-X1).
     var jobs = 0
-    /// Sleeps ended (``RunLoop/Activity/afterWaiting``).
-    var sleeps = 0
-    /// Why each of those sleeps ended, by ``RunLoop/WakeReason``.
+    /// The most executor jobs one pass ran (counted in the second its next phase began).
+    var mostJobsInAPass = 0
+    /// Why each sleep that ended (``RunLoop/Activity/afterWaiting``) ended, by ``RunLoop/WakeReason``.
     var wakes: [RunLoop.WakeReason: Int] = [:]
     /// Time spent asleep within the second.
     var asleep: Duration = .zero

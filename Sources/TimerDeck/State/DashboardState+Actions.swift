@@ -30,7 +30,7 @@ extension DashboardState {
         guard !row.isHookRunning else {
             record(
                 FireRecord(
-                    time: time, timer: row.name, mode: mode, lateness: lateness, ticks: ticks,
+                    time: time, row: row.id, timer: row.name, mode: mode, lateness: lateness, ticks: ticks,
                     note: "hook still running; not started again"))
             return effects + [.render(.log)]
         }
@@ -71,7 +71,8 @@ extension DashboardState {
         let row = self[id]
         record(
             FireRecord(
-                time: time, timer: row.name, mode: mode, lateness: .zero, ticks: 1, note: "hook " + result.summary,
+                time: time, row: row.id, timer: row.name, mode: mode, lateness: .zero, ticks: 1,
+                note: "hook " + result.summary,
                 isHookEnd: true))
         return [.render(.log)]
     }

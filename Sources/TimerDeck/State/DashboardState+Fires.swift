@@ -9,6 +9,11 @@ extension DashboardState {
         case .timer(let time, let mode, let lateness, let ticks, let isManual):
             return scheduledFire(
                 row, time: time, mode: mode, lateness: rate.inRealTerms(lateness), ticks: ticks, isManual: isManual)
+        case .wake(let time, let mode, let due):
+            // C-X2: a task has no grid; each sleep starts when the last wake-up ran, so a late
+            // wake-up stands for one tick and shifts the ones after it.
+            let lateness = due.map { rate.inRealTerms(max($0.duration(to: time), .zero)) } ?? .zero
+            return scheduledFire(row, time: time, mode: mode, lateness: lateness, ticks: 1, isManual: due == nil)
         case .dispatch(let time, let mode, let clockNow, let firstDue, let ticks, let isManual):
             let grid = DispatchGrid(origin: firstDue, interval: row.definition.interval)
             let lateness = rate.inRealTerms(grid.lateness(at: clockNow))
@@ -19,7 +24,7 @@ extension DashboardState {
                 row, time: time, mode: mode, at: grid.index(at: clockNow), lateness: lateness, ticks: ticks,
                 isManual: isManual)
         case .frame(let time, let mode, let timestamp, let duration, let skippedFrames):
-            let lateness = timestamp.duration(to: time)
+            let lateness = rate.inRealTerms(timestamp.duration(to: time))
             self[id].lastLateness = lateness
             self[id].ticker?.frame = Int(timestamp.nanoseconds / max(duration.nanoseconds, 1))
             var parts: ViewParts = .ticker
@@ -27,7 +32,7 @@ extension DashboardState {
             if skippedFrames > row.missedTicks {
                 record(
                     FireRecord(
-                        time: time, timer: row.name, mode: mode, lateness: lateness,
+                        time: time, row: row.id, timer: row.name, mode: mode, lateness: lateness,
                         ticks: skippedFrames - row.missedTicks + 1))
                 self[id].missedTicks = skippedFrames
                 parts.formUnion([.log, .inspector])
@@ -51,7 +56,7 @@ extension DashboardState {
         }
         record(
             FireRecord(
-                time: time, timer: row.name, mode: mode, lateness: isManual ? .zero : lateness,
+                time: time, row: row.id, timer: row.name, mode: mode, lateness: isManual ? .zero : lateness,
                 ticks: isManual ? 1 : ticks))
         var effects = redraw(row, also: .log)
         var ends = false
@@ -88,7 +93,7 @@ extension DashboardState {
         if !isManual {
             self[id].lastLateness = lateness
             self[id].missedTicks += ticks - 1
-            record(FireRecord(time: time, timer: row.name, mode: mode, lateness: lateness, ticks: ticks))
+            record(FireRecord(time: time, row: row.id, timer: row.name, mode: mode, lateness: lateness, ticks: ticks))
             effects = redraw(row, also: .log)
         }
         self[id].button?.show(remaining: max(button.seconds - Int(point), 0))

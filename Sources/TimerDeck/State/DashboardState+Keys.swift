@@ -163,21 +163,29 @@ extension DashboardState {
         }
     }
 
-    /// `m`: default → tracking → common → default; a dispatch timer has no mode (G1).
+    /// `m`: default → tracking → modal → common → default. A kind without modes (a dispatch timer,
+    /// G1) is never asked to move: the status bar says why.
     private mutating func moveToNextMode(_ row: RowState) -> [Effect] {
-        guard let mode = row.mode else {
-            hint = "\(row.name) is mode-independent (a dispatch timer, G1)"
+        if let lack = row.kind.lackOfModes {
+            hint = "\(row.name): " + lack
             return []
         }
+        // Every kind with modes has one (RowKind.mode).
+        guard let mode = row.mode else { return [] }
         self[row.id].mode = mode.nextInCycle
         return redraw(row) + [.move(row.id, to: mode.nextInCycle)]
     }
 
-    /// `f`: fires a scheduled timer now (T2); the ticker draws its next frame.
+    /// `f`: fires a scheduled timer now (T2); the ticker draws its next frame. A kind that cannot
+    /// fire by hand (a display link, D3) is never asked to: the status bar says why.
     private mutating func fireNow(_ row: RowState) -> [Effect] {
         if row.ticker != nil {
             self[row.id].ticker?.frame += 1
             return [.render(.ticker)]
+        }
+        if let lack = row.kind.lackOfFireByHand {
+            hint = "\(row.name): " + lack
+            return []
         }
         return row.run.isScheduled ? [.fire(row.id)] : []
     }

@@ -1,12 +1,31 @@
 extension DashboardState {
-    /// The time-control keys: each becomes one change to the dashboard's clock (seed G3 for the sleep).
+    /// The time-control keys: each becomes one change to the dashboard's clock (seed G3 for the
+    /// sleep), decided here from where the keys left it (``time``). A rate already at its limit
+    /// changes nothing, and the status bar says so.
     mutating func timeAction(_ key: TimeControlKey) -> [Effect] {
+        guard var time else {
+            hint = "this clock has no time controls"
+            return []
+        }
         let change: TimeChange
         switch key {
-        case .togglePause: change = .togglePause
-        case .step: change = .step
-        case .slower: change = .slower
-        case .faster: change = .faster
+        case .togglePause:
+            change = time.isPaused ? .resume : .pause
+            time.isPaused.toggle()
+        case .step:
+            change = .step
+            time.isPaused = true
+        case .slower, .faster:
+            let rate = time.rate.next(slower: key == .slower)
+            guard rate != time.rate else {
+                hint =
+                    key == .faster
+                    ? "already at 1×: time runs no faster than real time (< slows it)"
+                    : "already at ⅒×, the slowest rate (> speeds it up)"
+                return []
+            }
+            change = .rate(rate)
+            time.rate = rate
         case .sleep:
             change = .sleep(simulatedSleep)
             hint =
@@ -15,16 +34,7 @@ extension DashboardState {
             change = .jumpWall(.seconds(3_600 * hours))
             hint = "wall clock \(hours < 0 ? "−" : "+")\(abs(hours))h: only wall-clock dispatch timers move"
         }
+        self.time = time
         return [.time(change), .render(.all)]
-    }
-
-    /// After `<` or `>`: a rate that did not change is at its limit, which the status bar says.
-    mutating func rateChanged(_ change: TimeChange, now rate: TimeRate) -> [Effect] {
-        switch (change, rate) {
-        case (.faster, .normal): hint = "already at 1×: time runs no faster than real time (< slows it)"
-        case (.slower, .tenth): hint = "already at ⅒×, the slowest rate (> speeds it up)"
-        default: return []
-        }
-        return [.render(.status)]
     }
 }

@@ -34,10 +34,12 @@ extension DashboardState {
         }
     }
 
-    /// A mouse button down starts a drag gesture; its release ends whatever gesture tracks.
+    /// A mouse button down starts a drag gesture; its release ends that drag. A release ends only
+    /// a run the drag started and `t` did not hold since: `t` holds a scroll or a drag until `t`
+    /// again, and a scroll ends after its quiet period, whatever the mouse does meanwhile.
     mutating func drag(began: Bool) -> [Effect] {
         if began { return gesture == nil ? enter(.tracking(.dragging)) : [] }
-        return gesture == nil ? [] : endRun(.tracking)
+        return gesture == .dragging ? endRun(.tracking) : []
     }
 
     /// Enters `run`, nested in the innermost one (C-M11, M2); the driver reports its end with

@@ -69,6 +69,9 @@ struct DashboardState: Sendable {
     var refreshesTimes = false
     /// When the phases view last redrew.
     var phasesDrawn: Instant?
+    /// Where the time-control keys left the dashboard's clock; `nil` when the clock has no time
+    /// controls (a test rig on a plain virtual clock), and the keys say so.
+    var time: TimeStatus?
     /// When the dashboard started on its clock: the origin of the fire log's, the trace's and the
     /// hooks' times.
     let startTime: Instant
@@ -76,9 +79,11 @@ struct DashboardState: Sendable {
     let keys: KeyBindings
 
     /// The state of `scene` on a screen of `size`, nothing started yet (``Event/launch`` starts it),
-    /// for a dashboard started at `startTime` on its clock.
-    init(scene: Scene, size: Size, startTime: Instant = .zero) {
+    /// for a dashboard started at `startTime` on its clock, which the time-control keys find at
+    /// `time` (`nil`: a clock without time controls).
+    init(scene: Scene, size: Size, startTime: Instant = .zero, time: TimeStatus? = TimeStatus()) {
         self.startTime = startTime
+        self.time = time
         keys = scene.keys
         rows = scene.timers.enumerated().map { index, timer in RowState(timer, id: RowID(number: index)) }
         positions = Self.positions(of: rows)
@@ -158,7 +163,7 @@ struct DashboardState: Sendable {
         switch event {
         case .launch: return launch()
         case .key(let key): return quitRequested ? [] : receive(key)
-        case .fired(let id, let fire, let rate): return fired(id, fire, rate: rate)
+        case .fired(let id, let fire): return fired(id, fire, rate: time?.rate ?? .normal)
         case .pipelineStatus(let status):
             uploads = status
             // The help overlay shows the pipeline's messages in full.
@@ -177,14 +182,15 @@ struct DashboardState: Sendable {
             return [.render(.status)]
         case .hookFinished(let id, let result, let time): return hookFinished(id, result, at: time)
         case .fileExists(let path, let isRunningConfig): return askToOverwrite(path, isRunningConfig: isRunningConfig)
-        case .rateChanged(let change, let rate): return rateChanged(change, now: rate)
         case .notified(let id, let result): return notified(id, result)
         case .woke(let time):
-            guard page == .phases, phasesDrawn.map({ $0.duration(to: time) >= Self.phasesRedraw }) ?? true else {
-                return []
+            // The phases page shows the wake-ups: while it is shown, each goes to the trace too.
+            guard page == .phases else { return [] }
+            guard phasesDrawn.map({ $0.duration(to: time) >= Self.phasesRedraw }) ?? true else {
+                return [.traceWakeUp]
             }
             phasesDrawn = time
-            return [.render(.all)]
+            return [.traceWakeUp, .render(.all)]
         case .labChanged: return page == .lab ? [.render(.all)] : []
         case .flashEnded(let id):
             self[id].isFlashing = false

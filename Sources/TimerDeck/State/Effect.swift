@@ -42,8 +42,11 @@ enum Effect: Equatable, Sendable {
     case enterModal
     /// Add ``RunLoop/Mode/modal`` to the common modes, for good (C-M5).
     case makeModalCommon
-    /// Change the dashboard's clock (the time-control keys).
+    /// Change the dashboard's clock (the time-control keys) to what ``DashboardState/time`` says.
     case time(TimeChange)
+    /// Write the wake-up the loop just had, with its reason (which only the loop knows), to the
+    /// trace, if there is one.
+    case traceWakeUp
     /// Send ``Event/tick`` every `interval` from now, in the common modes, with `tolerance`.
     case refreshTimes(every: Duration, tolerance: Duration)
     /// Stop sending ``Event/tick``.

@@ -8,8 +8,8 @@ enum Event: Sendable {
     case launch
     /// A key, a mouse event.
     case key(Key)
-    /// The timer of a row fired while the dashboard's clock ran at `rate` (a fact read off the clock).
-    case fired(RowID, Fire, rate: TimeRate = .normal)
+    /// The timer of a row fired (facts read off the timer and the clocks).
+    case fired(RowID, Fire)
     /// The upload pipeline's status changed (S2).
     case pipelineStatus(UploadStatus)
     /// The screen has a new size (a resize, or a return from Ctrl-Z).
@@ -26,7 +26,8 @@ enum Event: Sendable {
     case terminate
     /// A message for the status bar from the session itself (what quitting waits for).
     case notice(String)
-    /// The loop woke up at `time` (the phases view redraws on wake-ups it did not cause).
+    /// The loop woke up at `time` (the phases view redraws on wake-ups it did not cause, and the
+    /// trace takes them while it is shown).
     case woke(at: Instant)
     /// The lifetime lab's screens or their timers changed (a screen went away, a leak fired).
     case labChanged
@@ -39,15 +40,13 @@ enum Event: Sendable {
     case fileExists(path: String, isRunningConfig: Bool)
     /// The program showing a row's desktop notification ended.
     case notified(RowID, Hook.Result)
-    /// The clock runs at `rate` after `change` (`<` or `>`) was applied to it (a fact read off the clock).
-    case rateChanged(TimeChange, now: TimeRate)
 }
 
 extension Event {
     /// The row the event is about, if any.
     var row: RowID? {
         switch self {
-        case .fired(let id, _, _), .flashEnded(let id), .hookFinished(let id, _, _), .notified(let id, _): id
+        case .fired(let id, _), .flashEnded(let id), .hookFinished(let id, _, _), .notified(let id, _): id
         default: nil
         }
     }

@@ -5,6 +5,8 @@ import RunLoopKit
 struct FireRecord: Equatable, Sendable {
     /// When it fired, on the dashboard's uptime clock.
     var time: Instant
+    /// The row of the timer, which the trace asks its mechanism (it may be deleted since).
+    var row: RowID
     /// The timer's name.
     var timer: String
     /// The run loop mode the fire happened in (`nil` outside a run, e.g. a dispatch queue).

@@ -4,6 +4,7 @@ enum Gesture: Equatable, Sendable {
     case scrolling
     /// `t`: the nested tracking run lasts until `t` again.
     case held
-    /// A mouse button is down: the nested tracking run lasts until it is released.
+    /// A mouse button is down: the nested tracking run lasts until it is released (a release
+    /// ends no other gesture).
     case dragging
 }

@@ -50,6 +50,25 @@ enum RowKind: Equatable, Sendable {
         }
     }
 
+    /// Why `f` cannot fire a row of this kind by hand (T2), or `nil` when it can. The ripple cannot:
+    /// `f` draws its next frame instead, in the state alone.
+    var lackOfFireByHand: String? {
+        switch self {
+        case .countdown(_, let mechanism), .timer(let mechanism): mechanism.lackOfFireByHand
+        case .ripple: TimerMechanism.framesOnly
+        case .uploadJob: nil
+        }
+    }
+
+    /// Why `m` cannot move a row of this kind to another mode, or `nil` when it can (then it has a
+    /// ``mode``).
+    var lackOfModes: String? {
+        switch self {
+        case .countdown(_, let mechanism), .timer(let mechanism): mechanism.lackOfModes
+        case .ripple, .uploadJob: nil
+        }
+    }
+
     /// The SMS button, for a countdown row; setting it on another kind does nothing.
     var button: Countdown? {
         get {

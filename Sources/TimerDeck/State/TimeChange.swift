@@ -1,13 +1,13 @@
 /// A change to the dashboard's clock from the time-control keys: pause, step, slow motion,
-/// simulated sleep, wall-clock jumps (seed G3). The clock itself (a RunLoopKit `TimeControl`) is the
-/// only home of its state; the title bar reads it from there.
+/// simulated sleep, wall-clock jumps (seed G3). The state decides each (``DashboardState/time``
+/// holds where the keys left the clock); the driver applies it to the RunLoopKit `TimeControl`.
 enum TimeChange: Equatable, Sendable {
-    /// `space`: pause or resume every timer, display link and dispatch timer.
-    case togglePause
+    /// `space`: pause every timer, display link and dispatch timer / let them go on.
+    case pause, resume
     /// `.`: pause if running, then jump to the next fire date so that fire happens.
     case step
-    /// `<` / `>`: the next slower / faster rate in ``TimeRate``.
-    case slower, faster
+    /// `<` / `>`: run at this rate (the next slower / faster in ``TimeRate``).
+    case rate(TimeRate)
     /// `z`: a machine sleep of this length: continuous and wall clocks move on, uptime does not.
     case sleep(Duration)
     /// `w` / `e`: the wall clock alone jumps by this much.

@@ -43,6 +43,28 @@ enum TimerMechanism: Equatable, Sendable {
         }
     }
 
+    /// Why `f` cannot fire it by hand, outside its schedule (T2), or `nil` when it can: a display
+    /// link calls back only with a frame of the display (D3). Its adapter has the call exactly when
+    /// this is `nil` (``FirableRowTimer``).
+    var lackOfFireByHand: String? {
+        switch self {
+        case .displayLink: Self.framesOnly
+        case .runLoop, .dispatch, .task: nil
+        }
+    }
+
+    /// Why a display link, the ripple's included, cannot fire by hand.
+    static let framesOnly = "a display link has no fire by hand: it calls back only with a frame (D3)"
+
+    /// Why `m` cannot move it to another mode, or `nil` when it can: a dispatch timer lives in no
+    /// run loop mode (G1). Its adapter has the call exactly when this is `nil` (``MovableRowTimer``).
+    var lackOfModes: String? {
+        switch self {
+        case .dispatch: "a dispatch timer has no run loop mode: its events reach the loop in any mode (G1)"
+        case .runLoop, .displayLink, .task: nil
+        }
+    }
+
     /// How the inspector names it with `timer`'s settings: "RunLoop Timer 1s", "DispatchTimer 1s main queue",
     /// "Task sleep 1s"; `short`: "Timer 1s", "GCD 1s main", "Task 1s", for a narrow column.
     func text(_ timer: TimerDefinition, short: Bool = false) -> String {
