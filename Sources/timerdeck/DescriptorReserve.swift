@@ -50,7 +50,8 @@ enum DescriptorReserve {
                 return "the system is out of file descriptors (ENFILE); close other programs and start again"
             }
             return "out of file descriptors: the limit on open files (ulimit -n) is \(DescriptorReserve.limit), "
-                + "and timerdeck needs \(DescriptorReserve.count) free at start; "
+                + "and timerdeck needs \(DescriptorReserve.count) more than the ones already open (the terminal's, "
+                + "the shell's) free at start; "
                 + "raise the limit (e.g. `ulimit -n 1024`) and start again"
         }
     }

@@ -91,6 +91,17 @@ struct WriteTimersTests {
         #expect(try Config.load(from: path).timers == config.timers)
     }
 
+    @Test("W to a directory says so at once, without asking to overwrite it")
+    func directoryIsRefusedAtOnce() throws {
+        let scratch = try ScratchDirectory()
+        let directory = scratch.path("timers").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false)
+        let script = "size 200x40\nkey W\n\(Self.keys(typing: directory))\nkey enter\nsnapshot\n"
+        let screens = try runHeadless(script, config: try Config.parse(Self.config))
+        #expect(screens[0].screen.contains("is a directory; name a file in it"))
+        #expect(!screens[0].screen.contains("Enter overwrites"))
+    }
+
     @Test("W on the running config says its other sections and comments are lost before asking to overwrite")
     func runningConfigSaysWhatIsLost() throws {
         let scratch = try ScratchDirectory()

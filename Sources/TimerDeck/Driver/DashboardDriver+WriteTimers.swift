@@ -7,6 +7,10 @@ extension DashboardDriver {
     func writeTimers(_ text: String, to path: String, overwrite: Bool) {
         let path = Self.expandingHome(path)
         var info = stat()
+        if stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR {
+            send(.notice("could not write the timers: \(UserText.quote(path)) is a directory; name a file in it"))
+            return
+        }
         if !overwrite && stat(path, &info) == 0 {
             send(.fileExists(path: path, isRunningConfig: isRunningConfig(info)))
             return
