@@ -57,7 +57,7 @@ enum DashboardPeer {
 
     /// Runs every scene on the `timerdeck` at `binary`.
     static func measure(binary: String, plan: Plan) throws(BenchError) -> DashboardResult {
-        let session = try DashboardSession(binary: binary, startTimeout: .seconds(30))
+        let session = try DashboardSession(binary: binary)
         session.terminal.drain(for: plan.settle.nanoseconds)
         let render = rendering(session, duration: plan.render)
         session.pauseEveryTimer()
@@ -98,7 +98,7 @@ enum DashboardPeer {
                 hook = "sleep 20"
                 hook_limit = "30s"
                 """
-        let session = try DashboardSession(binary: binary, config: config, startTimeout: .seconds(30))
+        let session = try DashboardSession(binary: binary, config: config)
         session.terminal.drain(for: plan.settle.nanoseconds)
         session.pauseEveryTimer()
         session.terminal.drain(for: plan.settle.nanoseconds)
@@ -138,7 +138,7 @@ enum DashboardPeer {
             try shippedConfig(of: binary) + "\n"
             + (0..<userTimerCount).map { "[[timers]]\nname = \"t\($0)\"\ninterval = \"1s\"\n" }
             .joined(separator: "\n")
-        let session = try DashboardSession(binary: binary, config: config, startTimeout: .seconds(30))
+        let session = try DashboardSession(binary: binary, config: config)
         session.terminal.drain(for: plan.settle.nanoseconds)
         session.pauseEveryTimer()
         session.terminal.drain(for: plan.settle.nanoseconds)

@@ -39,8 +39,9 @@ final class DashboardSession {
     }
 
     /// Starts `binary` (with `config` as its config file, if given) and waits (at most
-    /// `startTimeout`) for its first screen.
-    init(binary: String, config: String? = nil, startTimeout: Duration) throws(BenchError) {
+    /// `startTimeout`, generous: a debug build with a thousand timers on a busy machine is slow to start)
+    /// for its first screen.
+    init(binary: String, config: String? = nil, startTimeout: Duration = .seconds(120)) throws(BenchError) {
         let template = FileManager.default.temporaryDirectory.appendingPathComponent("timerdeck-bench.XXXXXX").path
         var pattern = Array(template.utf8CString)
         guard let created = pattern.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
