@@ -72,7 +72,7 @@ final class JobQueue: Sendable {
     }
 
     /// Calls `body` with the loop; only on the loop's thread, while the loop exists.
-    func withLoop<Result>(_ body: (RunLoop) throws -> Result) rethrows -> Result {
+    func withLoop<Result, Failure: Error>(_ body: (RunLoop) throws(Failure) -> Result) throws(Failure) -> Result {
         checkOnLoopThread("RunLoop.Handle.submit(_:)")
         guard let loop else {
             fatalError("RunLoop.Executor: the run loop of thread \(ownerThreadKernelID) no longer exists")

@@ -56,7 +56,7 @@ struct ExecutorTests {
         let log = Transcript()
         let handle = loop.handle
         Task(executorPreference: loop.taskExecutor) {
-            _ = try await handle.submit { loop in
+            await handle.submit { loop in
                 Task(executorPreference: loop.taskExecutor) { log.append("second job") }
                 addTranscriptTimer("nested timer", to: loop, log: log, at: 5)
                 loop.run(mode: .default, until: ms(10))
@@ -67,23 +67,23 @@ struct ExecutorTests {
         #expect(log.entries == ["nested timer at 5", "first job ends", "second job"])
     }
 
-    @Test("submit returns the closure's result and rethrows its error")
+    @Test("submit returns the closure's result, needs no try when the closure cannot throw, rethrows its error typed")
     func submitReturnsAndRethrows() {
         struct Refused: Error {}
         let (loop, _) = makeVirtualLoop()
         let log = Transcript()
         let handle = loop.handle
         Task(executorPreference: loop.taskExecutor) {
-            let mode = try await handle.submit { loop in loop.currentMode }
+            let mode = await handle.submit { loop in loop.currentMode }
             log.append("mode \(mode.map { "\($0)" } ?? "none")")
-            do {
-                _ = try await handle.submit { _ in throw Refused() }
-            } catch is Refused {
-                log.append("refused")
+            do throws(Refused) {
+                _ = try await handle.submit { _ throws(Refused) in throw Refused() }
+            } catch {
+                log.append("refused \(error)")  // a Refused: the closure's error type
             }
         }
         loop.run(mode: .default, until: ms(10))
-        #expect(log.entries == ["mode default", "refused"])
+        #expect(log.entries == ["mode default", "refused Refused()"])
     }
 
     @Test("C-X1: jobs from another thread wake the loop with one eventfd write a batch; on its thread, none")
