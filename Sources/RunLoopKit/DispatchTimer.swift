@@ -24,9 +24,12 @@ import Dispatch
 /// timer.resume()
 /// ```
 public final class DispatchTimer {
-    /// One delivery of the handler.
+    /// One delivery of the handler, and an element of ``events``. It follows libdispatch's
+    /// coalescing rule (C-G4): ticks missed while the handler could not run — the loop or queue busy,
+    /// the timer suspended, a mode that is not common — are not delivered back to back but add up
+    /// in one event's ``ticks``.
     public struct Event: Sendable, Equatable {
-        /// Ticks since the last delivery: 1, or more when ticks were missed (libdispatch's `data`).
+        /// Ticks since the last delivery: 1, or more when ticks were missed (libdispatch's `data`, C-G4).
         public var ticks: Int
     }
 

@@ -72,7 +72,7 @@ final class JobQueue: Sendable {
     }
 
     /// Calls `body` with the loop; only on the loop's thread, while the loop exists.
-    func withLoop<Result>(_ body: (RunLoop) throws -> Result) rethrows -> Result {
+    func withLoop<Result, Failure: Error>(_ body: (RunLoop) throws(Failure) -> Result) throws(Failure) -> Result {
         checkOnLoopThread("RunLoop.Handle.submit(_:)")
         guard let loop else {
             fatalError("RunLoop.Executor: the run loop of thread \(ownerThreadKernelID) no longer exists")
@@ -93,12 +93,22 @@ final class JobQueue: Sendable {
         }
     }
 
-    /// The loop is going away: later jobs trap, queued ones are dropped.
+    /// The loop is going away: later jobs trap. Queued ones would never run — their tasks would
+    /// never resume, and whatever awaits them would wait forever — so in debug builds they stop the
+    /// program with a message; release builds drop them.
     func close() {
-        state.withLock { state in
+        let dropped = state.withLock { state in
             state.isClosed = true
-            state.jobs = []
+            defer { state.jobs = [] }
             pending.store(false, ordering: .releasing)
+            return state.jobs.count
         }
+        #if DEBUG
+        if dropped > 0 {
+            fatalError(
+                "RunLoop.Executor: the run loop of thread \(ownerThreadKernelID) went away with \(dropped) job(s) "
+                    + "queued, which will never run; run the loop until its tasks and actors are done before it goes")
+        }
+        #endif
     }
 }

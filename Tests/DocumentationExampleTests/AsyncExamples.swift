@@ -30,8 +30,8 @@ private func loopTaskExecutorExample(loop: RunLoop, handle: RunLoop.Handle) {
     }
 }
 
-private func submitExample(handle: RunLoop.Handle) async throws {
-    let fireDate = try await handle.submit { loop in loop.nextFireDate(forMode: .default) }
+private func submitExample(handle: RunLoop.Handle) async {
+    let fireDate = await handle.submit { loop in loop.nextFireDate(forMode: .default) }
     _ = fireDate
 }
 

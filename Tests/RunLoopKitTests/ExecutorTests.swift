@@ -56,7 +56,7 @@ struct ExecutorTests {
         let log = Transcript()
         let handle = loop.handle
         Task(executorPreference: loop.taskExecutor) {
-            _ = try await handle.submit { loop in
+            await handle.submit { loop in
                 Task(executorPreference: loop.taskExecutor) { log.append("second job") }
                 addTranscriptTimer("nested timer", to: loop, log: log, at: 5)
                 loop.run(mode: .default, until: ms(10))
@@ -67,23 +67,23 @@ struct ExecutorTests {
         #expect(log.entries == ["nested timer at 5", "first job ends", "second job"])
     }
 
-    @Test("submit returns the closure's result and rethrows its error")
+    @Test("submit returns the closure's result, needs no try when the closure cannot throw, rethrows its error typed")
     func submitReturnsAndRethrows() {
         struct Refused: Error {}
         let (loop, _) = makeVirtualLoop()
         let log = Transcript()
         let handle = loop.handle
         Task(executorPreference: loop.taskExecutor) {
-            let mode = try await handle.submit { loop in loop.currentMode }
+            let mode = await handle.submit { loop in loop.currentMode }
             log.append("mode \(mode.map { "\($0)" } ?? "none")")
-            do {
-                _ = try await handle.submit { _ in throw Refused() }
-            } catch is Refused {
-                log.append("refused")
+            do throws(Refused) {
+                _ = try await handle.submit { _ throws(Refused) in throw Refused() }
+            } catch {
+                log.append("refused \(error)")  // a Refused: the closure's error type
             }
         }
         loop.run(mode: .default, until: ms(10))
-        #expect(log.entries == ["mode default", "refused"])
+        #expect(log.entries == ["mode default", "refused Refused()"])
     }
 
     @Test("C-X1: jobs from another thread wake the loop with one eventfd write a batch; on its thread, none")
@@ -162,7 +162,46 @@ struct ExecutorTests {
         let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
         #expect(message.contains("which no longer exists; a loop must outlive every actor bound to it"))
     }
+
+    @Test("Debug builds: an actor holding only its loop's executor, called after the loop is gone, stops the program")
+    func actorHoldingOnlyTheExecutorTraps() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            var loop: RunLoop? = RunLoop()
+            let actor = ExecutorBoundActor(executor: loop!.executor.asUnownedSerialExecutor())
+            loop = nil
+            let done = DispatchSemaphore(value: 0)
+            Task {
+                await actor.touch()
+                done.signal()
+            }
+            _ = waitBounded(done)
+        }
+        let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(message.contains("for the run loop of thread"))
+        #expect(message.contains("which no longer exists; a loop must outlive every actor bound to it"))
+    }
+
+    @Test("Debug builds: a loop that goes away with jobs still queued stops the program, saying how many")
+    func loopGoingAwayWithQueuedJobsTraps() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            var loop: RunLoop? = RunLoop()
+            for _ in 0..<2 { Task(executorPreference: loop!.taskExecutor) {} }
+            loop = nil
+        }
+        let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(message.contains("went away with 2 job(s) queued, which will never run"))
+    }
     #endif
+
+    @Test("A loop that ran its tasks to the end goes away quietly")
+    func loopGoingAwayAfterItsJobsRan() {
+        var loop: RunLoop? = RunLoop(clock: .virtual(VirtualClock()))
+        let log = Transcript()
+        Task(executorPreference: loop!.taskExecutor) { log.append("ran") }
+        loop?.run(mode: .default, until: .zero)
+        loop = nil
+        #expect(log.entries == ["ran"])
+    }
 }
 
 /// An actor bound to a run loop's executor.
@@ -182,6 +221,17 @@ actor LoopCounter {
         count += 1
         log.append("count \(count) \(handle.isOnLoopThread ? "on loop" : "elsewhere")")
     }
+}
+
+/// An actor that holds nothing of its loop but the unowned executor.
+actor ExecutorBoundActor {
+    nonisolated let unownedExecutor: UnownedSerialExecutor
+
+    init(executor: UnownedSerialExecutor) {
+        unownedExecutor = executor
+    }
+
+    func touch() {}
 }
 
 /// The wake-ups for work written to `loop`'s eventfd and not yet read; reads them.

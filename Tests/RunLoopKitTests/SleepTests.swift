@@ -189,7 +189,7 @@ struct SleepTests {
         let start = SystemClock.now()
         try await handle.sleep(for: .milliseconds(5))
         #expect(SystemClock.now() >= start + .milliseconds(5))
-        #expect(try await handle.submit { loop in loop.currentMode } == .default)
+        #expect(await handle.submit { loop in loop.currentMode } == .default)
         handle.stop()
     }
 }

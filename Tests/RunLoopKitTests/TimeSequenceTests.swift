@@ -28,6 +28,29 @@ struct TimeSequenceTests {
         #expect(loop.nextFireDate(forMode: .default) == nil)
     }
 
+    @Test("C-X3: leaving a ticks loop with break stops its timer; its buffer and the task's captures are freed")
+    func breakingOutOfTicksLeavesNothing() {
+        let (loop, _) = makeVirtualLoop()
+        let log = Transcript()
+        let released = Counter()
+        let buffer = WeakReference<TimeEvents<RunLoop.Tick>>()
+        let ticks = loop.handle.ticks(every: .milliseconds(10), inModes: [.common])
+        Task(executorPreference: loop.taskExecutor) { [owner = DeinitCounted(released)] in
+            _ = owner
+            var iterator = ticks.makeAsyncIterator()
+            buffer.object = iterator.iteration.events
+            while let tick = await iterator.next() {
+                log.append("tick \(tick.fireDate.milliseconds)")
+                if tick.fireDate == ms(20) { break }
+            }
+        }
+        #expect(loop.run(mode: .default, until: ms(200)) == .finished)
+        #expect(log.entries == ["tick 10", "tick 20"])
+        #expect(scheduledTimers(in: loop) == 0)
+        #expect(buffer.object == nil)
+        #expect(released.value == 1)
+    }
+
     @Test("C-X3/M2: default-mode ticks pause while the loop tracks and skip the ticks missed")
     func defaultModeTicksPauseWhileTracking() {
         let (loop, _) = makeVirtualLoop()
@@ -47,20 +70,28 @@ struct TimeSequenceTests {
             log.entries == ["tracking ends at 35", "10 at 35, missed 0", "40 at 40, missed 2"])
     }
 
-    @Test("C-X3: cancelling the iterating task ends the sequence at once and stops its timer")
+    @Test("C-X3: cancelling the task iterating ticks ends the sequence at once; nothing is left scheduled or alive")
     func cancellationStopsTheTimer() {
         let (loop, _) = makeVirtualLoop()
         let log = Transcript()
+        let released = Counter()
+        let buffer = WeakReference<TimeEvents<RunLoop.Tick>>()
         let handle = loop.handle
-        let ticks = handle.ticks(every: .milliseconds(10))
-        let consumer = Task(executorPreference: loop.taskExecutor) {
-            for await tick in ticks { log.append("tick \(tick.fireDate.milliseconds)") }
+        let ticks = handle.ticks(every: .milliseconds(10), inModes: [.common])
+        let consumer = Task(executorPreference: loop.taskExecutor) { [owner = DeinitCounted(released)] in
+            _ = owner
+            var iterator = ticks.makeAsyncIterator()
+            buffer.object = iterator.iteration.events
+            while let tick = await iterator.next() { log.append("tick \(tick.fireDate.milliseconds)") }
             log.append("ended at \(handle.clock.now().milliseconds)")
         }
         let canceller = Timer(fireAt: ms(25), interval: .zero, repeats: false) { _ in consumer.cancel() }
         loop.add(canceller, forMode: .default)
         #expect(loop.run(mode: .default, until: ms(200)) == .finished)
         #expect(log.entries == ["tick 10", "tick 20", "ended at 25"])
+        #expect(scheduledTimers(in: loop) == 0)
+        #expect(buffer.object == nil)
+        #expect(released.value == 1)
     }
 
     @Test("C-X3: dropping an iterator stops its timer and frees its buffer")
@@ -99,7 +130,32 @@ struct TimeSequenceTests {
         #expect(loop.run(mode: .default, until: ms(200)) == .finished)
         #expect(log.entries == ["10→20, skipped 0", "20→30, skipped 0", "60→70, skipped 3"])
         #expect(!link.isValid)
+        #expect(scheduledTimers(in: loop) == 0)
         #expect(released.value == 1)
+    }
+
+    @Test("C-X3/C-D4: cancelling the task iterating frames invalidates the link; nothing is left scheduled or alive")
+    func cancellingFramesLeavesNothing() {
+        let (loop, _) = makeVirtualLoop()
+        let log = Transcript()
+        let released = Counter()
+        var link: DisplayLink? = DisplayLink(refreshRate: 100) { [owner = DeinitCounted(released)] _ in _ = owner }
+        link?.add(to: loop, forMode: .common)
+        weak let weakLink = link
+        let consumer = Task(executorPreference: loop.taskExecutor) {
+            [frames = link!.frames, owner = DeinitCounted(released)] in
+            _ = owner
+            for await frame in frames { log.append("frame \(frame.timestamp.milliseconds)") }
+            log.append("ended")
+        }
+        link = nil
+        let canceller = Timer(fireAt: ms(25), interval: .zero, repeats: false) { _ in consumer.cancel() }
+        loop.add(canceller, forMode: .default)
+        #expect(loop.run(mode: .default, until: ms(200)) == .finished)
+        #expect(log.entries == ["frame 10", "frame 20", "ended"])
+        #expect(scheduledTimers(in: loop) == 0)
+        #expect(weakLink == nil)
+        #expect(released.value == 2)
     }
 
     @Test("C-X3/C-G4: dispatch timer events coalesce missed ticks; ending the iteration cancels the timer")
@@ -124,8 +180,55 @@ struct TimeSequenceTests {
         loop.run(mode: .default, until: ms(200))
         #expect(log.entries == ["ticks 1", "ticks 3", "ticks 1"])
         #expect(timer?.isCancelled == true)
+        #expect(scheduledTimers(in: loop) == 0)
         timer = nil
         #expect(released.value == 1)
+    }
+
+    @Test("C-X3/C-G4: cancelling the task iterating events cancels the timer; nothing is left scheduled or alive")
+    func cancellingEventsLeavesNothing() {
+        let (loop, _) = makeVirtualLoop()
+        let log = Transcript()
+        let released = Counter()
+        var timer: DispatchTimer? = DispatchTimer(runLoop: loop) { [owner = DeinitCounted(released)] _ in _ = owner }
+        timer?.schedule(deadline: .after(.milliseconds(10)), repeating: .milliseconds(10))
+        timer?.resume()
+        weak let weakTimer = timer
+        let clock = loop.handle.clock
+        let consumer = Task(executorPreference: loop.taskExecutor) {
+            [events = timer!.events, owner = DeinitCounted(released)] in
+            _ = owner
+            for await event in events { log.append("ticks \(event.ticks) at \(clock.now().milliseconds)") }
+            log.append("ended")
+        }
+        timer = nil
+        let canceller = Timer(fireAt: ms(25), interval: .zero, repeats: false) { _ in consumer.cancel() }
+        loop.add(canceller, forMode: .default)
+        #expect(loop.run(mode: .default, until: ms(200)) == .finished)
+        #expect(log.entries == ["ticks 1 at 10", "ticks 1 at 20", "ended"])
+        #expect(scheduledTimers(in: loop) == 0)
+        #expect(weakTimer == nil)
+        #expect(released.value == 2)
+    }
+}
+
+/// The timers scheduled in the modes of `loop`, parked ones included (a timer in several modes
+/// counts in each).
+func scheduledTimers(in loop: RunLoop) -> Int {
+    loop.modeStates.values.reduce(0) { $0 + $1.timers.count }
+}
+
+/// A weak reference that a task may set and a test read.
+final class WeakReference<Object: AnyObject & Sendable>: Sendable {
+    private struct Box {
+        weak var object: Object?
+    }
+
+    private let box = Mutex(Box())
+
+    var object: Object? {
+        get { box.withLock { $0.object } }
+        set { box.withLock { $0.object = newValue } }
     }
 }
 
