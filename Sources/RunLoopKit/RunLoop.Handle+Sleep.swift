@@ -28,14 +28,15 @@ extension RunLoop.Handle {
     }
 
     /// The sleep on the caller's `isolation`. On the loop's thread the task prefers the loop's task
-    /// executor while it sleeps: a continuation resumes its task on the task's executor before the
-    /// task returns to `isolation`, and without a preference that executor is the global one — the
-    /// loop could move its clock on while an actor of the loop waits for its turn there.
+    /// executor while it sleeps, unless it already does: a continuation resumes its task on the
+    /// task's executor before the task returns to `isolation`, and without a preference that
+    /// executor is the global one — the loop could move its clock on while an actor of the loop
+    /// waits for its turn there.
     private func sleep(
         until deadline: Instant, tolerance: Duration?, inModes modes: [RunLoop.Mode],
         isolation: isolated (any Actor)?
     ) async throws {
-        guard isOnLoopThread else {
+        guard isOnLoopThread, !currentTaskPrefersLoop else {
             return try await suspend(until: deadline, tolerance: tolerance, inModes: modes, isolation: isolation)
         }
         try await withTaskExecutorPreference(taskExecutor, isolation: isolation) {

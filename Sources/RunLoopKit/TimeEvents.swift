@@ -52,7 +52,7 @@ final class TimeEvents<Element: Sendable>: Sendable {
     /// waits, so that the element reaches an actor of the loop without a turn on the global
     /// executor (as ``RunLoop/Handle/sleep(until:tolerance:inModes:)`` does).
     func next(isolation: isolated (any Actor)?) async -> Element? {
-        guard handle.isOnLoopThread else { return await wait(isolation: isolation) }
+        guard handle.isOnLoopThread, !handle.currentTaskPrefersLoop else { return await wait(isolation: isolation) }
         return await withTaskExecutorPreference(handle.taskExecutor, isolation: isolation) {
             await wait(isolation: isolation)
         }

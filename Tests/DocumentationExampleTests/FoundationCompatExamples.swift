@@ -32,3 +32,9 @@ private func portingExample() {
     RunLoop.current.add(timer, forMode: .common)
     RunLoop.current.run(until: Date(timeIntervalSinceNow: 2))
 }
+
+/// Porting.md: GCD code with only this module imported.
+private func portingDispatchExample() {
+    let queue = DispatchQueue(label: "refresh")
+    queue.asyncAfter(deadline: .now() + .seconds(1)) { print("one second later, on the queue") }
+}

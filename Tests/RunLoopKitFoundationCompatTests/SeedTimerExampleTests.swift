@@ -99,6 +99,28 @@ struct SeedTimerExampleTests {
         }
     }
 
+    @Test("T4 (seed 002): invalidated from another thread through base.handle, a timer stops on its own loop's thread")
+    func invalidateFromAnotherThread() {
+        Scene.run { scene in
+            var firedAt: [Int64] = []
+            let timer = Timer.scheduledTimer(withTimeInterval: 1, repeats: true) { timer in
+                firedAt.append(scene.milliseconds)
+                // The timer is not Sendable: another thread gets its handle, which hands the request
+                // to this loop. The virtual clock waits for that thread's work before it moves on.
+                let handle = timer.base.handle
+                let work = scene.loop.base.handle.beginExternalWork()
+                DispatchQueue.global().async {
+                    handle.invalidate()
+                    work.finish()
+                }
+            }
+            scene.loop.run(until: scene.date(in: 5))
+            #expect(firedAt == [1_000])
+            #expect(!timer.isValid)
+            #expect(scene.loop.limitDate(forMode: .default) == nil)  // out of the loop
+        }
+    }
+
     @Test("T5: a timer on a loop that does not run never fires; when the loop runs it fires once, late")
     func noRunningLoopNoFires() {
         Scene.run { scene in
