@@ -25,20 +25,8 @@ public struct LoopClock: Clock {
     public var minimumResolution: Duration { .nanoseconds(1) }
 
     /// Sleeps until `deadline` of the ``kind`` clock; see ``RunLoop/Handle/sleep(until:tolerance:inModes:)``.
-    ///
-    /// It runs on the caller's executor (`nonisolated(nonsending)`): called by an actor bound to the
-    /// loop, or by a task that prefers the loop's ``RunLoop/Handle/taskExecutor``, it reads the clock
-    /// and adds its timer on the loop's thread, at once. Called through the `Clock` protocol
-    /// (generic code, `any Clock`, `Task.sleep(for:clock:)`), it runs on the task's executor
-    /// instead — the global one for a task with no executor preference — and the timer is added at
-    /// the loop's next pass; on a virtual clock the loop may have moved on by then (rule C-X2).
-    nonisolated(nonsending) public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
+    public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
         let uptimeDeadline = kind == .uptime ? deadline : handle.clock.now(.uptime) + now.duration(to: deadline)
         try await handle.sleep(until: uptimeDeadline, tolerance: tolerance, inModes: modes)
-    }
-
-    /// Sleeps for `duration` from ``now``, read on the caller's executor; see ``sleep(until:tolerance:)``.
-    nonisolated(nonsending) public func sleep(for duration: Duration, tolerance: Duration? = nil) async throws {
-        try await sleep(until: now + duration, tolerance: tolerance)
     }
 }

@@ -14,12 +14,6 @@ extension RunLoop.Handle {
         }
     }
 
-    /// Whether the current task prefers the loop's ``taskExecutor``: a continuation then resumes it
-    /// on the loop's thread.
-    var currentTaskPrefersLoop: Bool {
-        withUnsafeCurrentTask { $0?.unownedTaskExecutor == taskExecutor.asUnownedTaskExecutor() }
-    }
-
     /// Whether the calling thread is the loop's (swift-nio's `inEventLoop`).
     public var isOnLoopThread: Bool { executor.jobs.isOnLoopThread }
 

@@ -9,11 +9,8 @@ extension RunLoop.Handle {
     /// to them. Cancelling the task invalidates the timer and resumes it at once with
     /// `CancellationError`. An empty `modes` sleeps until cancelled.
     ///
-    /// It runs on the caller's executor (`nonisolated(nonsending)`). Called on the loop's thread — by
-    /// a task that prefers its ``taskExecutor``, or by an actor bound to its ``executor``, even in a
-    /// task with no executor preference — the timer is added at once, with no system call, and the
-    /// task resumes on the loop's thread, in the pass of the timer that woke it: on a virtual clock
-    /// the run repeats exactly. From another thread the timer is added at the loop's next pass.
+    /// Called on the loop's thread (a task that prefers its ``taskExecutor``, an actor bound to its ``executor``) the timer is
+    /// added at once, with no system call; from another thread it is added at the loop's next pass.
     ///
     /// ```swift
     /// let handle = loop.handle
@@ -24,36 +21,8 @@ extension RunLoop.Handle {
     nonisolated(nonsending) public func sleep(
         until deadline: Instant, tolerance: Duration? = nil, inModes modes: [RunLoop.Mode] = [.common]
     ) async throws {
-        try await sleep(until: deadline, tolerance: tolerance, inModes: modes, isolation: #isolation)
-    }
-
-    /// The sleep on the caller's `isolation`. On the loop's thread the task prefers the loop's task
-    /// executor while it sleeps, unless it already does: a continuation resumes its task on the
-    /// task's executor before the task returns to `isolation`, and without a preference that
-    /// executor is the global one — the loop could move its clock on while an actor of the loop
-    /// waits for its turn there.
-    private func sleep(
-        until deadline: Instant, tolerance: Duration?, inModes modes: [RunLoop.Mode],
-        isolation: isolated (any Actor)?
-    ) async throws {
-        guard isOnLoopThread, !currentTaskPrefersLoop else {
-            return try await suspend(until: deadline, tolerance: tolerance, inModes: modes, isolation: isolation)
-        }
-        try await withTaskExecutorPreference(taskExecutor, isolation: isolation) {
-            try await suspend(until: deadline, tolerance: tolerance, inModes: modes, isolation: isolation)
-        }
-    }
-
-    /// Suspends on a ``Sleeper`` whose timer is added on the loop's thread: at once when `isolation`
-    /// runs there, else at the loop's next pass. The closures capture `isolation`, so they run on
-    /// it (a closure in a `nonisolated(nonsending)` function would run on the task's executor).
-    private func suspend(
-        until deadline: Instant, tolerance: Duration?, inModes modes: [RunLoop.Mode],
-        isolation: isolated (any Actor)?
-    ) async throws {
         let sleeper = Sleeper()
         try await withTaskCancellationHandler {
-            _ = isolation
             try await withUnsafeThrowingContinuation { continuation in
                 sleeper.start(continuation)
                 if isOnLoopThread {

@@ -47,22 +47,10 @@ final class TimeEvents<Element: Sendable>: Sendable {
         waiter?.resume(returning: element)
     }
 
-    /// The next element, or `nil` once finished; cancelling the task finishes. It waits on the
-    /// caller's `isolation`; on the loop's thread the task prefers the loop's task executor while it
-    /// waits, so that the element reaches an actor of the loop without a turn on the global
-    /// executor (as ``RunLoop/Handle/sleep(until:tolerance:inModes:)`` does).
-    func next(isolation: isolated (any Actor)?) async -> Element? {
-        guard handle.isOnLoopThread, !handle.currentTaskPrefersLoop else { return await wait(isolation: isolation) }
-        return await withTaskExecutorPreference(handle.taskExecutor, isolation: isolation) {
-            await wait(isolation: isolation)
-        }
-    }
-
-    /// Takes the pending element, or suspends until the timer yields one or the sequence ends.
-    private func wait(isolation: isolated (any Actor)?) async -> Element? {
+    /// The next element, or `nil` once finished; cancelling the task finishes.
+    nonisolated(nonsending) func next() async -> Element? {
         await withTaskCancellationHandler {
-            _ = isolation
-            return await withUnsafeContinuation { continuation in
+            await withUnsafeContinuation { continuation in
                 let ready = state.withLock { state -> Element?? in
                     if let pending = state.pending {
                         state.pending = nil

@@ -53,12 +53,12 @@ public struct TimeSequence<Element: Sendable>: AsyncSequence, Sendable {
 
         /// The next element, `nil` once the task is cancelled.
         public mutating func next() async -> Element? {
-            await iteration.events.next(isolation: nil)
+            await iteration.events.next()
         }
 
         /// The next element, `nil` once the task is cancelled.
         public mutating func next(isolation actor: isolated (any Actor)?) async -> Element? {
-            await iteration.events.next(isolation: actor)
+            await iteration.events.next()
         }
     }
 

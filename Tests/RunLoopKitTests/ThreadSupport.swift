@@ -36,10 +36,3 @@ func spawnThread(_ body: @escaping @Sendable () -> Void) {
 func waitBounded(_ semaphore: DispatchSemaphore, seconds: Int = 30) -> Bool {
     semaphore.wait(timeout: .now() + .seconds(seconds)) == .success
 }
-
-/// Waits up to `seconds` until something wakes `loop` (a job enqueued from another thread, a
-/// message in its inbox), without clearing the wake-up; a bounded wait, no timing assertion.
-func waitForWakeUp(of loop: RunLoop, seconds: Int32 = 30) -> Bool {
-    var entry = pollfd(fd: loop.shared.wakeDescriptor, events: Int16(POLLIN), revents: 0)
-    return poll(&entry, 1, seconds * 1_000) == 1
-}
