@@ -66,32 +66,21 @@ struct FailSafeEndToEndTests {
         #expect(!outcome.error.contains("TERM"), "\(outcome)")
     }
 
-    @Test("--script without --headless is refused before the outbox, its lock or the trace file is touched")
-    func scriptWithoutHeadlessTouchesNothing() throws {
+    @Test(
+        "A command line refused for its script touches neither the outbox, its lock nor the trace file",
+        arguments: [
+            (["--script"], "quit\n", "timerdeck: --script is only used with --headless"),
+            (["--headless", "--script"], "bogus line\n", "script.txt:1: unknown command \"bogus\""),
+        ])
+    func refusedScriptTouchesNothing(options: [String], text: String, message: String) throws {
         let scratch = try ScratchDirectory()
-        let script = try scratch.write("quit\n", to: "script.txt")
+        let script = try scratch.write(text, to: "script.txt")
         let trace = try scratch.write("{\"kept\":true}\n", to: "trace.jsonl")
         let outbox = scratch.path("outbox.sqlite").path
         let outcome = try ChildProcess.run(
-            Self.binary, ["--script", script, "--outbox", outbox, "--trace", trace], timeout: .seconds(60))
+            Self.binary, options + [script, "--outbox", outbox, "--trace", trace], timeout: .seconds(60))
         #expect(outcome.status == 2, "\(outcome)")
-        #expect(outcome.error.hasPrefix("timerdeck: --script is only used with --headless"), "\(outcome)")
-        #expect(!FileManager.default.fileExists(atPath: outbox))
-        #expect(!FileManager.default.fileExists(atPath: outbox + ".lock"))
-        #expect(try String(contentsOfFile: trace, encoding: .utf8) == "{\"kept\":true}\n")
-    }
-
-    @Test("A headless script that cannot be parsed is refused before the outbox, its lock or the trace file is touched")
-    func badScriptTouchesNothing() throws {
-        let scratch = try ScratchDirectory()
-        let script = try scratch.write("bogus line\n", to: "script.txt")
-        let trace = try scratch.write("{\"kept\":true}\n", to: "trace.jsonl")
-        let outbox = scratch.path("outbox.sqlite").path
-        let outcome = try ChildProcess.run(
-            Self.binary, ["--headless", "--script", script, "--outbox", outbox, "--trace", trace],
-            timeout: .seconds(60))
-        #expect(outcome.status == 2, "\(outcome)")
-        #expect(outcome.error.contains("unknown command \"bogus\""), "\(outcome)")
+        #expect(outcome.error.contains(message), "\(outcome)")
         #expect(!FileManager.default.fileExists(atPath: outbox))
         #expect(!FileManager.default.fileExists(atPath: outbox + ".lock"))
         #expect(try String(contentsOfFile: trace, encoding: .utf8) == "{\"kept\":true}\n")
