@@ -22,14 +22,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
     ],
     targets: [
-        .systemLibrary(
-            name: "CNcurses",
-            pkgConfig: "ncursesw",
-            providers: [.apt(["libncurses-dev"])]
-        ),
+        // ncursesw and panelw from Debian's libncurses-dev; the module map links them and the shim
+        // asks for the wide-character API (pkg-config's flags are not used: SwiftPM refuses its -D's).
+        .systemLibrary(name: "CNcurses"),
         .systemLibrary(name: "CLinuxEvents"),
-        // Snappy block compression for Prometheus remote-write bodies.
-        .systemLibrary(name: "CSnappy", pkgConfig: "snappy", providers: [.apt(["libsnappy-dev"])]),
         // The benchmark's own pseudo-terminal, spawn and timerfd declarations.
         .systemLibrary(name: "CPseudoTerminal"),
         .target(
@@ -48,7 +44,6 @@ let package = Package(
             name: "Uploads",
             dependencies: [
                 "RunLoopKit",
-                "CSnappy",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
@@ -128,7 +123,7 @@ let package = Package(
         .testTarget(
             name: "UploadsTests",
             dependencies: [
-                "Uploads", "TestSupport", "CSnappy", .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+                "Uploads", "TestSupport", .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ]),
         // Runs the built timerdeck-bench (and through it timerdeck) as a child process.
         .testTarget(name: "BenchTests", dependencies: ["TestSupport"]),

@@ -1,6 +1,6 @@
 #ifndef CNCURSES_SHIM_H
 #define CNCURSES_SHIM_H
-// SwiftPM drops pkg-config's -D_XOPEN_SOURCE=600, so ask for the wide-character API here.
+// The wide-character API, which ncursesw.pc asks for with -D flags that SwiftPM refuses.
 #define NCURSES_WIDECHAR 1
 #ifndef _XOPEN_SOURCE_EXTENDED
 #define _XOPEN_SOURCE_EXTENDED 1

@@ -21,7 +21,7 @@ final class DefinedTimerRig {
 
     /// Runs the loop in `mode` until `milliseconds` after the start.
     func run(_ mode: RunLoop.Mode = .default, untilMilliseconds milliseconds: Int64) {
-        RunLoop.withCurrent(loop) { loop.run(mode: mode, until: Instant(nanoseconds: milliseconds * 1_000_000)) }
+        _ = RunLoop.withCurrent(loop) { loop.run(mode: mode, until: Instant(nanoseconds: milliseconds * 1_000_000)) }
     }
 
     /// The log as "time-in-ms name mode lateness-in-ms ×ticks" lines.

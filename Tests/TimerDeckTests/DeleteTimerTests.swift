@@ -63,8 +63,7 @@ struct DeleteTimerTests {
             scene: .standard(Self.config, uploadsLabel: nil), size: .init(width: 120, height: 40))
         _ = state.apply(.focus(.inspector))
         for _ in 0..<7 { _ = state.apply(.key(.down)) }
-        let beat = try? #require(state.selectedRow)
-        #expect(beat?.name == "beat")
+        #expect(state.selectedRow?.name == "beat")
         let effects = state.apply(.key(.character("d")))
         #expect(effects.contains(.deleteTimer(RowID(number: 5))))
         _ = state.apply(.key(.character("a")))

@@ -117,7 +117,7 @@ final class PrometheusProcess {
     }
 
     private static func createFile(_ url: URL) -> URL {
-        FileManager.default.createFile(atPath: url.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: url.path, contents: nil)
         return url
     }
 }

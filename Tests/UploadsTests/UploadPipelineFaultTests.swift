@@ -13,7 +13,7 @@ import Testing
     func uncommittedSamplesAreCountedAndNamed() throws {
         let scratch = try ScratchDirectory()
         let url = scratch.path("outbox.sqlite")
-        let (outbox, loop, pipeline) = try runForAnHourOnAFullDisk(outbox: url, scratch: scratch)
+        let (outbox, _, pipeline) = try runForAnHourOnAFullDisk(outbox: url, scratch: scratch)
 
         let committed = try outbox.counters().lastSample?.seq ?? 0
         let unsaved = try #require(pipeline.status.unsaved, "every sample was committed: the page limit is too high")
