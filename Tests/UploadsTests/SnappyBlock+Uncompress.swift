@@ -18,7 +18,9 @@ extension SnappyBlock {
             case 0b00:
                 var lengthLessOne = tag >> 2
                 if lengthLessOne >= 60 {
-                    guard let value = readLittleEndian(input, &position, byteCount: lengthLessOne - 59) else { return nil }
+                    guard let value = readLittleEndian(input, &position, byteCount: lengthLessOne - 59) else {
+                        return nil
+                    }
                     lengthLessOne = value
                 }
                 guard position + lengthLessOne + 1 <= input.count else { return nil }
