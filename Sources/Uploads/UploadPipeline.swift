@@ -69,7 +69,7 @@ public final class UploadPipeline {
     /// Runs on the loop's thread whenever ``status`` changed.
     public var onChange: () -> Void = {}
     /// Runs on the loop's thread at every run of a job (by its timer or ``runNow(_:)``), before the job runs.
-    public var onFire: (Job, TimerSlot.Fire) -> Void = { _, _ in }
+    package var onFire: (Job, TimerSlot.Fire) -> Void = { _, _ in }
     /// Times the pipeline crossed between the loop's thread and another (the outbox's or the
     /// sink's), there and back counted as two.
     public private(set) var threadCrossings = 0

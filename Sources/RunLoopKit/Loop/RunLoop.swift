@@ -1,4 +1,4 @@
-import CLinuxEvents
+internal import CLinuxEvents
 import Glibc
 
 /// A run loop with the semantics of Apple's `CFRunLoop`/`NSRunLoop`, on Linux.

@@ -1,4 +1,4 @@
-import CLinuxEvents
+internal import CLinuxEvents
 import Glibc
 import Synchronization
 

@@ -1,4 +1,4 @@
-import CLinuxEvents
+internal import CLinuxEvents
 import Glibc
 
 /// A value that may be carried across threads but is only touched on the thread of the run loop it

@@ -13,62 +13,62 @@
 /// slot.suspendOrResume()   // held
 /// slot.move(to: .default)  // now pauses while tracking (M2)
 /// ```
-public final class TimerSlot {
+package final class TimerSlot {
     /// One fire, as reported to the action.
-    public struct Fire: Sendable {
+    package struct Fire: Sendable {
         /// When it fired, on the loop's uptime clock.
-        public var time: Instant
+        package var time: Instant
         /// The mode the loop ran.
-        public var mode: RunLoop.Mode?
+        package var mode: RunLoop.Mode?
         /// How long after its fire date it fired (zero for a fire by hand).
-        public var lateness: Duration
+        package var lateness: Duration
         /// Grid points this fire stands for: 1, or more when the timer was late past its next ones (C-T6).
-        public var ticks: Int
+        package var ticks: Int
         /// Whether it was fired by hand (``fireNow()``, seed T2).
-        public var isManual: Bool
+        package var isManual: Bool
     }
 
     /// The repeat interval.
-    public let interval: Duration
+    package let interval: Duration
     /// The mode the timer is (or will be) scheduled in.
-    public private(set) var mode: RunLoop.Mode
+    package private(set) var mode: RunLoop.Mode
     /// Weak: a slot that outlives its loop does nothing (``start()`` schedules nothing).
     private weak var loop: RunLoop?
     /// The timer's tolerance (C-T9), applied at the next ``start()``.
-    public var tolerance: Duration = .zero
+    package var tolerance: Duration = .zero
     /// Whether it repeats; a one-shot timer invalidates itself after its fire. Applied at the next ``start()``.
-    public var repeats = true
+    package var repeats = true
     /// The time from the start to the first fire; `nil` for one interval (M1), `.zero` for at once.
     /// Applied at the next ``start()``.
-    public var firstFireDelay: Duration?
+    package var firstFireDelay: Duration?
     /// The name of its timers in the loop's metrics (``RunLoop/setMetricsName(_:for:)``); `nil` for
     /// none. Applied at the next ``start()``.
-    public var metricsName: String?
+    package var metricsName: String?
     /// What runs at each fire.
-    public var onFire: (Fire) -> Void = { _ in }
+    package var onFire: (Fire) -> Void = { _ in }
     private var timer: Timer?
     private var remainingWhileSuspended: Duration?
     private var firingManually = false
     /// Whether ``invalidate()`` ended the timer (it stays so until started again).
-    public private(set) var wasInvalidated = false
+    package private(set) var wasInvalidated = false
 
     /// A stopped slot whose timer will repeat every `interval` in `mode` of `loop`.
-    public init(interval: Duration, mode: RunLoop.Mode, loop: RunLoop) {
+    package init(interval: Duration, mode: RunLoop.Mode, loop: RunLoop) {
         self.interval = interval
         self.mode = mode
         self.loop = loop
     }
 
     /// Whether a valid timer is scheduled (suspended or not).
-    public var isRunning: Bool { timer?.isValid ?? false }
+    package var isRunning: Bool { timer?.isValid ?? false }
     /// Whether the timer is held by ``suspendOrResume()``.
-    public var isSuspended: Bool { remainingWhileSuspended != nil }
+    package var isSuspended: Bool { remainingWhileSuspended != nil }
     /// The next fire, or `nil` when stopped or suspended.
-    public var nextFire: Instant? { isSuspended ? nil : timer.flatMap { $0.isValid ? $0.fireDate : nil } }
+    package var nextFire: Instant? { isSuspended ? nil : timer.flatMap { $0.isValid ? $0.fireDate : nil } }
 
     /// Schedules a new timer, first fire one interval from now (seed M1, Darwin semantics) or at once
     /// after ``firstFireDelay``, repeating unless ``repeats`` is off, with ``tolerance``.
-    public func start() {
+    package func start() {
         stop()
         wasInvalidated = false
         guard let loop else { return }
@@ -83,21 +83,21 @@ public final class TimerSlot {
     }
 
     /// Invalidates the timer and forgets it.
-    public func stop() {
+    package func stop() {
         timer?.invalidate()
         timer = nil
         remainingWhileSuspended = nil
     }
 
     /// Invalidates the timer and remembers that it was invalidated (``wasInvalidated``).
-    public func invalidate() {
+    package func invalidate() {
         guard timer != nil else { return }
         stop()
         wasInvalidated = true
     }
 
     /// Holds a running timer, or lets a held one go on with the time it had left.
-    public func suspendOrResume() {
+    package func suspendOrResume() {
         guard let timer, timer.isValid, let loop else { return }
         if let remaining = remainingWhileSuspended {
             remainingWhileSuspended = nil
@@ -109,7 +109,7 @@ public final class TimerSlot {
     }
 
     /// Moves the timer (now or when started) to `newMode`, keeping its fire date.
-    public func move(to newMode: RunLoop.Mode) {
+    package func move(to newMode: RunLoop.Mode) {
         let old = mode
         mode = newMode
         guard let timer, old != newMode, let loop else { return }
@@ -118,7 +118,7 @@ public final class TimerSlot {
     }
 
     /// Runs the action now without disturbing the schedule (seed T2); nothing when stopped.
-    public func fireNow() {
+    package func fireNow() {
         guard let timer, timer.isValid else { return }
         firingManually = true
         timer.fire()

@@ -1,4 +1,4 @@
-import CLinuxEvents
+internal import CLinuxEvents
 
 /// One pass of the loop, in CF's order (runloop-reference C-R1):
 /// BeforeTimers → BeforeSources → blocks → signalled sources (→ blocks) → BeforeWaiting → wait →

@@ -1,4 +1,4 @@
-import CLinuxEvents
+internal import CLinuxEvents
 import Glibc
 
 /// Delivers POSIX signals to a run loop as ordinary callouts, through a `signalfd`.

@@ -1,4 +1,4 @@
-import CLinuxEvents
+internal import CLinuxEvents
 import Glibc
 
 /// Puts a run loop to sleep until its next deadline or input, and reports which descriptors are ready.

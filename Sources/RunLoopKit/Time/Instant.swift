@@ -67,7 +67,7 @@ public struct Instant: Comparable, Hashable, Sendable, CustomStringConvertible {
 
 extension Duration {
     /// The duration in whole nanoseconds, saturating at the bounds of `Int64`.
-    public var nanoseconds: Int64 {
+    package var nanoseconds: Int64 {
         let (seconds, attoseconds) = components
         let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
         if overflow { return seconds < 0 ? Int64.min : Int64.max }

@@ -53,17 +53,17 @@ public enum RunLoopClock: Sendable {
 }
 
 /// Readings of the kernel clocks.
-public enum SystemClock {
+package enum SystemClock {
     /// The current reading of `kind` from the kernel.
     @inline(__always)
-    public static func now(_ kind: ClockKind = .uptime) -> Instant {
+    package static func now(_ kind: ClockKind = .uptime) -> Instant {
         var spec = timespec()
         clock_gettime(clockID(kind), &spec)
         return Instant(nanoseconds: Int64(spec.tv_sec) * 1_000_000_000 + Int64(spec.tv_nsec))
     }
 
     /// The kernel clock id behind `kind`.
-    public static func clockID(_ kind: ClockKind) -> clockid_t {
+    static func clockID(_ kind: ClockKind) -> clockid_t {
         switch kind {
         case .uptime: CLOCK_MONOTONIC
         case .continuous: CLOCK_BOOTTIME

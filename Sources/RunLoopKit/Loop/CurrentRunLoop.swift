@@ -1,4 +1,4 @@
-import CLinuxEvents
+internal import CLinuxEvents
 import Glibc
 
 /// The per-thread run loop storage behind ``RunLoop/current``: a pthread key holding a retained loop.
