@@ -9,7 +9,11 @@ extension LoopbackServerSuites {
     /// through its query API. Every sample of a scene is checked by seq, value and the time it was taken.
     @Suite(.serialized, .tags(.process, .slow)) struct PrometheusSinkTests {
         /// The shipped route: sample `seq` is its point `(seq - 1) % count`.
-        let route = try! RouteReplay(contentsOf: URL(fileURLWithPath: RouteReplayTests.resourcePath)).points
+        let route: [TrackPoint]
+
+        init() throws {
+            route = try RouteReplay(contentsOf: URL(fileURLWithPath: RouteReplayTests.resourcePath)).points
+        }
         /// Where the virtual wall clock starts: 2026-01-01T00:00:00Z.
         static let virtualStart: Int64 = 1_767_225_600_000
 

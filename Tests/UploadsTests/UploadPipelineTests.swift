@@ -11,7 +11,7 @@ import Uploads
     /// A pipeline on a fresh virtual-clock loop, its outbox in a scratch directory, sampling the
     /// shipped route unless given another sampler.
     final class Scene {
-        let scratch = try! ScratchDirectory()
+        let scratch: ScratchDirectory
         let clock = VirtualClock()
         let loop: RunKitLoop
         let outbox: Outbox
@@ -23,6 +23,7 @@ import Uploads
             sink: (ScratchDirectory) throws -> any BatchSink, settings: UploadPipeline.Settings = .init(),
             outboxURL: URL? = nil, sampler: (any Sampler)? = nil
         ) throws {
+            scratch = try ScratchDirectory()
             loop = RunKitLoop(clock: .virtual(clock))
             loop.addCommonMode(.tracking)
             outbox = try Outbox(url: outboxURL ?? scratch.path("outbox.sqlite"))
