@@ -162,6 +162,10 @@ struct TimerDeckCommand: ParsableCommand {
                 started { () throws(SystemCallError) in
                     try RunLoop.makeMain(clock: .controlled(TimeControl(base: .system)))
                 })
+        // Said before the dashboard takes the terminal, so it is still there after it quits.
+        for warning in settings.uploads.exposedSecretWarnings(configPath: config) {
+            printError("timerdeck: \(warning)")
+        }
         // A config whose timers drive no uploads opens no outbox.
         let uploads = try started { () throws(UploadsSetupError) in
             settings.hasUploads

@@ -18,6 +18,8 @@ final class CollectorProcess {
         let dropped: Int
         let truncated: Int
         let keys: [String]
+        /// The `X-Scope-OrgID` of every batch POST (`nil` where it had none).
+        let tenants: [String?]
     }
 
     let port: Int

@@ -15,17 +15,31 @@ final class PrometheusProcess {
         var description: String { "\(value)@\(milliseconds)" }
     }
 
+    /// Prometheus's web config: TLS with `certFile` and `keyFile`, basic auth for `user`, and
+    /// with `clientCAFile` a client certificate that CA signed, required.
+    struct Web {
+        var certFile: String
+        var keyFile: String
+        var user: String
+        var password: String
+        var clientCAFile: String?
+    }
+
     static let binary = "/usr/bin/prometheus"
     static var isInstalled: Bool { FileManager.default.isExecutableFile(atPath: binary) }
 
     let port: Int
+    /// The web config it was started with, if any.
+    let web: Web?
     private let scratch: ScratchDirectory
     private let process = Process()
 
     /// Starts Prometheus with no scrape targets and waits (bounded) until `/-/ready` answers.
     ///
-    /// `outOfOrderWindow`, when given, accepts samples that much older than the newest.
-    init(outOfOrderWindow: String? = nil) throws {
+    /// `outOfOrderWindow`, when given, accepts samples that much older than the newest; `web`
+    /// serves every endpoint over TLS, to `web.user` only.
+    init(outOfOrderWindow: String? = nil, web: Web? = nil) throws {
+        self.web = web
         scratch = try ScratchDirectory(prefix: "prometheus")
         let config = scratch.path("prometheus.yml")
         var text = "global:\n  scrape_interval: 1h\n"
@@ -40,11 +54,19 @@ final class PrometheusProcess {
             "--storage.tsdb.path=\(scratch.path("data").path)",
             "--web.listen-address=127.0.0.1:\(port)", "--web.enable-remote-write-receiver", "--log.level=warn",
         ]
+        if let web {
+            var text = "tls_server_config:\n  cert_file: \(web.certFile)\n  key_file: \(web.keyFile)\n"
+            if let clientCAFile = web.clientCAFile {
+                text += "  client_auth_type: RequireAndVerifyClientCert\n  client_ca_file: \(clientCAFile)\n"
+            }
+            text += "basic_auth_users:\n  \(web.user): '\(try TLSFixture.bcrypt(web.password))'\n"
+            process.arguments?.append("--web.config.file=\(try scratch.write(text, to: "web.yml"))")
+        }
         process.standardOutput = FileHandle.nullDevice
         process.standardError = try FileHandle(forWritingTo: Self.createFile(scratch.path("stderr")))
         try process.run()
         for _ in 0..<120 {
-            if (try? loopbackRequest("GET", "http://127.0.0.1:\(port)/-/ready", timeout: 2)) != nil { return }
+            if (try? request("\(base)/-/ready", timeout: 2)) != nil { return }
             guard process.isRunning else { break }
             usleep(250_000)
         }
@@ -59,7 +81,16 @@ final class PrometheusProcess {
     }
 
     /// The remote-write endpoint.
-    var endpoint: String { "http://127.0.0.1:\(port)/api/v1/write" }
+    var endpoint: String { "\(base)/api/v1/write" }
+
+    /// `http://127.0.0.1:PORT`, or with TLS `https://localhost:PORT` (the name its certificate holds).
+    var base: String { web == nil ? "http://127.0.0.1:\(port)" : "https://localhost:\(port)" }
+
+    /// A `GET` of `url`, with the web config's credentials if any.
+    private func request(_ url: String, timeout seconds: Int) throws -> Data {
+        guard let web else { return try loopbackRequest("GET", url, timeout: seconds) }
+        return try securedRequest(.GET, url, user: web.user, password: web.password)
+    }
 
     /// Every stored sample of every series matching `selector` (e.g. `{instance="a"}`) in the
     /// `window` (a PromQL duration) before `end`, by series; a series is named by its `__name__`.
@@ -105,14 +136,14 @@ final class PrometheusProcess {
     }
 
     private func query(_ expression: String, at time: Date) throws -> [Series] {
-        var components = URLComponents(string: "http://127.0.0.1:\(port)/api/v1/query")!
+        var components = URLComponents(string: "\(base)/api/v1/query")!
         components.queryItems = [
             URLQueryItem(name: "query", value: expression),
             URLQueryItem(name: "time", value: String(format: "%.3f", time.timeIntervalSince1970)),
         ]
         // `+` is a space in a query string: PromQL's own `+` must be escaped.
         let url = components.url!.absoluteString.replacingOccurrences(of: "+", with: "%2B")
-        let answer = try JSONDecoder().decode(Answer.self, from: try loopbackRequest("GET", url, timeout: 60))
+        let answer = try JSONDecoder().decode(Answer.self, from: try request(url, timeout: 60))
         return answer.data.result
     }
 

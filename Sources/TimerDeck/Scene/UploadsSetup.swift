@@ -35,11 +35,15 @@ package final class UploadsSetup {
     /// - Throws: ``UploadsSetupError`` naming the file and the reason: an outbox that cannot be
     ///   opened or is corrupt, a route file that cannot be read, an upload URL that is not an
     ///   absolute http(s) URL (or prometheus+http(s) for remote write), remote-write labels that
-    ///   Prometheus would refuse.
+    ///   Prometheus would refuse, credentials or TLS settings that do not fit together or cannot
+    ///   be loaded.
     package init(config settings: Config, outboxPath: String?, uploadURL: String?, headless: Bool)
         throws(UploadsSetupError)
     {
         let config = settings.uploads
+        // First, before opening the outbox starts a thread: reading a token from the environment
+        // removes it there.
+        let access = try config.access()
         var temporaryDirectory: URL?
         let outboxURL: URL
         if let outboxPath {
@@ -82,7 +86,7 @@ package final class UploadsSetup {
 
         if let address = uploadURL ?? config.url {
             do {
-                sink = try Self.httpSink(address, config: config)
+                sink = try Self.httpSink(address, config: config, access: access)
             } catch {
                 // A typo in the URL is a start-up error; an unreachable server is a panel message.
                 throw UploadsSetupError(message: "\(uploadURL == nil ? "uploads.url" : "--upload-url"): \(error)")
@@ -105,17 +109,20 @@ package final class UploadsSetup {
     }
 
     /// The sink for `address`: remote write for a `prometheus+http(s)://` URL or with
-    /// `uploads.sink = "prometheus"`, JSON otherwise.
-    private static func httpSink(_ address: String, config: UploadsConfig) throws(UploadError) -> HTTPSink {
+    /// `uploads.sink = "prometheus"`, JSON otherwise; with `access`'s credentials and TLS settings.
+    private static func httpSink(_ address: String, config: UploadsConfig, access: HTTPAccess) throws(UploadError)
+        -> HTTPSink
+    {
         let scheme = "prometheus+"
         let isPrometheus = address.lowercased().hasPrefix(scheme)
         let endpoint = isPrometheus ? String(address.dropFirst(scheme.count)) : address
         guard isPrometheus || config.sink == .prometheus else {
-            return try HTTPSink(endpoint: endpoint, timeout: config.httpTimeout)
+            return try HTTPSink(endpoint: endpoint, timeout: config.httpTimeout, access: access)
         }
         let format = try RemoteWrite(
             instance: config.instance ?? ProcessInfo.processInfo.hostName, job: config.job, labels: config.labels)
-        return try HTTPSink(endpoint: endpoint, timeout: config.httpTimeout, format: .remoteWrite(format))
+        return try HTTPSink(
+            endpoint: endpoint, timeout: config.httpTimeout, format: .remoteWrite(format), access: access)
     }
 
     deinit {
