@@ -41,7 +41,8 @@ public enum UploadError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Whether the server refused the credentials (401, 403) or they could not be read: every
-    /// batch would meet the same answer until they are fixed.
+    /// batch would meet the same answer until they are fixed, so the batch is not set aside but
+    /// tried again, first, at the next upload.
     public var refusesCredentials: Bool {
         switch self {
         case .rejected(401, _), .rejected(403, _), .credentialsUnreadable: true

@@ -125,10 +125,6 @@ public struct UploadMachine: Sendable {
     public private(set) var consecutiveFailures = 0
     /// Batches the sink rejected permanently: skipped until the next start.
     public private(set) var rejected: Set<UUID> = []
-    /// The batches among ``rejected`` refused for the sink's credentials (401, 403, an unreadable
-    /// file): no fault of theirs, so the next delivery the server accepts, with credentials
-    /// fixed, lets them go again.
-    public private(set) var refusedForCredentials: Set<UUID> = []
     /// Outbox operations and deliveries whose results have not come back yet.
     public private(set) var operationsInFlight = 0
     /// The outbox's totals as of the last write.
@@ -218,15 +214,20 @@ public struct UploadMachine: Sendable {
             switch result {
             case .success:
                 state = .recording(batch, failure: nil)
-                readmitCredentialRefusals()
+                if refused?.error.refusesCredentials == true { refused = nil }
                 return [.markSent(batch, lookup: rejected)]
             case .failure(let error) where error.isRetryable:
+                state = .recording(batch, failure: error)
+                return [.recordFailure(batch, error, lookup: nil)]
+            case .failure(let error) where error.refusesCredentials:
+                // No fault of the batch's: it stays the oldest, tried first by the next upload
+                // (which reads the credentials again), so no later batch overtakes it (a time-series
+                // database refuses samples older than those it has). Nothing more goes until then.
                 state = .recording(batch, failure: error)
                 return [.recordFailure(batch, error, lookup: nil)]
             case .failure(let error):
                 state = .recording(batch, failure: error)
                 rejected.insert(batch.id)
-                if error.refusesCredentials { refusedForCredentials.insert(batch.id) }
                 return [.recordFailure(batch, error, lookup: rejected)]
             }
         case .recorded(let batch, let counters, let lookup):
@@ -330,15 +331,6 @@ public struct UploadMachine: Sendable {
             if case .serverUnavailable(let code, _) = error { attempt.statusCode = code }
         }
         lastAttempt = attempt
-    }
-
-    /// The server took a batch, so the credentials work now: the batches refused for them are
-    /// pending again, and a refusal shown for them is over.
-    private mutating func readmitCredentialRefusals() {
-        guard !refusedForCredentials.isEmpty else { return }
-        rejected.subtract(refusedForCredentials)
-        refusedForCredentials = []
-        if refused?.error.refusesCredentials == true { refused = nil }
     }
 
     /// Nothing (more) to do now: at rest, or the end of a flush.
