@@ -208,3 +208,10 @@ private func displayLinkExample() {
     }
     link.add(to: RunLoop.current, forMode: .default)
 }
+
+private func timeSourceExample() -> Instant {
+    let virtual = VirtualClock()
+    let loop = RunLoop(clock: .virtual(virtual))
+    let uptime = loop.timeSource.now(.uptime)  // .zero: virtual time starts at zero
+    return uptime
+}

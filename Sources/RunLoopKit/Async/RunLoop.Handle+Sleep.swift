@@ -44,7 +44,7 @@ extension RunLoop.Handle {
     nonisolated(nonsending) public func sleep(
         for duration: Duration, tolerance: Duration? = nil, inModes modes: [RunLoop.Mode] = [.common]
     ) async throws {
-        try await sleep(until: clock.now(.uptime) + duration, tolerance: tolerance, inModes: modes)
+        try await sleep(until: timeSource.now(.uptime) + duration, tolerance: tolerance, inModes: modes)
     }
 
     /// The loop's clock as a Swift `Clock` on `kind`, whose sleeps are timers of this loop in

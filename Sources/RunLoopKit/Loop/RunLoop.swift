@@ -9,7 +9,7 @@ import Glibc
 /// scroll gesture runs the ``Mode/tracking`` mode while ``Mode/default`` timers wait (seed M2).
 ///
 /// The loop is bound to the thread that created it and is not `Sendable`; other threads use
-/// ``handle``. Time comes from its ``clock``: the kernel's, or a ``VirtualClock`` for tests, on which
+/// ``handle``. Time comes from its ``timeSource``: the kernel's, or a ``VirtualClock`` for tests, on which
 /// waiting jumps straight to the next deadline.
 ///
 /// ```swift
@@ -21,7 +21,7 @@ import Glibc
 /// ```
 public final class RunLoop {
     /// The loop's time base.
-    public let clock: RunLoopClock
+    public let timeSource: TimeSource
     /// The `Sendable` part of the loop for other threads.
     public let handle: Handle
     /// The loop as the serial executor of actors bound to it (rule C-X1).
@@ -81,7 +81,7 @@ public final class RunLoop {
     /// A run loop needs three descriptors (an eventfd, a timerfd, an epoll set). When the process has
     /// none left this initialiser stops the program with a message naming the failed call; use
     /// ``make(clock:)`` to get that failure as an error instead.
-    public convenience init(clock: RunLoopClock = .system) {
+    public convenience init(clock: TimeSource = .system) {
         let resources: Resources
         do {
             resources = try Resources(clock: clock)
@@ -95,7 +95,7 @@ public final class RunLoop {
 
     /// Creates a run loop bound to the calling thread, like ``init(clock:)``, and reports a failed
     /// system call (out of descriptors: `EMFILE`) as a ``SystemCallError``.
-    public static func make(clock: RunLoopClock = .system) throws(SystemCallError) -> RunLoop {
+    public static func make(clock: TimeSource = .system) throws(SystemCallError) -> RunLoop {
         RunLoop(clock: clock, resources: try Resources(clock: clock))
     }
 
@@ -105,15 +105,15 @@ public final class RunLoop {
         let waiter: Waiter
         let defaultEpoll: Int32
 
-        init(clock: RunLoopClock) throws(SystemCallError) {
+        init(clock: TimeSource) throws(SystemCallError) {
             shared = try LoopShared()
             waiter = try Waiter(shared: shared, clock: clock)
             defaultEpoll = try waiter.makeEpollSet()
         }
     }
 
-    private init(clock: RunLoopClock, resources: Resources) {
-        self.clock = clock
+    private init(clock: TimeSource, resources: Resources) {
+        self.timeSource = clock
         shared = resources.shared
         waiter = resources.waiter
         ownerThread = pthread_self()
@@ -122,7 +122,7 @@ public final class RunLoop {
             shared: resources.shared, ownerThread: ownerThread, ownerThreadKernelID: ownerThreadKernelID)
         handle = Handle(
             shared: resources.shared, executor: Executor(jobs: jobs), taskExecutor: LoopTaskExecutor(jobs: jobs),
-            clock: clock)
+            timeSource: clock)
         waiter.adopt(resources.defaultEpoll, for: modeState(for: .default))
         jobs.bind(to: self)
         clock.servingLoop?.claim(handle)
@@ -148,7 +148,7 @@ public final class RunLoop {
         _ = Unmanaged.passRetained(executor)
         _ = Unmanaged.passRetained(taskExecutor)
         #endif
-        clock.servingLoop?.release(handle)
+        timeSource.servingLoop?.release(handle)
     }
 
     /// The calling thread's run loop, created with the system clock on first use (C-R13).
@@ -171,7 +171,7 @@ public final class RunLoop {
 
     /// The current uptime reading of the loop's clock.
     public var now: Instant {
-        clock.now(.uptime)
+        timeSource.now(.uptime)
     }
 
     /// The mode of the innermost run in progress, or `nil` when the loop is not running.

@@ -13,7 +13,7 @@ extension DashboardDriver {
             slot.tolerance = timer.tolerance
             slot.repeats = timer.repeats
             slot.metricsName = timer.name
-            let clock = loop.clock
+            let clock = loop.timeSource
             return SlotRowTimer(
                 slot: slot,
                 firstFireDelay: { timer.firstFire.delay(interval: timer.interval, wallNow: clock.now(.wall)) },
@@ -25,7 +25,7 @@ extension DashboardDriver {
                 loop: loop, clock: timer.clock, queue: queue, interval: timer.interval, firstFire: timer.firstFire,
                 repeats: timer.repeats, leeway: timer.tolerance, onFire: report)
         case .task(let mode):
-            let clock = loop.clock
+            let clock = loop.timeSource
             return TaskRowTimer(
                 loop: loop, mode: mode, interval: timer.interval, tolerance: timer.tolerance, repeats: timer.repeats,
                 firstFireDelay: { timer.firstFire.delay(interval: timer.interval, wallNow: clock.now(.wall)) },

@@ -89,7 +89,7 @@ package final class DashboardDriver {
     /// same whether the dashboard's clock was paused or slowed down meanwhile (a script's waits are
     /// on that clock too).
     package var inputTime: Instant {
-        loop.clock.timeControl?.base.now() ?? loop.now
+        loop.timeSource.timeControl?.base.now() ?? loop.now
     }
 
     /// Whether `q` or a terminating signal asked to end the session.
@@ -341,7 +341,7 @@ extension DashboardDriver: EffectPerformer {
 
     /// Makes the current callback take `duration`: simulated on a virtual clock, really on the system clock.
     private func work(for duration: Duration) {
-        if let clock = loop.clock.virtualClock {
+        if let clock = loop.timeSource.virtualClock {
             clock.busy(duration)
         } else {
             var request = timespec(
