@@ -183,7 +183,7 @@ struct TimerDeckCommand: ParsableCommand {
             defer {
                 if let failure = recorder?.failure { printError("timerdeck: \(failure); the recording stops there") }
             }
-            let left = try started { () throws(TerminalError) in
+            let left = try started { () throws in
                 try TerminalSession.run(
                     on: loop, config: settings, configPath: config, uploads: uploads, trace: traceFile,
                     recorder: recorder)

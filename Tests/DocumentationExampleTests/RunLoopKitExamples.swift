@@ -167,9 +167,9 @@ private enum WeakProxyExample {
     }
 }
 
-private func signalSourceExample(loop: RunLoop, handle: @escaping (Int32) -> Void) {
+private func signalSourceExample(loop: RunLoop, handle: @escaping (Int32) -> Void) throws {
     SignalSource.block([SIGINT, SIGTERM, SIGWINCH])
-    let signals = SignalSource(signals: [SIGINT, SIGTERM, SIGWINCH]) { signal in handle(signal) }
+    let signals = try SignalSource(signals: [SIGINT, SIGTERM, SIGWINCH]) { signal in handle(signal) }
     loop.add(signals.source, forMode: .common)
 }
 
