@@ -94,8 +94,8 @@ final class JobQueue: Sendable {
     }
 
     /// The loop is going away: later jobs trap. Queued ones would never run — their tasks would
-    /// never resume, and whatever awaits them would wait forever — so in debug builds they stop the
-    /// program with a message; release builds drop them.
+    /// never resume, and whatever awaits them would wait forever — so they stop the program with a
+    /// message, in every build.
     func close() {
         let dropped = state.withLock { state in
             state.isClosed = true
@@ -103,12 +103,10 @@ final class JobQueue: Sendable {
             pending.store(false, ordering: .releasing)
             return state.jobs.count
         }
-        #if DEBUG
         if dropped > 0 {
             fatalError(
                 "RunLoop.Executor: the run loop of thread \(ownerThreadKernelID) went away with \(dropped) job(s) "
                     + "queued, which will never run; run the loop until its tasks and actors are done before it goes")
         }
-        #endif
     }
 }
