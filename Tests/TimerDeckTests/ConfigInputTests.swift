@@ -164,6 +164,21 @@ struct UnsupportedTOMLTests {
                 "c.toml:2: field 'uploads.route': multi-line strings (\"\"\" or ''') are not supported: write the value on one line in \"…\""
             ),
             (
+                "[log]\ncapacity = 01_000\n",
+                "c.toml:2: field 'log.capacity': \"01_000\" is not a number as TOML writes it: a _ stands only between "
+                    + "two digits (1_000) and a whole number has no leading zero"
+            ),
+            (
+                "[[timers]]\nname = \"a\"\nrefresh_rate = 1__0\n",
+                "c.toml:3: field 'timers.refresh_rate': \"1__0\" is not a number as TOML writes it: a _ stands only "
+                    + "between two digits (1_000) and a whole number has no leading zero"
+            ),
+            (
+                "[log]\ncapacity = 1.5_e3\n",
+                "c.toml:2: field 'log.capacity': \"1.5_e3\" is not a number as TOML writes it: a _ stands only between "
+                    + "two digits (1_000) and a whole number has no leading zero"
+            ),
+            (
                 "[log]\ncapacity = [10, 20]\n",
                 "c.toml:2: field 'log.capacity': arrays ([…]) are not supported: a field takes one value"
             ),
@@ -250,6 +265,15 @@ struct UnsupportedTOMLTests {
         #expect(
             parseConfigError("[uploads]\nsmapler = \"host\"\n")
                 == "c.toml:2: unknown field 'uploads.smapler'; did you mean 'uploads.sampler'? (known: \(fields))")
+    }
+
+    @Test("Numbers with _ between digits, a zero, and fractions with leading zeros are read")
+    func wellFormedNumbers() throws {
+        #expect(try Config.parse("[log]\ncapacity = 1_000\n").logCapacity == 1_000)
+        #expect(try Config.parse("[uploads]\nkeep_delivered_count = 0\n").uploads.retention.count == nil)
+        #expect(
+            parseConfigError("[log]\ncapacity = 0.05\n").hasSuffix("= 0.05 is invalid (accepted: an integer 10…100000)")
+        )
     }
 
     @Test("A byte order mark at the start is no part of the text; one elsewhere is named")

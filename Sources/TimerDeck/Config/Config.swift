@@ -25,7 +25,7 @@ package struct Config: Equatable, Sendable {
     /// The keys the `[keys]` section moved.
     var keys = KeyBindings()
     /// Where the file set each field, for messages about them after loading.
-    package var places = ConfigPlaces()
+    var places = ConfigPlaces()
 
     /// The built-in defaults (the same values as the shipped config file).
     package init() {}

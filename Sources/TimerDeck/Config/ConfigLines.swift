@@ -114,6 +114,7 @@ enum ConfigLines {
         guard let valueEnd = skipValue(line, from: position) else {
             return "\(field): a value is a quoted string (\"…\"), a whole number, true or false"
         }
+        if let malformed = malformedNumber(line[position..<valueEnd]) { return "\(field): \(malformed)" }
         if let tooLarge = wholeNumberOutOfRange(line[position..<valueEnd], field: fullKey) { return tooLarge }
         return restIsComment(line, from: valueEnd)
     }
@@ -154,6 +155,23 @@ enum ConfigLines {
         }
         return "field \(UserText.field(field)): \(UserText.quote(text)) is too large for a whole number "
             + "(accepted: \(Int64.min)…\(Int64.max))"
+    }
+
+    /// Why `value`, a number as ``skipNumber(_:from:)`` takes it, is not one TOML reads, or `nil`
+    /// (and for other values): a `_` not between two digits, or a whole part with a leading zero.
+    private static func malformedNumber(_ value: ArraySlice<Unicode.Scalar>) -> String? {
+        let text = String(String.UnicodeScalarView(value))
+        guard let first = text.first, first != "\"", first != "'", first != "t", first != "f" else { return nil }
+        let unsigned = first == "+" || first == "-" ? text.dropFirst() : Substring(text)
+        let groups = unsigned.split(omittingEmptySubsequences: false) { $0 == "." || $0 == "e" || $0 == "E" }
+            .map { $0.first == "+" || $0.first == "-" ? $0.dropFirst() : $0 }
+        let wholePart = groups.first?.filter { $0 != "_" } ?? ""
+        guard
+            groups.contains(where: { $0.first == "_" || $0.last == "_" || $0.contains("__") })
+                || (wholePart.count > 1 && wholePart.first == "0")
+        else { return nil }
+        return "\(UserText.quote(text)) is not a number as TOML writes it: a _ stands only between two digits "
+            + "(1_000) and a whole number has no leading zero"
     }
 
     private static func isBlank(_ scalar: Unicode.Scalar) -> Bool { scalar == " " || scalar == "\t" }

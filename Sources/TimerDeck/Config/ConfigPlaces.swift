@@ -4,7 +4,7 @@
 ///
 /// Places are no part of the settings: two configs with the same settings are equal wherever their
 /// fields were written.
-package struct ConfigPlaces: Equatable, Sendable {
+struct ConfigPlaces: Equatable, Sendable {
     /// The file as messages name it.
     let source: String
     /// The line of each section's first header, by name.
@@ -12,7 +12,8 @@ package struct ConfigPlaces: Equatable, Sendable {
     /// The line of each field of a `[section]`, by `section.key`; of a field above every section,
     /// by its key alone.
     private var fields: [String: Int] = [:]
-    /// The lines of the fields of each `[[section]]` table, by section and then in the file's order, by key.
+    /// The lines of the fields of each `[[section]]` table, by section and then in the file's order, by
+    /// key; the header's line under `""`.
     private var tables: [String: [[String: Int]]] = [:]
     /// The `[[section]]` whose latest table is being read, if the last header was one.
     private var current: String?
@@ -22,7 +23,7 @@ package struct ConfigPlaces: Equatable, Sendable {
         self.source = source
     }
 
-    package static func == (lhs: ConfigPlaces, rhs: ConfigPlaces) -> Bool { true }
+    static func == (lhs: ConfigPlaces, rhs: ConfigPlaces) -> Bool { true }
 
     /// `source:line`, or `source` alone without a line.
     func at(_ line: Int?) -> String {
@@ -30,7 +31,7 @@ package struct ConfigPlaces: Equatable, Sendable {
     }
 
     /// Where `key` (`section.key`) is set: `source:line`, or `source` when the file does not set it.
-    package func of(_ key: String) -> String { at(fields[key]) }
+    func of(_ key: String) -> String { at(fields[key]) }
 
     /// The line of the header `[section]` or the first `[[section]]`.
     func header(_ section: String) -> Int? { headers[section]?.line }
