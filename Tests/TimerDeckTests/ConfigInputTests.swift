@@ -179,6 +179,18 @@ struct UnsupportedTOMLTests {
                     + "two digits (1_000) and a whole number has no leading zero"
             ),
             (
+                "[uploads]\nroute = \"C:\\maps\\x.gpx\"\n",
+                "c.toml:2: field 'uploads.route': the escape \\m is not one TOML has (accepted: \\\\, \\\", \\t, \\n, "
+                    + "\\r, \\b, \\f, \\uXXXX or \\UXXXXXXXX naming a Unicode scalar); write a backslash as \\\\ or "
+                    + "the value in '…'"
+            ),
+            (
+                "[uploads]\njob = \"a\\uD800\"\n",
+                "c.toml:2: field 'uploads.job': the escape \\uD800 is not one TOML has (accepted: \\\\, \\\", \\t, "
+                    + "\\n, \\r, \\b, \\f, \\uXXXX or \\UXXXXXXXX naming a Unicode scalar); write a backslash as \\\\ "
+                    + "or the value in '…'"
+            ),
+            (
                 "[log]\ncapacity = [10, 20]\n",
                 "c.toml:2: field 'log.capacity': arrays ([…]) are not supported: a field takes one value"
             ),
@@ -267,8 +279,9 @@ struct UnsupportedTOMLTests {
                 == "c.toml:2: unknown field 'uploads.smapler'; did you mean 'uploads.sampler'? (known: \(fields))")
     }
 
-    @Test("Numbers with _ between digits, a zero, and fractions with leading zeros are read")
+    @Test("Numbers with _ between digits, a zero, fractions with leading zeros, and TOML's escapes are read")
     func wellFormedNumbers() throws {
+        #expect(try Config.parse("[uploads]\njob = \"a\\t\\\"\\u00e9\\U0001F600\\\\\"\n").uploads.job == "a\t\"é😀\\")
         #expect(try Config.parse("[log]\ncapacity = 1_000\n").logCapacity == 1_000)
         #expect(try Config.parse("[uploads]\nkeep_delivered_count = 0\n").uploads.retention.count == nil)
         #expect(

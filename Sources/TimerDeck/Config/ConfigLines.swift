@@ -114,6 +114,7 @@ enum ConfigLines {
         guard let valueEnd = skipValue(line, from: position) else {
             return "\(field): a value is a quoted string (\"…\"), a whole number, true or false"
         }
+        if let escape = badEscape(line[position..<valueEnd]) { return "\(field): \(escape)" }
         if let malformed = malformedNumber(line[position..<valueEnd]) { return "\(field): \(malformed)" }
         if let tooLarge = wholeNumberOutOfRange(line[position..<valueEnd], field: fullKey) { return tooLarge }
         return restIsComment(line, from: valueEnd)
@@ -155,6 +156,38 @@ enum ConfigLines {
         }
         return "field \(UserText.field(field)): \(UserText.quote(text)) is too large for a whole number "
             + "(accepted: \(Int64.min)…\(Int64.max))"
+    }
+
+    /// The first escape TOML does not have in `value`, a `"…"` string as ``skipString(_:from:)``
+    /// takes it, with the ones it has, or `nil` (and for other values).
+    private static func badEscape(_ value: ArraySlice<Unicode.Scalar>) -> String? {
+        guard value.first == "\"" else { return nil }
+        var position = value.startIndex + 1
+        while position < value.endIndex - 1 {
+            guard value[position] == "\\" else {
+                position += 1
+                continue
+            }
+            let letter = value[position + 1]
+            let digits = letter == "u" ? 4 : letter == "U" ? 8 : 0
+            let hex = value[(position + 2)...].prefix(digits)
+            let length: Int
+            if "btnfr\"\\".unicodeScalars.contains(letter) {
+                length = 2
+            } else if digits > 0, hex.count == digits, hex.allSatisfy(\.properties.isASCIIHexDigit),
+                let code = UInt32(String(String.UnicodeScalarView(hex)), radix: 16), Unicode.Scalar(code) != nil
+            {
+                length = 2 + digits
+            } else {
+                let shown = String(
+                    String.UnicodeScalarView(value[position..<min(position + 2 + digits, value.endIndex - 1)]))
+                return "the escape \(shown) is not one TOML has (accepted: \\\\, \\\", \\t, \\n, \\r, "
+                    + "\\b, \\f, \\uXXXX or \\UXXXXXXXX naming a Unicode scalar); write a backslash as \\\\ or the "
+                    + "value in '…'"
+            }
+            position += length
+        }
+        return nil
     }
 
     /// Why `value`, a number as ``skipNumber(_:from:)`` takes it, is not one TOML reads, or `nil`
