@@ -38,19 +38,23 @@ struct KeyBindingsTests {
         arguments: [
             (
                 "[keys]\nexplode = \"X\"\n",
-                "c.toml: unknown action \"keys.explode\" (known: start-stop, pause, mode, fire, invalidate, track, help, quit,"
+                "c.toml:2: unknown action 'keys.explode' (known: keys.start-stop, keys.pause, keys.mode, keys.fire,"
+            ),
+            (
+                "[keys]\nquitt = \"X\"\n",
+                "c.toml:2: unknown action 'keys.quitt'; did you mean 'keys.quit'? (known: keys.start-stop,"
             ),
             (
                 "[keys]\nquit = \"QQ\"\n",
-                "c.toml: field 'keys.quit' = \"QQ\" is invalid (accepted: one character, e.g. \"Q\", or \"space\")"
+                "c.toml:2: field 'keys.quit' = \"QQ\" is invalid (accepted: one character, e.g. \"Q\", or \"space\")"
             ),
             (
                 "[keys]\nquit = \"s\"\n",
-                "c.toml: keys.quit = \"s\" conflicts with start-stop, its key by default (bind keys.start-stop to another key) (accepted: a key no other action has)"
+                "c.toml:2: keys.quit = \"s\" conflicts with start-stop, its key by default (bind keys.start-stop to another key) (accepted: a key no other action has)"
             ),
             (
                 "[keys]\nquit = \"Q\"\nfire = \"Q\"\n",
-                "c.toml: keys.fire = \"Q\" conflicts with keys.quit (accepted: a key no other action has)"
+                "c.toml:3: keys.fire = \"Q\" conflicts with keys.quit (accepted: a key no other action has)"
             ),
         ])
     func refused(text: String, expected: String) {

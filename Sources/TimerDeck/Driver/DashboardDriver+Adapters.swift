@@ -19,7 +19,7 @@ extension DashboardDriver {
                 firstFireDelay: { timer.firstFire.delay(interval: timer.interval, wallNow: clock.now(.wall)) },
                 onFire: report)
         case .displayLink(let refreshRate, _):
-            return DisplayLinkRowTimer(loop: loop, refreshRate: refreshRate, onFire: report)
+            return DisplayLinkRowTimer(loop: loop, refreshRate: refreshRate, name: timer.name, onFire: report)
         case .dispatch(let queue):
             return DispatchRowTimer(
                 loop: loop, clock: timer.clock, queue: queue, interval: timer.interval, firstFire: timer.firstFire,

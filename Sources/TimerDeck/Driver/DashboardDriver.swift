@@ -174,7 +174,7 @@ package final class DashboardDriver {
         case .countdown(_, let mechanism), .timer(let mechanism):
             return adapter(of: mechanism, for: row.definition, report: report)
         case .ripple(_, let refreshRate, _):
-            return DisplayLinkRowTimer(loop: loop, refreshRate: refreshRate, onFire: report)
+            return DisplayLinkRowTimer(loop: loop, refreshRate: refreshRate, name: row.name, onFire: report)
         case .uploadJob(let job, _, _):
             // The pipeline owns the job and reports its runs (through `onFire` above).
             guard let pipeline else { preconditionFailure("an upload row needs a pipeline: \(row.name)") }
