@@ -10,8 +10,17 @@ struct TimerDeckCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "timerdeck",
         abstract: "A terminal dashboard of live run loop, display link and dispatch timers.",
-        discussion:
-            "Scroll the fire log to put the run loop into the tracking mode and watch default-mode timers pause. Press ? in the dashboard for the keys.",
+        // Without a subcommand the dashboard runs: the usage says so, where ArgumentParser's would
+        // end in a required-looking <subcommand>.
+        usage: """
+            timerdeck [--config FILE] [--fps N] [--no-mouse] [--upload-url URL]
+              [--outbox PATH] [--trace FILE] [--record FILE]
+            timerdeck --headless --script FILE [--json] [--config FILE] [--fps N]
+              [--upload-url URL] [--outbox PATH] [--trace FILE]
+            timerdeck plot TRACE --out FILE [--late DURATION]
+            timerdeck --print-config | --help | --version
+            """,
+        discussion: CommandHelp.discussion,
         version: "timerdeck 0.1.0", subcommands: [PlotCommand.self])
 
     @Option(
@@ -24,7 +33,7 @@ struct TimerDeckCommand: ParsableCommand {
 
     // Taken as text and checked by `Config.validateFPS`, so `--fps -1` is reported as out of range
     // (not as a missing value) and every bad value names the accepted range.
-    @Option(parsing: .unconditional, help: "Refresh rate of the ticker's display link in Hz (1…240).")
+    @Option(parsing: .unconditional, help: "Refresh rate of the ticker's display link in Hz (1 to 240).")
     var fps: String?
 
     @Flag(name: .customLong("no-mouse"), help: "Do not capture the mouse (wheel scrolling and drags).")
@@ -56,7 +65,7 @@ struct TimerDeckCommand: ParsableCommand {
     var outbox: String?
 
     @Option(
-        help: "Write every fire and nested run to this file as JSON Lines (the README lists the fields).",
+        help: "Write every fire and nested run to this file as JSON Lines (its TRACE section lists the fields).",
         completion: .file())
     var trace: String?
 

@@ -1,7 +1,7 @@
 import RunLoopKit
 
 extension TimerDefinition {
-    /// The README's scene, as the `[[timers]]` tables of `Resources/timerdeck.toml` define it: three
+    /// The standard scene (the manual's first screen), as the `[[timers]]` tables of `Resources/timerdeck.toml` define it: three
     /// SMS buttons (a run loop timer in the default mode, one in the common modes, a dispatch timer
     /// on the continuous clock: S1, M2, G1, G3), the ripple's display link (S3, M4) and the upload
     /// pipeline's sampler and uploader (S2).
