@@ -103,14 +103,15 @@ struct ManualTests {
         #expect(!help.contains("README"))
     }
 
-    @Test("--help is plain ASCII, so the manual page made from it loses nothing (a range reads 1 to 240)")
+    @Test("--help is plain ASCII without blank lines, so the manual page made from it loses nothing (1 to 240)")
     func helpIsASCII() {
         let help = TimerDeckCommand.helpMessage(columns: 80)
         let foreign = help.unicodeScalars.filter { !$0.isASCII }.map(String.init)
         #expect(foreign.isEmpty, "the manual page would drop: \(Set(foreign).sorted())")
         #expect(help.split(whereSeparator: \.isWhitespace).joined(separator: " ").contains("Hz (1 to 240)"))
-        for line in CommandHelp.discussion.split(separator: "\n") {
+        for line in CommandHelp.discussion.split(separator: "\n", omittingEmptySubsequences: false) {
             #expect(line.count <= CommandHelp.width, "too long: \(line)")
+            #expect(line.contains { !$0.isWhitespace }, "a blank line, which the manual page warns of")
             #expect(!line.hasPrefix(".") && !line.hasPrefix("'"), "a roff request: \(line)")
         }
     }

@@ -6,35 +6,39 @@ import TerminalUI
 /// fields come from the tables the app and `Docs/Manual.md` use (``KeyGuide``, ``TraceFile/fields``),
 /// the config's fields from the config's own tables.
 ///
-/// Plain ASCII in lines of at most ``width`` columns: the manual page drops every other character,
-/// and the help prints a line that fits as it is. An indented line stays a line of its own in the
-/// manual page too.
+/// Written for both: plain ASCII (the manual page drops every other character), lines of at most
+/// ``width`` columns (what the manual page has beside its indentation at 80 columns), and no blank
+/// line (a warning in the manual page). An indented line starts a line of its own in the manual
+/// page too, so headings are indented by one column and what they head by three.
 ///
 /// ```swift
 /// CommandConfiguration(commandName: "timerdeck", discussion: CommandHelp.discussion)
 /// ```
 package enum CommandHelp {
     /// The longest line.
-    package static let width = 78
+    package static let width = 73
+    /// The indentation of a section's lines.
+    static let body = "   "
 
     /// The command's discussion: everything below the overview.
     package static var discussion: String {
-        [
-            paragraph(
-                "Scroll the fire log to put the run loop into the tracking mode and watch default-mode timers "
-                    + "pause. The dashboard's own help (?) lists the keys too."),
-            "KEYS\n" + KeyGuide.entries.map { "  " + keyLine($0) }.joined(separator: "\n"),
-            "CONFIG (--config FILE)\n" + configText,
-            "FILES AND ENVIRONMENT\n" + filesText,
-            "TRACE (--trace FILE)\n" + traceText,
-            "EXIT STATUS\n" + exitText,
-        ].joined(separator: "\n\n")
+        let sections = [
+            ("KEYS", keysText), ("CONFIG (--config FILE)", configText), ("FILES AND ENVIRONMENT", filesText),
+            ("TRACE (--trace FILE)", traceText), ("EXIT STATUS", exitText),
+        ]
+        let intro = paragraph(
+            "Scroll the fire log to put the run loop into the tracking mode and watch default-mode timers "
+                + "pause. The dashboard's own help (?) lists the keys too.")
+        return ([intro] + sections.map { " \($0)\n\($1)" }).joined(separator: "\n")
     }
 
-    /// A key line of the overlay, in ASCII.
-    static func keyLine(_ entry: KeyGuide.Entry) -> String {
-        let keys = ascii(entry.keys)
-        return keys + String(repeating: " ", count: max(KeyGuide.keyColumn - keys.count, 1)) + ascii(entry.summary)
+    /// The overlay's key lines, in ASCII.
+    static var keysText: String {
+        let column = KeyGuide.keyColumn - 1
+        return KeyGuide.entries.map { entry in
+            let keys = ascii(entry.keys)
+            return body + keys + String(repeating: " ", count: max(column - keys.count, 1)) + ascii(entry.summary)
+        }.joined(separator: "\n")
     }
 
     /// The config's sections and their fields, by name.
@@ -57,14 +61,15 @@ package enum CommandHelp {
                 + "default config, which documents each field with its default and accepted range: "
                 + "timerdeck --print-config > my.toml is a config to start from. Durations are written 250ms, 3s, "
                 + "5m or 2h. Each [[timers]] table is one row of the dashboard (a config with its own gets only "
-                + "its own); [keys] moves an action to another key, action = \"K\".")
-        let column = 15
+                + "its own); [keys] moves an action to another key, action = \"K\".",
+            indent: body.count)
+        let column = body.count + 13
         let lines = sections.flatMap { section, names in
             hanging(
-                "  " + section + String(repeating: " ", count: max(column - 2 - section.count, 1)),
+                body + section + String(repeating: " ", count: max(column - body.count - section.count, 1)),
                 names.joined(separator: ", "), indent: column)
         }
-        return intro + "\n" + lines.joined(separator: "\n")
+        return ([intro] + lines).joined(separator: "\n")
     }
 
     /// The config table of `Docs/Manual.md`: every field with what it accepts, as the error
@@ -102,22 +107,25 @@ package enum CommandHelp {
             ("TZ", "the local time of a first_fire = \"HH:MM\" (or /etc/localtime)"),
             ("notify-send", "shows notify = true's desktop notifications, when installed"),
         ]
-        return files.flatMap { hanging("  ", $0.name, indent: 2) + hanging("      ", $0.meaning, indent: 6) }
-            .joined(separator: "\n")
+        return files.flatMap {
+            hanging(body, $0.name, indent: body.count) + hanging(body + "    ", $0.meaning, indent: body.count + 4)
+        }
+        .joined(separator: "\n")
     }
 
     /// The trace's fields.
     static var traceText: String {
         let intro = paragraph(
             "One JSON object per line: every fire, nested run, move to another mode, simulated sleep and, while "
-                + "the phases page shows, every wake-up. timerdeck plot TRACE --out FILE draws it as an SVG.")
-        let column = 14
+                + "the phases page shows, every wake-up. timerdeck plot TRACE --out FILE draws it as an SVG.",
+            indent: body.count)
+        let column = body.count + 13
         let lines = TraceFile.fields.flatMap { field in
             hanging(
-                "  " + field.name + String(repeating: " ", count: max(column - 2 - field.name.count, 1)),
+                body + field.name + String(repeating: " ", count: max(column - body.count - field.name.count, 1)),
                 "(\(field.events)) " + field.meaning, indent: column)
         }
-        return intro + "\n" + lines.joined(separator: "\n")
+        return ([intro] + lines).joined(separator: "\n")
     }
 
     /// The exit statuses.
@@ -136,12 +144,14 @@ package enum CommandHelp {
                     + "nothing was written"
             ),
         ]
-        return statuses.flatMap { hanging("  \($0.status)  ", $0.meaning, indent: 5) }.joined(separator: "\n")
+        return statuses.flatMap { hanging(body + "\($0.status)  ", $0.meaning, indent: body.count + 3) }
+            .joined(separator: "\n")
     }
 
-    /// `text` wrapped to ``width``, in ASCII.
-    static func paragraph(_ text: String) -> String {
-        TextFit.wrap(ascii(text), to: width).joined(separator: "\n")
+    /// `text` wrapped to ``width``, in ASCII, each line indented by `indent`.
+    static func paragraph(_ text: String, indent: Int = 0) -> String {
+        TextFit.wrap(ascii(text), to: width - indent).map { String(repeating: " ", count: indent) + $0 }
+            .joined(separator: "\n")
     }
 
     /// `head` followed by `text` wrapped to ``width``, its further lines indented by `indent`.
