@@ -10,7 +10,7 @@ import Testing
 /// the installed binary (and the manual page made from it) carries them in plain ASCII.
 ///
 /// `TIMERDECK_RECORD_MANUAL=1 swift test --filter ManualTests` rewrites the generated tables.
-@Suite("The manual and --help come from the code's tables")
+@Suite("The manual and --help come from the code's tables", .serialized)
 struct ManualTests {
     static let manualPath = RepositoryFile.path("Docs/Manual.md")
 
@@ -48,6 +48,12 @@ struct ManualTests {
     @Test("The manual's trace table is the trace's field table")
     func traceTable() throws {
         try Self.expectTable("trace fields", equals: TraceFile.markdownTable)
+    }
+
+    @Test("The manual's files and exit-status tables are the help's")
+    func filesAndExitTables() throws {
+        try Self.expectTable("files", equals: CommandHelp.filesMarkdownTable)
+        try Self.expectTable("exit statuses", equals: CommandHelp.exitMarkdownTable)
     }
 
     @Test("Every [keys] action is told once in the key guide, with its default key among the entry's keys")

@@ -82,35 +82,43 @@ package enum CommandHelp {
         return (["| field | accepts |", "|---|---|"] + rows).joined(separator: "\n")
     }
 
-    /// Where timerdeck reads and writes, and what it reads from the environment.
+    /// Where timerdeck reads and writes, and what it reads from the environment: a name (a file,
+    /// variables, a program) and what it is, in the help's words (``ascii(_:)`` drops the code quotes).
+    static let files: [(name: String, meaning: String)] = [
+        (
+            "`$XDG_STATE_HOME/timerdeck/outbox.sqlite`",
+            "the outbox every sample is committed to before it counts (by default "
+                + "`~/.local/state/timerdeck/outbox.sqlite`; `--outbox PATH` moves it; a headless run without "
+                + "`--outbox` uses a temporary one, removed at exit); `outbox.sqlite.lock` beside it lets one "
+                + "timerdeck at a time write it"
+        ),
+        (
+            "`$XDG_STATE_HOME/timerdeck/uploads/`",
+            "where each batch goes as a JSON file without `--upload-url` (a headless run with `--outbox`: "
+                + "`uploads/` next to the outbox)"
+        ),
+        (
+            "`TIMERDECK_TIMER`, `TIMERDECK_MECHANISM`, `TIMERDECK_MODE`, `TIMERDECK_SCHEDULED_NS`, "
+                + "`TIMERDECK_FIRED_NS`, `TIMERDECK_LATENESS_NS`, `TIMERDECK_TICKS`",
+            "the environment of a timer's hook (`/bin/sh -c`), times in nanoseconds since the dashboard "
+                + "started, as the trace's `t_ns`"
+        ),
+        ("`TERM`", "the terminal; one that cannot move the cursor or show reverse video is refused"),
+        ("`TZ`", "the local time of a `first_fire = \"HH:MM\"` (or `/etc/localtime`)"),
+        ("`notify-send`", "shows `notify = true`'s desktop notifications, when installed"),
+    ]
+
+    /// The files and the environment, for the help.
     static var filesText: String {
-        let files: [(name: String, meaning: String)] = [
-            (
-                "$XDG_STATE_HOME/timerdeck/outbox.sqlite",
-                "the outbox every sample is committed to before it counts (by default "
-                    + "~/.local/state/timerdeck/outbox.sqlite; --outbox PATH moves it; a headless run without "
-                    + "--outbox uses a temporary one, removed at exit); outbox.sqlite.lock beside it lets one "
-                    + "timerdeck at a time write it"
-            ),
-            (
-                "$XDG_STATE_HOME/timerdeck/uploads/",
-                "where each batch goes as a JSON file without --upload-url (a headless run with --outbox: "
-                    + "uploads/ next to the outbox)"
-            ),
-            (
-                "TIMERDECK_TIMER, TIMERDECK_MECHANISM, TIMERDECK_MODE, TIMERDECK_SCHEDULED_NS, "
-                    + "TIMERDECK_FIRED_NS, TIMERDECK_LATENESS_NS, TIMERDECK_TICKS",
-                "the environment of a timer's hook (/bin/sh -c), times in nanoseconds since the dashboard "
-                    + "started, as the trace's t_ns"
-            ),
-            ("TERM", "the terminal; one that cannot move the cursor or show reverse video is refused"),
-            ("TZ", "the local time of a first_fire = \"HH:MM\" (or /etc/localtime)"),
-            ("notify-send", "shows notify = true's desktop notifications, when installed"),
-        ]
-        return files.flatMap {
+        files.flatMap {
             hanging(body, $0.name, indent: body.count) + hanging(body + "    ", $0.meaning, indent: body.count + 4)
         }
         .joined(separator: "\n")
+    }
+
+    /// The files table of `Docs/Manual.md`.
+    package static var filesMarkdownTable: String {
+        (["| what | is |", "|---|---|"] + files.map { "| \($0.name) | \($0.meaning) |" }).joined(separator: "\n")
     }
 
     /// The trace's fields.
@@ -128,23 +136,30 @@ package enum CommandHelp {
         return ([intro] + lines).joined(separator: "\n")
     }
 
-    /// The exit statuses.
+    /// The exit statuses and when timerdeck exits with each.
+    static let exitStatuses: [(status: String, meaning: String)] = [
+        ("0", "the dashboard quit, or a headless script ended"),
+        (
+            "1",
+            "a sample could not be committed to the outbox, or the outbox failed while running (it says how "
+                + "many samples and why), or `plot` could not finish writing its SVG"
+        ),
+        (
+            "2",
+            "bad input: the command line, the config, the script, a file to write, a terminal that cannot show "
+                + "the dashboard, too few file descriptors, or an outbox that cannot be opened; nothing was written"
+        ),
+    ]
+
+    /// The exit statuses, for the help.
     static var exitText: String {
-        let statuses: [(status: String, meaning: String)] = [
-            ("0", "the dashboard quit, or a headless script ended"),
-            (
-                "1",
-                "a sample could not be committed to the outbox, or the outbox failed while running (or plot "
-                    + "could not finish writing its SVG)"
-            ),
-            (
-                "2",
-                "bad input: the command line, the config, the script, a file to write, a terminal that "
-                    + "cannot show the dashboard, too few file descriptors, or an outbox that cannot be opened; "
-                    + "nothing was written"
-            ),
-        ]
-        return statuses.flatMap { hanging(body + "\($0.status)  ", $0.meaning, indent: body.count + 3) }
+        exitStatuses.flatMap { hanging(body + "\($0.status)  ", $0.meaning, indent: body.count + 3) }
+            .joined(separator: "\n")
+    }
+
+    /// The exit-status table of `Docs/Manual.md`.
+    package static var exitMarkdownTable: String {
+        (["| status | when |", "|---|---|"] + exitStatuses.map { "| \($0.status) | \($0.meaning) |" })
             .joined(separator: "\n")
     }
 
