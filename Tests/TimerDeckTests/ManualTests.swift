@@ -122,12 +122,13 @@ struct ManualTests {
         }
     }
 
-    @Test("The usage shows the dashboard without a subcommand, and plot as one")
+    @Test("The usage shows the dashboard without a subcommand, and plot as one; the options name FILE, PATH, N")
     func usageNeedsNoSubcommand() {
         let help = TimerDeckCommand.helpMessage(columns: 80)
         let usage = help.components(separatedBy: "USAGE: ").dropFirst().first?.components(separatedBy: "\n\n").first
         #expect(usage?.hasPrefix("timerdeck [--config FILE]") == true)
         #expect(usage?.contains("<subcommand>") == false)
         #expect(usage?.contains("timerdeck plot TRACE --out FILE") == true)
+        #expect(help.contains("--config <FILE>") && help.contains("--outbox <PATH>") && help.contains("--fps <N>"))
     }
 }
