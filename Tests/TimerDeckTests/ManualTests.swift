@@ -1,4 +1,5 @@
 import Foundation
+import RunLoopKit
 import TestSupport
 import Testing
 
@@ -88,6 +89,28 @@ struct ManualTests {
         }
         #expect(written.isSubset(of: documented), "undocumented: \(written.subtracting(documented).sorted())")
         #expect(written.contains("lateness_ns") && written.contains("depth"))
+    }
+
+    @Test("The documented hook environment is the one a hook gets")
+    func hookEnvironmentIsDocumented() throws {
+        var definition = TimerDefinition()
+        definition.name = "tea"
+        definition.actions.hook = "true"
+        var state = DashboardState(
+            scene: Scene(timers: [definition], uploadsLabel: nil, gestureQuiet: .seconds(1), logCapacity: 100),
+            size: DashboardLayout.minimumSize, startTime: Instant(nanoseconds: 0))
+        let effects = state.apply(
+            .fired(
+                RowID(number: 0),
+                .timer(
+                    time: Instant(nanoseconds: 1_000_000_000), mode: .default, lateness: .zero, ticks: 1,
+                    isManual: false)))
+        let environment = try #require(
+            effects.lazy.compactMap { if case .runHook(_, _, let environment) = $0 { environment } else { nil } }
+                .first)
+        let documented = try #require(CommandHelp.files.first { $0.name.contains("TIMERDECK_") }).name
+            .split(separator: ",").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: " `")) }
+        #expect(Set(documented) == Set(environment.keys))
     }
 
     @Test("--help carries the keys, the config's fields, files, trace fields and exit statuses")
