@@ -108,8 +108,12 @@ let package = Package(
             dependencies: [
                 "RunLoopKit", "RunLoopKitFoundationCompat", "TestSupport",
                 .product(name: "CoreMetrics", package: "swift-metrics"),
-            ]
+            ],
+            exclude: ["ReadmeExample"]
         ),
+        // The README's "RunLoopKit in one example", as written: a whole program, so it builds as one.
+        .executableTarget(
+            name: "readme-example", dependencies: ["RunLoopKit"], path: "Tests/DocumentationExampleTests/ReadmeExample"),
         .testTarget(
             name: "RunLoopKitTests",
             dependencies: [

@@ -62,7 +62,8 @@ public enum UploadError: Error, Sendable, Hashable, CustomStringConvertible {
             "The server rejected the batch with \(status) \(Self.statusName(status))"
                 + (message.isEmpty ? "" : ": \(message)") + ". It stays in the outbox."
                 + (refusesOldSamples
-                    ? " The samples are older than the database accepts; see \"Where the samples go\" in the README."
+                    ? " The samples are older than the database accepts; Prometheus takes them with an out-of-order "
+                        + "window (out_of_order_time_window in prometheus.yml)."
                     : "")
         case .writeFailed(let path, let reason):
             "Cannot write \(path): \(reason)."

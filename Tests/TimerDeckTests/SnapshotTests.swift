@@ -2,9 +2,9 @@ import Testing
 
 @testable import TimerDeck
 
-/// The README's scenes as whole screens at 80×24 and 120×40, compared cell for cell with the
-/// committed files in Snapshots/ (see ``GoldenScreen`` for how to update them).
-@Suite("Golden snapshots of the README scenes")
+/// The scenes the README and `Docs/Manual.md` show, as whole screens at 80×24 and 120×40, compared
+/// cell for cell with the committed files in Snapshots/ (see ``GoldenScreen`` for how to update them).
+@Suite("Golden snapshots of the documented scenes")
 struct SnapshotTests {
     static let sizes = ["80x24", "120x40"]
 

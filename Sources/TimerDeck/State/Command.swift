@@ -1,4 +1,4 @@
-/// What a key asks the dashboard to do (the keymap in README and the help overlay).
+/// What a key asks the dashboard to do (``Keymap``; ``KeyGuide`` says what each key does).
 enum Command: Equatable, Sendable {
     /// `Tab` / `Shift-Tab`: focus the next or previous panel.
     case focusNext, focusPrevious

@@ -1,6 +1,6 @@
 import TerminalUI
 
-/// The default keymap (README and the help overlay list it).
+/// The default keymap; ``KeyGuide`` says what each key does (the help overlay, `--help` and the manual).
 enum Keymap {
     /// Lines one wheel notch scrolls.
     static let wheelLines = 3
@@ -88,29 +88,6 @@ enum Keymap {
         return hints.map { "\($0) \($1)" }.joined(separator: "  ")
     }
 
-    /// The help overlay's lines.
-    static let help: [String] = [
-        "Tab / Shift-Tab   focus the next / previous panel",
-        "↑ / ↓             select a row (scroll in the fire log)",
-        "Enter             press the selected SMS button",
-        "s                 start / stop the selected timer",
-        "p                 suspend / resume it",
-        "m                 next mode: default → tracking → modal → common",
-        "f                 fire it now (sampler, uploader: sample, upload now)",
-        "x                 invalidate it",
-        "t                 hold the run loop in the tracking mode until t again",
-        "PgUp PgDn j k     scroll the fire log (runs the tracking mode, M2)",
-        "wheel, drag       scroll / hold tracking with the mouse",
-        "Home / End        oldest / newest log entry",
-        "+ / -             ticker frame interval     l  slow-callback load (D3)",
-        "1 2 3 4           panels / lifetime lab / run loop phases / timeline",
-        "lab: ↑ ↓ o c i    strategy, open / close a screen, free leaked timers",
-        "M                 run the loop in the custom mode \"modal\" until M again",
-        "C                 make \"modal\" a common mode (for good, C-M5)",
-        "space  .          pause / resume all timers; step to the next fire",
-        "<  >              slow motion: slower / faster (1×, ¼×, ⅒×)",
-        "z  w  e           simulate a machine sleep (G3); wall clock −1 h / +1 h",
-        "a  d  W           add a timer (a form below), delete one, write all",
-        "?                 this help    Esc  close    q  quit",
-    ]
+    /// The help overlay's key lines, from ``KeyGuide``.
+    static let help: [String] = KeyGuide.entries.map(\.overlayLine)
 }
