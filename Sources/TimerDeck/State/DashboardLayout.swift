@@ -46,7 +46,7 @@ struct DashboardLayout: Equatable, Sendable {
         // Below the title, above the status bar; longer than that, it scrolls (↑ ↓).
         help = Rect(
             row: 2, column: max((size.width - Self.helpWidth) / 2, 0), width: Self.helpWidth,
-            height: min(Keymap.help.count + 2, max(size.height - 3, 3)))
+            height: min(Keymap.lines.count + 2, max(size.height - 3, 3)))
         uploads =
             hasUploads
             ? Rect(row: logTop, column: size.width - uploadsWidth, width: uploadsWidth, height: logHeight) : nil
