@@ -97,7 +97,7 @@ check "Alt-q is one unknown key" "an unrecognised key (alt-q) does nothing here"
 if screen | grep -qF "TIMERDECK-EXIT"; then fail "Alt-q does not quit"; else pass "Alt-q does not quit"; fi
 # A message cut in the status bar says so and is whole in the help: m on the dispatch timer.
 tmux_ send-keys -t "$session" Down m
-check "a cut status message points at the help" "[?: in full]"
+check "a cut status message points at the help" "[? in full]"
 tmux_ send-keys -t "$session" '?'
 check "the help holds the cut message in full" "Messages (in full)"
 check "the help holds the end of the cut message" "Status: sms-gcd: "

@@ -64,7 +64,7 @@ struct ReadableScreenTests {
         #expect(hint.hasPrefix("sms-gcd: "))
         #expect(CharacterWidth.of(hint) > state.layout.hintWidth)
         let bar = line(screen(of: state), containing: "sms-gcd: ")
-        #expect(bar.hasSuffix("  [?: in full]"), "\(bar)")
+        #expect(bar.hasSuffix(" [? in full]"), "\(bar)")
         _ = state.apply(.key(.character("?")))
         #expect(state.isHelpVisible)
         #expect(state.messages == ["Status: \(hint)"])
@@ -96,7 +96,7 @@ struct ReadableScreenTests {
         let hint = try #require(state.hint)
         #expect(hint.contains("accepted"), "\(hint)")
         #expect(CharacterWidth.of(hint) > state.layout.hintWidth)
-        #expect(line(screen(of: state), containing: "add timer: tea 0s").hasSuffix("  [?: in full]"))
+        #expect(line(screen(of: state), containing: "add timer: tea 0s").hasSuffix(" [? in full]"))
         _ = state.apply(.key(.character("?")))
         #expect(state.isHelpVisible && state.prompt?.text == "tea 0s", "? is not typed into the form")
         #expect(state.messages == ["Status: \(hint)"])
@@ -127,6 +127,14 @@ struct ReadableScreenTests {
         #expect(!state.helpLines.contains { $0.hasPrefix("s ") || $0.hasPrefix("q ") })
         #expect(Keymap.help(KeyBindings()).contains("s                 start / stop the selected timer"))
         #expect(Keymap.help(KeyBindings()).count == Keymap.lines.count)
+    }
+
+    @Test("The keymap's table lists every action once, so the help shows every bindable key")
+    func everyActionInTheTable() {
+        let listed = Keymap.lines.flatMap(\.keys).compactMap { key -> KeyAction? in
+            if case .action(let action) = key { action } else { nil }
+        }
+        #expect(listed.sorted { $0.rawValue < $1.rawValue } == KeyAction.allCases.sorted { $0.rawValue < $1.rawValue })
     }
 
     @Test("An unrecognised key is named once, as such")

@@ -27,7 +27,7 @@ enum StatusBar {
             case .writeTimers: nil
             }
         guard let helpKey, !state.isHelpVisible else { return TextFit.truncate(hint, to: width) }
-        let more = "  [\(helpKey): in full]"
+        let more = " [\(helpKey) in full]"
         return TextFit.truncate(hint, to: width - CharacterWidth.of(more)) + more
     }
 }

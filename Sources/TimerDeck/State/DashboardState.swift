@@ -59,7 +59,8 @@ struct DashboardState: Sendable {
     var isHelpVisible = false
     /// The first help line shown, when the keys do not all fit (↑ ↓ scroll them).
     var helpOffset = 0
-    /// A short message for the status bar until the next key (an ignored key, a refused action).
+    /// A short message for the status bar until the next key (an ignored key, a refused action);
+    /// the help, opened and scrolled, keeps it and shows it in full.
     var hint: String?
     /// Every fire, bounded.
     var log: FireLog
