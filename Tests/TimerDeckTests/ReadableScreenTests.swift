@@ -167,6 +167,19 @@ struct ReadableScreenTests {
         #expect(state.hint == "nothing to put back: d deletes the selected timer")
     }
 
+    @Test("u does not put back a timer whose name was taken since")
+    func undoDeleteKeepsNamesUnique() throws {
+        var state = try state("[[timers]]\nname = \"tea\"\ninterval = \"3s\"\n")
+        select(try #require(state.rows.firstIndex { $0.name == "tea" }), in: &state)
+        _ = state.apply(.key(.character("d")))
+        _ = state.apply(.key(.character("a")))
+        for character in "tea 5s" { _ = state.apply(.key(.character(character))) }
+        _ = state.apply(.key(.enter))
+        _ = state.apply(.key(.character("u")))
+        #expect(state.rows.filter { $0.name == "tea" }.count == 1)
+        #expect(state.hint == "a timer named tea was added since: delete it to put the old one back")
+    }
+
     @Test("f on a stopped timer says why nothing happened")
     func fireOnStoppedTimer() throws {
         var state = try state()

@@ -144,6 +144,10 @@ extension DashboardState {
             hint = "nothing to put back: \(KeyAction.name(of: keys.key(of: .delete))) deletes the selected timer"
             return []
         }
+        guard !rows.contains(where: { $0.name == deleted.name }) else {
+            hint = "a timer named \(deleted.name) was added since: delete it to put the old one back"
+            return []
+        }
         lastDeleted = nil
         let id = RowID(number: rowsMade)
         rowsMade += 1
