@@ -15,10 +15,11 @@ struct KeyBindingsTests {
         _ = state.apply(.key(.character("q")))
         #expect(!state.quitRequested)
         #expect(state.hint == "key q does nothing here — press ? for help")
-        #expect(state.keys.translate(.character("P")) == .character(" "))
-        #expect(state.keys.translate(.character(" ")) == .character("f"))
-        #expect(state.helpLines.contains("Q                 quit (was q)"))
-        #expect(state.helpLines.contains("space             fire (was f)"))
+        #expect(state.keys.action(for: "P") == .pauseAll)
+        #expect(state.keys.action(for: " ") == .fire)
+        #expect(state.keys.action(for: "f") == nil)
+        #expect(state.helpLines.contains("Q                 quit"))
+        #expect(state.helpLines.contains("space             fire it now (sampler, uploader: sample, upload now)"))
         _ = state.apply(.key(.escape))
         let screen = GridScreen(size: Size(width: 120, height: 1))
         StatusBar.draw(
@@ -61,10 +62,17 @@ struct KeyBindingsTests {
         #expect(parseConfigError(text).hasPrefix(expected), "\(parseConfigError(text))")
     }
 
+    @Test("= is + while the frame-up key is not moved and = is free")
+    func alias() throws {
+        #expect(KeyBindings().action(for: "=") == .frameUp)
+        #expect(try KeyBindings([.frameUp: "]"]).action(for: "=") == nil)
+        #expect(try KeyBindings([.quit: "="]).action(for: "=") == .quit)
+    }
+
     @Test("Two actions may swap their keys")
     func swap() throws {
         let config = try Config.parse("[keys]\nstart-stop = \"p\"\npause = \"s\"\n")
-        #expect(config.keys.translate(.character("p")) == .character("s"))
-        #expect(config.keys.translate(.character("s")) == .character("p"))
+        #expect(config.keys.action(for: "p") == .startStop)
+        #expect(config.keys.action(for: "s") == .pause)
     }
 }

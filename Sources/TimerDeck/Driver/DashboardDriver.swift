@@ -108,7 +108,7 @@ package final class DashboardDriver {
     /// Handles keys in order. A key that starts a nested run (a tracking gesture, `M`) runs it; the
     /// keys after it are handled inside that run, as a scroll view keeps receiving touches.
     package func receive(_ keys: [Key]) {
-        recorder?.keys(keys, at: inputTime)
+        if !keys.isEmpty { recorder?.input(at: inputTime) }
         store.send(keys.map { .key($0) })
     }
 
@@ -206,6 +206,8 @@ package final class DashboardDriver {
 extension DashboardDriver: EffectPerformer {
     func applied(_ event: Event, firstNewEntry: Int) {
         if let trace { traceFires(since: firstNewEntry, to: trace) }
+        // Each key as it is applied, so the recording ends at the key that quit, whichever it is.
+        if case .key(let key) = event { recorder?.key(key, quits: state.quitRequested) }
     }
 
     func soon(_ body: @escaping () -> Void) {

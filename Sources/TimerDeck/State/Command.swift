@@ -48,6 +48,8 @@ enum Command: Equatable, Sendable {
     case time(TimeControlKey)
     /// Deletes the selected timer, if it is one the user defined or added (`d`).
     case deleteTimer
+    /// Puts back the timer the last delete took, with its definition (`u`).
+    case undoDelete
     /// Asks for a new timer's definition and adds it (`a`).
     case addTimer
     /// Asks for a file and writes every row's timer definition to it (`W`).
