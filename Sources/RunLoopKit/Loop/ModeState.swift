@@ -2,6 +2,8 @@
 final class ModeState {
     let mode: RunLoop.Mode
     let timers: TimerQueue
+    /// The timeout sets that fire in this mode, in the order they were made.
+    var timeoutSets: [TimeoutSet] = []
     /// Sorted by order; equal orders keep the order they were added in (C-R8).
     private(set) var observers: [RunLoop.Observer] = []
     /// The union of the observers' activities, to skip notifications nobody wants.
