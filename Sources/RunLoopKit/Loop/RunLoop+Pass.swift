@@ -75,7 +75,7 @@ extension RunLoop {
     /// Whether `state` has nothing that could make a pass do work (C-M8); a common mode of
     /// ``RunLoop/main`` always may, from the main queue.
     func isEmpty(_ state: ModeState) -> Bool {
-        !drainsMainQueue(in: state) && state.timers.isEmpty && state.timeoutSets.allSatisfy(\.isEmpty)
+        !drainsMainQueue(in: state) && state.timers.isEmpty && !state.hasTimeouts
             && state.sources.isEmpty
             && state.descriptorSources.isEmpty && !hasBlocks(for: state) && !hasJobs(for: state)
     }
@@ -154,10 +154,10 @@ extension RunLoop {
     func wakeDeadline(for state: ModeState) -> Int64? {
         var hard = Int64.max
         state.timers.narrowHardDeadline(&hard)
-        for set in state.timeoutSets { hard = min(hard, set.hardDeadline()) }
+        state.forEachTimeoutSet { hard = min(hard, $0.hardDeadline()) }
         var wake: Int64?
         state.timers.latestFireTime(atOrBefore: hard, raising: &wake)
-        for set in state.timeoutSets {
+        state.forEachTimeoutSet { set in
             if let latest = set.latestDeadline(atOrBefore: hard) { wake = max(wake ?? latest, latest) }
         }
         return wake == Int64.max ? nil : wake
@@ -176,10 +176,10 @@ extension RunLoop {
         let lastDueOrder = lastInsertionOrder
         let queue = state.timers
         var skipped: [TimerQueue.Entry] = []
-        let sets = state.timeoutSets
+        let hasTimeoutSets = !state.timeoutSets.isEmpty
         while true {
-            if !sets.isEmpty,
-                let set = nextDueTimeoutSet(sets, by: limit, lastDueOrder: lastDueOrder, before: queue.first)
+            if hasTimeoutSets,
+                let set = nextDueTimeoutSet(in: state, by: limit, lastDueOrder: lastDueOrder, before: queue.first)
             {
                 set.fireTop()
                 continue
@@ -199,19 +199,19 @@ extension RunLoop {
         }
         // Newest first: a timer moved back in and taken off again was skipped twice (TimerQueue.putBack).
         for entry in skipped.reversed() { queue.putBack(entry) }
-        for set in sets { set.endPass() }
+        if hasTimeoutSets { state.forEachTimeoutSet { $0.endPass() } }
     }
 
-    /// The set among `sets` whose next due timeout comes first, if it comes before the timer entry
-    /// `timer` (C-T3: by fire time, then insertion order).
+    /// The timeout set of `state` whose next due timeout comes first, if it comes before the timer
+    /// entry `timer` (C-T3: by fire time, then insertion order).
     private func nextDueTimeoutSet(
-        _ sets: [TimeoutSet], by limit: Int64, lastDueOrder: UInt64, before timer: TimerQueue.Entry?
+        in state: ModeState, by limit: Int64, lastDueOrder: UInt64, before timer: TimerQueue.Entry?
     ) -> TimeoutSet? {
         var best: TimeoutSet?
         var bestDeadline = timer?.deadline ?? Int64.max
         var bestOrder = timer?.order ?? UInt64.max
-        for set in sets {
-            guard let entry = set.nextDue(by: limit, lastDueOrder: lastDueOrder) else { continue }
+        state.forEachTimeoutSet { set in
+            guard let entry = set.nextDue(by: limit, lastDueOrder: lastDueOrder) else { return }
             if entry.deadline < bestDeadline || (entry.deadline == bestDeadline && entry.order < bestOrder) {
                 best = set
                 bestDeadline = entry.deadline

@@ -302,8 +302,9 @@ public final class RunLoop {
     /// The next fire date of the timers in `mode`, `nil` if it has none that will fire (C-R12).
     public func nextFireDate(forMode mode: Mode) -> Instant? {
         guard let state = modeStates[mode] else { return nil }
-        let first = state.timeoutSets.reduce(state.timers.first?.deadline ?? Int64.max) {
-            min($0, $1.nextDeadline() ?? $0)
+        var first = state.timers.first?.deadline ?? Int64.max
+        state.forEachTimeoutSet { set in
+            if let deadline = set.nextDeadline() { first = min(first, deadline) }
         }
         return first == Int64.max ? nil : Instant(nanoseconds: first)
     }

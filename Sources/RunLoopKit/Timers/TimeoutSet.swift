@@ -335,34 +335,14 @@ public final class TimeoutSet {
         return overflow ? Int64.max : limit
     }
 
-    /// The latest deadline at or before `hard`, `nil` if none; visits only those entries, depth first,
-    /// on a stack of its own (a subtree's entries are no earlier than its root). A tombstone may raise
-    /// it to a time before `hard`, inside the window of the live timeout that set `hard`.
+    /// The latest deadline at or before `hard`, `nil` if none (``HeapWindow``). A tombstone may
+    /// raise it to a time before `hard`, inside the window of the live timeout that set `hard`.
     func latestDeadline(atOrBefore hard: Int64) -> Int64? {
-        guard heapCount > 0, heap[0].deadline <= hard else { return nil }
-        // A depth-first walk of a 4-ary heap holds at most 3 entries per level plus one: 3 × 31 + 1
-        // for 2³¹ entries.
-        return withUnsafeTemporaryAllocation(of: Int.self, capacity: 96) { stack in
-            var latest = heap[0].deadline
-            var depth = 1
-            stack[0] = 0
-            while depth > 0 {
-                depth -= 1
-                let index = stack[depth]
-                let deadline = heap[index].deadline
-                guard deadline <= hard else { continue }
-                latest = max(latest, deadline)
-                let firstChild = 4 &* index &+ 1
-                var child = min(firstChild + 3, heapCount - 1)
-                while child >= firstChild {
-                    checkIndex(depth, below: stack.count)
-                    stack[depth] = child
-                    depth += 1
-                    child -= 1
-                }
-            }
-            return latest
-        }
+        var latest: Int64?
+        HeapWindow.visit(
+            count: heapCount, deadline: { heap[$0].deadline }, atOrBefore: { hard },
+            body: { index in latest = max(latest ?? heap[index].deadline, heap[index].deadline) })
+        return latest
     }
 
     /// The earliest deadline of a scheduled timeout, settling the top.
