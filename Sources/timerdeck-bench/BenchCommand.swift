@@ -19,6 +19,8 @@ struct BenchCommand: ParsableCommand {
 
     @Flag(help: "Only the rows of timers at scale: every deadline due at once, 10M timers, scattered timers.")
     var scaleOnly = false
+    @Flag(help: "Only the rows of one-shot timers: fired and cancelled, at scale, and with tolerance.")
+    var throughputOnly = false
     @Flag(help: "Only the async section: sleeping tasks, job hops and actor calls.")
     var asyncOnly = false
 
@@ -91,6 +93,7 @@ struct BenchCommand: ParsableCommand {
             }
             report.throughput(rows, tolerance: Int64(tolerance))
         }
+        guard !throughputOnly else { return }
         let seconds: Int64 = quick ? 500_000_000 : 3_000_000_000
         let runs = quick ? 1 : 3
         for interval: Int64 in [1_000_000, 16_666_667] {

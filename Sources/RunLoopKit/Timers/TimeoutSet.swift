@@ -76,9 +76,9 @@ public final class TimeoutSet {
 
     static let noSlot = UInt32.max
 
-    // Storage: the heap, the slab and the pass's scratch are plain buffers, grown by doubling and
-    // only touched on the loop's thread, never re-entrantly during a mutation (the handler is called
-    // with no pointer held). As in ``TimerQueue``, this spares the hot paths the uniqueness and
+    // Storage: the heap, the slab and the pass's scratch are plain malloc'd buffers, grown by
+    // doubling with realloc (`reallocate`) and only touched on the loop's thread, never re-entrantly
+    // during a mutation (the handler is called with no pointer held). As in ``TimerQueue``, this spares the hot paths the uniqueness and
     // bounds checks of arrays and the dynamic exclusivity checks of class properties; debug builds
     // check every index (`checkIndex`) and the heap's invariants (`checkInvariantsInDebugBuilds`).
     @exclusivity(unchecked) var heap: UnsafeMutablePointer<Entry>
@@ -121,9 +121,9 @@ public final class TimeoutSet {
         handler: any TimeoutHandler
     ) {
         loop.checkThread("TimeoutSet(on:forMode:tolerance:handler:)")
-        heap = .allocate(capacity: 0)
-        records = .allocate(capacity: 0)
-        deferred = .allocate(capacity: 0)
+        heap = Self.emptyBuffer(of: Entry.self)
+        records = Self.emptyBuffer(of: Record.self)
+        deferred = Self.emptyBuffer(of: Entry.self)
         toleranceNanoseconds = max(tolerance.nanoseconds, 0)
         orders = loop.insertionOrders
         self.handler = handler
@@ -133,9 +133,9 @@ public final class TimeoutSet {
     }
 
     deinit {
-        heap.deallocate()
-        records.deallocate()
-        deferred.deallocate()
+        free(heap)
+        free(records)
+        free(deferred)
     }
 
     /// How many timeouts are scheduled.
@@ -267,10 +267,7 @@ public final class TimeoutSet {
 
     private func growRecords() {
         recordCapacity = max(2 * recordCapacity, 16)
-        let grown = UnsafeMutablePointer<Record>.allocate(capacity: recordCapacity)
-        grown.moveInitialize(from: records, count: recordCount)
-        records.deallocate()
-        records = grown
+        records = Self.reallocate(records, capacity: recordCapacity)
     }
 
     /// Frees the slot of a timeout that fired or was cancelled: its handles go stale.
