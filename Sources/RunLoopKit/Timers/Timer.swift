@@ -158,6 +158,7 @@ public final class Timer {
                 compactTolerance = UInt32.max
                 extrasForWriting().toleranceNanoseconds = value
             }
+            if isQueued { runLoop?.toleranceChanged(self) }
         }
     }
 
