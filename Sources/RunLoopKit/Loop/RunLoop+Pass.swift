@@ -153,12 +153,10 @@ extension RunLoop {
     /// one wake-up serves every timer whose window it falls in. Firing timers are ignored (C-T4).
     func wakeDeadline(for state: ModeState) -> Int64? {
         var hard = Int64.max
-        // C-T4: timers firing are left out; none is unless a callout is running.
-        let checkingFiring = timersFiring > 0
-        state.timers.narrowHardDeadline(&hard, checkingFiring: checkingFiring)
+        state.timers.narrowHardDeadline(&hard)
         state.forEachTimeoutSet { hard = min(hard, $0.hardDeadline()) }
         var wake: Int64?
-        state.timers.latestFireTime(atOrBefore: hard, raising: &wake, checkingFiring: checkingFiring)
+        state.timers.latestFireTime(atOrBefore: hard, raising: &wake)
         state.forEachTimeoutSet { set in
             if let latest = set.latestDeadline(atOrBefore: hard) { wake = max(wake ?? latest, latest) }
         }
@@ -232,9 +230,7 @@ extension RunLoop {
         guard !timer.isFiring, timer.fireNanoseconds <= limit, timer.runLoop === self else { return }
         let serviced = timer.fireNanoseconds
         if let metrics { metrics.fired(timer, due: serviced, calledAt: now.nanoseconds, in: currentMode ?? .default) }
-        timersFiring += 1
         timer.runCallout()
-        timersFiring -= 1
         // C-T5: a one-shot timer is invalidated after its callout.
         guard timer.repeats else {
             timer.invalidate()

@@ -126,11 +126,6 @@ extension RunLoop {
         }
     }
 
-    /// Called when the timer's tolerance changed: its entries carry the new one (C-T9).
-    func toleranceChanged(_ timer: Timer) {
-        timer.forEachQueueID { queue(withID: $0).updateTolerance(of: timer) }
-    }
-
     func queue(withID id: Int32) -> TimerQueue {
         statesByQueueID[Int(id) - 1].timers
     }

@@ -51,9 +51,6 @@ public final class RunLoop {
     let insertionOrders = InsertionOrders()
     /// The timeout sets made for ``Mode/common``, copied into a mode that becomes common (C-M5).
     var commonTimeoutSets: [TimeoutSet] = []
-    /// How many timer callouts of this loop are running (nested runs stack them), so that the wake-up
-    /// computation reads timers to skip firing ones (C-T4) only when there can be any.
-    @exclusivity(unchecked) var timersFiring = 0
     /// Whether a main-queue drain is in progress (``serviceMainQueue(in:)``), so a nested run does not drain again.
     var isDrainingMainQueue = false
     /// The modes whose passes run executor jobs (C-X1); ``executorModes``.

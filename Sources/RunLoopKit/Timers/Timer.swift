@@ -158,7 +158,6 @@ public final class Timer {
                 compactTolerance = UInt32.max
                 extrasForWriting().toleranceNanoseconds = value
             }
-            if isQueued { runLoop?.toleranceChanged(self) }
         }
     }
 

@@ -17,17 +17,14 @@
 /// It is only touched on the run loop's thread and never re-entrantly; its storage is one plain
 /// buffer, so the hot paths pay neither copy-on-write uniqueness checks nor dynamic exclusivity checks.
 final class TimerQueue {
-    /// A heap entry: fire time, order and tolerance cached from the timer, so that comparisons and
-    /// the wake-up window's walk stay in the array (a walk that read each timer's tolerance took a
-    /// cache miss per timer in the window: with tolerance, timers cost more than without), and the timer. `Unmanaged` because the entry's reference is owned by hand (invariant 4): the
+    /// A heap entry: fire time and order cached from the timer, so comparisons stay in the array,
+    /// and the timer. `Unmanaged` because the entry's reference is owned by hand (invariant 4): the
     /// pass hands a popped timer's reference to its callout and releases it once, instead of a
     /// retain and release around every callout (with the removal of each fired one-shot, about
     /// 25 % of the 1M all-due run's profile when the pass did that).
     struct Entry {
         var deadline: Int64
         var order: UInt64
-        /// The timer's tolerance (C-T9), refreshed whenever the entry is written or the tolerance set.
-        var tolerance: Int64
         var timer: Unmanaged<Timer>
 
         @inline(__always)
@@ -78,8 +75,7 @@ final class TimerQueue {
     func insert(_ timer: Timer, deadline: Int64, order: UInt64) {
         // A placeholder until `place` records the index: a timer's first slot is kept inline.
         timer.recordSlot(QueueSlot.parked, in: id)
-        append(
-            Entry(deadline: deadline, order: order, tolerance: timer.toleranceNanoseconds, timer: .passRetained(timer)))
+        append(Entry(deadline: deadline, order: order, timer: .passRetained(timer)))
     }
 
     /// Removes `timer`; does nothing if it is not here.
@@ -107,16 +103,12 @@ final class TimerQueue {
     func update(_ timer: Timer, deadline: Int64, order: UInt64) {
         guard let slot = timer.slot(in: id) else { return }
         guard slot != QueueSlot.parked else {
-            putBack(
-                Entry(
-                    deadline: deadline, order: order, tolerance: timer.toleranceNanoseconds,
-                    timer: .passRetained(timer)))
+            putBack(Entry(deadline: deadline, order: order, timer: .passRetained(timer)))
             return
         }
         let index = Int(slot)
         heap[index].deadline = deadline
         heap[index].order = order
-        heap[index].tolerance = timer.toleranceNanoseconds
         restore(at: index)
         checkInvariantsInDebugBuilds()
     }
@@ -148,46 +140,36 @@ final class TimerQueue {
             return
         }
         parkedCount -= 1
-        var refreshed = entry
-        refreshed.tolerance = timer.toleranceNanoseconds
-        append(refreshed)
-    }
-
-    /// Copies `timer`'s new tolerance into its entry; a parked timer's is copied when it is put back.
-    func updateTolerance(of timer: Timer) {
-        guard let slot = timer.slot(in: id), slot != QueueSlot.parked else { return }
-        heap[Int(slot)].tolerance = timer.toleranceNanoseconds
+        append(entry)
     }
 
     /// Narrows `hard` to the earliest "fire time + tolerance" among timers that are not firing,
-    /// visiting only entries whose fire time is at or before `hard` (C-T9). Timers are read only when
-    /// `checkingFiring` (some callout of the loop is running, C-T4): otherwise the walk stays in the heap.
-    func narrowHardDeadline(_ hard: inout Int64, checkingFiring: Bool = true) {
+    /// visiting only entries whose fire time is at or before `hard` (C-T9).
+    func narrowHardDeadline(_ hard: inout Int64) {
         visit(
             atOrBefore: { hard },
-            body: { entry in
-                if checkingFiring && entry.timer._withUnsafeGuaranteedRef({ $0.isFiring }) { return }
-                let (limit, overflow) = entry.deadline.addingReportingOverflow(entry.tolerance)
+            { deadline, timer in
+                guard !timer.isFiring else { return }
+                let (limit, overflow) = deadline.addingReportingOverflow(timer.toleranceNanoseconds)
                 hard = min(hard, overflow ? Int64.max : limit)
             })
     }
 
-    /// Raises `wake` to the latest fire time at or before `hard` among timers that are not firing
-    /// (read only when `checkingFiring`, as above).
-    func latestFireTime(atOrBefore hard: Int64, raising wake: inout Int64?, checkingFiring: Bool = true) {
+    /// Raises `wake` to the latest fire time at or before `hard` among timers that are not firing.
+    func latestFireTime(atOrBefore hard: Int64, raising wake: inout Int64?) {
         visit(
             atOrBefore: { hard },
-            body: { entry in
-                if checkingFiring && entry.timer._withUnsafeGuaranteedRef({ $0.isFiring }) { return }
-                wake = max(wake ?? entry.deadline, entry.deadline)
+            { deadline, timer in
+                guard !timer.isFiring else { return }
+                wake = max(wake ?? deadline, deadline)
             })
     }
 
-    /// Calls `body` with every entry whose fire time is at or before `bound()`, re-read as `body`
-    /// narrows it (``HeapWindow``).
-    private func visit(atOrBefore bound: () -> Int64, body: (Entry) -> Void) {
+    /// Calls `body` with every entry whose fire time is at or before `bound()` (``HeapWindow``).
+    private func visit(atOrBefore bound: () -> Int64, _ body: (Int64, Timer) -> Void) {
         HeapWindow.visit(
-            count: heapCount, deadline: { heap[$0].deadline }, atOrBefore: bound, body: { body(heap[$0]) })
+            count: heapCount, deadline: { heap[$0].deadline }, atOrBefore: bound,
+            body: { index in body(heap[index].deadline, heap[index].timer.takeUnretainedValue()) })
     }
 
     // MARK: The heap
