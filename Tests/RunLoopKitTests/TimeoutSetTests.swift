@@ -162,6 +162,25 @@ struct TimeoutSetTests {
         #expect(log.tags == [1, 2])
     }
 
+    @Test("C-M11: a run nested in a callout fires the other due timeouts once; the outer pass fires none twice")
+    func nestedRunFiresEachOnce() {
+        let (loop, _) = makeVirtualLoop()
+        let log = TimeoutLog(loop)
+        let set = TimeoutSet(on: loop, handler: log)
+        log.reaction = { _, tag in
+            if tag == 1 {
+                set.schedule(at: ms(10), tag: 4)
+                loop.run(mode: .default, until: ms(10))
+            }
+        }
+        set.schedule(at: ms(10), tag: 1)
+        set.schedule(at: ms(10), tag: 2)
+        set.schedule(at: ms(10), tag: 3)
+        loop.run(until: ms(100))
+        #expect(log.tags == [1, 2, 3, 4])
+        #expect(set.isEmpty && set.isConsistent)
+    }
+
     @Test("A fired timeout's slot serves a timeout scheduled in its own callout")
     func callbackReusesSlot() {
         let (loop, _) = makeVirtualLoop()
