@@ -47,7 +47,10 @@ public final class RunLoop {
     var runs: [PerRun] = []
     /// Delayed performs waiting to run, by target (C-P2).
     var performRequests = PerformRequests()
-    @exclusivity(unchecked) private var insertionCounter: UInt64 = 0
+    /// The insertion orders of the loop's timers and timeout sets (C-T3).
+    let insertionOrders = InsertionOrders()
+    /// The timeout sets made for ``Mode/common``, copied into a mode that becomes common (C-M5).
+    var commonTimeoutSets: [TimeoutSet] = []
     /// Whether a main-queue drain is in progress (``serviceMainQueue(in:)``), so a nested run does not drain again.
     var isDrainingMainQueue = false
     /// The modes whose passes run executor jobs (C-X1); ``executorModes``.
@@ -201,6 +204,7 @@ public final class RunLoop {
         commonModeList.append(mode)
         let state = modeState(for: mode)
         commonItems.copy(into: state, of: self)
+        state.timeoutSets.append(contentsOf: commonTimeoutSets)
         watchMainQueue(in: state)
     }
 
@@ -295,8 +299,12 @@ public final class RunLoop {
 
     /// The next fire date of the timers in `mode`, `nil` if it has none that will fire (C-R12).
     public func nextFireDate(forMode mode: Mode) -> Instant? {
-        guard let first = modeStates[mode]?.timers.first, first.deadline != Int64.max else { return nil }
-        return Instant(nanoseconds: first.deadline)
+        guard let state = modeStates[mode] else { return nil }
+        var first = state.timers.first?.deadline ?? Int64.max
+        state.forEachTimeoutSet { set in
+            if let deadline = set.nextDeadline() { first = min(first, deadline) }
+        }
+        return first == Int64.max ? nil : Instant(nanoseconds: first)
     }
 
     /// Foundation's `limitDate(forMode:)`: polls `mode` once (firing due timers), then returns `nil`
@@ -323,13 +331,27 @@ public final class RunLoop {
     }
 
     /// The next insertion order: ties between equal fire times go to the earlier insertion (C-T3).
+    @inline(__always)
     func nextInsertionOrder() -> UInt64 {
-        insertionCounter &+= 1
-        return insertionCounter
+        insertionOrders.next()
     }
 
     /// The last insertion order handed out: every later insertion or repositioning gets a greater one.
-    var lastInsertionOrder: UInt64 { insertionCounter }
+    var lastInsertionOrder: UInt64 { insertionOrders.last }
+}
+
+/// The sequence of insertion orders of one run loop, shared with its timeout sets so that they
+/// need no reference to the loop on their hot paths. Only touched on the loop's thread.
+final class InsertionOrders {
+    /// The last order handed out; 0 before the first.
+    @exclusivity(unchecked) private(set) var last: UInt64 = 0
+
+    /// The next order, greater than every one handed out before.
+    @inline(__always)
+    func next() -> UInt64 {
+        last &+= 1
+        return last
+    }
 }
 
 @available(*, unavailable)
