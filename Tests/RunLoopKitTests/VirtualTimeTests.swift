@@ -1,0 +1,124 @@
+import Glibc
+import RunLoopKit
+import Synchronization
+import Testing
+
+/// ``VirtualTime`` replaces the concurrency runtime's global executor for the whole process, so
+/// each test runs its scope in a child process (an exit test) and reads the outcome from its
+/// exit status: 0 only when the child saw exactly the expected virtual times.
+@Suite("VirtualTime: a process-wide virtual-time scope")
+struct VirtualTimeTests {
+    @Test("Task {}, Task.sleep and ContinuousClock sleeps give the same exact virtual times, 100 times")
+    func chainGetsExactVirtualTimes() async {
+        await #expect(processExitsWith: .success) {
+            let runs = (0..<100).map { _ in sleepChain(inScope: true) }
+            exit(runs.allSatisfy { $0 == expectedChain } ? 0 : 1)
+        }
+    }
+
+    @Test("Without the scope the same tasks sleep in real time: the virtual loop never sees them wake")
+    func withoutScopeTimesAreReal() async {
+        await #expect(processExitsWith: .success) {
+            exit(sleepChain(inScope: false).isEmpty ? 0 : 1)
+        }
+    }
+
+    @Test("A sleep of 1.5 ms takes 2 ms of virtual time, and equal deadlines resume in the order they slept")
+    func roundedDelaysInOrder() async {
+        await #expect(processExitsWith: .success) {
+            exit(equalDeadlines() == ["a 2 ms", "b 2 ms", "c 2 ms"] ? 0 : 1)
+        }
+    }
+
+    @Test("After the scope the runtime's own hooks are back: a sleep takes real time again")
+    func hooksRestored() async {
+        await #expect(processExitsWith: .success) {
+            _ = sleepChain(inScope: true)
+            exit(sleepChain(inScope: false).isEmpty ? 0 : 1)
+        }
+    }
+}
+
+/// The virtual times, since the start of the run, at which `sleepChain(inScope: true)` records.
+private let expectedChain = [
+    "task 1 h", "detached 1 h 5 min", "clock 1 h 5 min 30 s", "child 2 h 5 min 30 s", "done 2 h 5 min 30 s",
+]
+
+/// A chain of unstructured, detached and child tasks sleeping with `Task.sleep` and
+/// `ContinuousClock`, run on a new virtual loop — in a ``VirtualTime`` scope or, without it, for
+/// ten virtual hours; returns what it recorded, with the virtual time of each record.
+private func sleepChain(inScope: Bool) -> [String] {
+    let clock = VirtualClock()
+    let loop = RunLoop(clock: .virtual(clock))
+    let log = Mutex<[String]>([])
+    let record: @Sendable (String) -> Void = { name in
+        let now = clock.now()
+        log.withLock { $0.append("\(name) \(describe(now.nanoseconds))") }
+    }
+    let start: @Sendable () -> Void = {
+        Task {
+            try await Task.sleep(for: .seconds(3_600))
+            record("task")
+            await Task.detached {
+                try? await Task.sleep(for: .seconds(300))
+                record("detached")
+            }.value
+            try await ContinuousClock().sleep(for: .seconds(30))
+            record("clock")
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    try? await Task.sleep(for: .seconds(3_600))
+                    record("child")
+                }
+            }
+            record("done")
+        }
+    }
+    if inScope {
+        VirtualTime.run(on: loop, start)
+    } else {
+        start()
+        // Something in the loop, so that its run jumps ten virtual hours instead of returning.
+        let timer = Timer(interval: .seconds(36_000), repeats: false) { _ in }
+        loop.add(timer, forMode: .default)
+        loop.run(mode: .default)
+    }
+    return log.withLock { $0 }
+}
+
+/// Three tasks sleeping 1.5 ms with `Task.sleep(nanoseconds:)`, in order a, b, c.
+private func equalDeadlines() -> [String] {
+    let clock = VirtualClock()
+    let loop = RunLoop(clock: .virtual(clock))
+    let log = Mutex<[String]>([])
+    let record: @Sendable (String) -> Void = { name in
+        let now = clock.now()
+        log.withLock { $0.append("\(name) \(describe(now.nanoseconds))") }
+    }
+    VirtualTime.run(on: loop) {
+        Task {
+            for name in ["a", "b", "c"] {
+                Task {
+                    try await Task.sleep(nanoseconds: 1_500_000)
+                    record(name)
+                }
+            }
+        }
+    }
+    return log.withLock { $0 }
+}
+
+/// `nanoseconds` in hours, minutes, seconds and milliseconds, leaving out zero parts.
+private func describe(_ nanoseconds: Int64) -> String {
+    let parts: [(Int64, String)] = [
+        (nanoseconds / 3_600_000_000_000, "h"), (nanoseconds / 60_000_000_000 % 60, "min"),
+        (nanoseconds / 1_000_000_000 % 60, "s"),
+    ]
+    var words = parts.filter { $0.0 > 0 }.map { "\($0.0) \($0.1)" }
+    let fraction = nanoseconds % 1_000_000_000
+    if fraction > 0 {
+        let milliseconds = Double(fraction) / 1_000_000
+        words.append(fraction % 1_000_000 == 0 ? "\(fraction / 1_000_000) ms" : "\(milliseconds) ms")
+    }
+    return words.isEmpty ? "0" : words.joined(separator: " ")
+}
