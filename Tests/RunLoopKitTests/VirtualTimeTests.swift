@@ -30,11 +30,17 @@ struct VirtualTimeTests {
         }
     }
 
-    @Test("After the scope the runtime's own hooks are back: a sleep takes real time again")
-    func hooksRestored() async {
+    @Test("A task made on a thread that is no task runs on the loop and sleeps in virtual time")
+    func taskFromOtherThread() async {
         await #expect(processExitsWith: .success) {
-            _ = sleepChain(inScope: true)
-            exit(sleepChain(inScope: false).isEmpty ? 0 : 1)
+            exit(taskFromAThread() == ["thread 1 min 30 s"] ? 0 : 1)
+        }
+    }
+
+    @Test("The scope replaces the runtime's hook and restores it: after it a sleep takes real time again")
+    func hookRestored() async {
+        await #expect(processExitsWith: .success) {
+            exit(scopeReplacesAndRestoresHook() && sleepChain(inScope: false).isEmpty ? 0 : 1)
         }
     }
 }
@@ -106,6 +112,41 @@ private func equalDeadlines() -> [String] {
         }
     }
     return log.withLock { $0 }
+}
+
+/// A task made on a new thread (no task, announced as work outside the loop) that sleeps 90 s;
+/// returns what it recorded.
+private func taskFromAThread() -> [String] {
+    let clock = VirtualClock()
+    let loop = RunLoop(clock: .virtual(clock))
+    let log = Mutex<[String]>([])
+    let record: @Sendable () -> Void = {
+        let now = clock.now()
+        log.withLock { $0.append("thread \(describe(now.nanoseconds))") }
+    }
+    VirtualTime.run(on: loop) {
+        let work = loop.handle.beginExternalWork()
+        spawnThread {
+            Task {
+                try await Task.sleep(for: .seconds(90))
+                record()
+            }
+            work.finish()
+        }
+    }
+    return log.withLock { $0 }
+}
+
+/// Whether the runtime's global-executor hook differs inside a scope and is back after it.
+private func scopeReplacesAndRestoresHook() -> Bool {
+    let before = enqueueGlobalHook.pointee
+    let during = VirtualTime.run(on: RunLoop(clock: .virtual(VirtualClock()))) { enqueueGlobalHook.pointee }
+    return during != before && enqueueGlobalHook.pointee == before
+}
+
+/// The concurrency runtime's `swift_task_enqueueGlobal_hook` variable.
+private var enqueueGlobalHook: UnsafeMutablePointer<UInt> {
+    dlsym(dlopen(nil, RTLD_NOW), "swift_task_enqueueGlobal_hook")!.assumingMemoryBound(to: UInt.self)
 }
 
 /// `nanoseconds` in hours, minutes, seconds and milliseconds, leaving out zero parts.

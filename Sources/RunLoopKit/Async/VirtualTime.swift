@@ -26,10 +26,13 @@ import Synchronization
 /// still waiting for something else (a continuation, real I/O) resumes later on the runtime's own
 /// executor, in real time.
 ///
-/// What stays outside: jobs of actors (their own executors, the main actor's main executor) and
-/// of tasks that prefer another executor; threads not made as tasks; `DispatchQueue.asyncAfter`,
-/// dispatch timers and other real timers; real I/O and the time it takes; and clocks read
-/// directly — `ContinuousClock.now` is real time, while the loop's ``RunLoop/now`` is virtual.
+/// What stays outside: sleeps in an actor's code — the runtime asks the actor's executor and then
+/// its own default executor, never the scope, so they take real time (the actor's other jobs run
+/// on the loop's thread unless the actor has an executor of its own); the main actor's jobs (on the
+/// main executor) and those of tasks that prefer another executor; threads not made as tasks
+/// (a `Task {}` they make is caught); `DispatchQueue.asyncAfter`, dispatch timers and other real
+/// timers; real I/O and the time it takes; and clocks read directly — `ContinuousClock.now` is
+/// real time, while the loop's ``RunLoop/now`` is virtual.
 ///
 /// The hooks are process-wide: one scope at a time in a process, and never in a process running
 /// other work in parallel — a test runner that runs tests in parallel in one process must run a
@@ -137,9 +140,11 @@ final class VirtualTimeScope: TaskExecutor, SchedulingExecutor {
         }
     }
 
-    /// Whether a job of the scope is queued or a sleep of it waits.
+    /// Whether a job of the scope is queued, a sleep of it waits, or work outside the loop that
+    /// may start more is under way (``RunLoop/Handle/beginExternalWork()``).
     private var isBusy: Bool {
         waitingSleeps.load(ordering: .relaxed) > 0 || handle.executor.jobs.hasPendingJobs
+            || handle.shared.externalWork.load(ordering: .acquiring) > 0
     }
 
     /// Runs `loop` in its default mode until the scope is no longer busy; an observer stops the
