@@ -36,7 +36,7 @@ private func anHourOfSleep() -> String {
         let now = clock.now()
         slept.withLock { $0 = "\(now.nanoseconds / 1_000_000_000)" }
     }
-    VirtualTime.run(on: loop) {
+    VirtualTime.run(on: loop, resolution: .seconds(1)) {
         Task {
             try await Task.sleep(for: .seconds(3_600))
             record()

@@ -37,6 +37,22 @@ struct VirtualTimeTests {
         }
     }
 
+    @Test("A task that neither sleeps nor ends stops the program with a message once the job limit is reached")
+    func runawayTaskStops() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            yieldForever()
+        }
+        let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(message.contains("jobs ran with virtual time standing still at 5.000s"))
+    }
+
+    @Test("A scope inside a scope stops the program")
+    func nestedScopeStops() async {
+        await #expect(processExitsWith: .failure) {
+            nestScopes()
+        }
+    }
+
     @Test("The scope replaces the runtime's hook and restores it: after it a sleep takes real time again")
     func hookRestored() async {
         await #expect(processExitsWith: .success) {
@@ -81,7 +97,8 @@ private func sleepChain(inScope: Bool) -> [String] {
         }
     }
     if inScope {
-        VirtualTime.run(on: loop, start)
+        // Sleeps of whole seconds, rounded to the second: exact even if the machine is busy.
+        VirtualTime.run(on: loop, resolution: .seconds(1), start)
     } else {
         start()
         // Something in the loop, so that its run jumps ten virtual hours instead of returning.
@@ -124,7 +141,7 @@ private func taskFromAThread() -> [String] {
         let now = clock.now()
         log.withLock { $0.append("thread \(describe(now.nanoseconds))") }
     }
-    VirtualTime.run(on: loop) {
+    VirtualTime.run(on: loop, resolution: .seconds(1)) {
         let work = loop.handle.beginExternalWork()
         spawnThread {
             Task {
@@ -135,6 +152,23 @@ private func taskFromAThread() -> [String] {
         }
     }
     return log.withLock { $0 }
+}
+
+/// A task that yields forever, after five virtual seconds of sleep, with a limit of 1000 jobs.
+private func yieldForever() {
+    let loop = RunLoop(clock: .virtual(VirtualClock()))
+    VirtualTime.run(on: loop, runawayJobLimit: 1_000) {
+        Task {
+            try await Task.sleep(for: .seconds(5))
+            while true { await Task.yield() }
+        }
+    }
+}
+
+/// Opens a scope inside another.
+private func nestScopes() {
+    let loop = RunLoop(clock: .virtual(VirtualClock()))
+    VirtualTime.run(on: loop) { VirtualTime.run(on: loop) {} }
 }
 
 /// Whether the runtime's global-executor hook differs inside a scope and is back after it.

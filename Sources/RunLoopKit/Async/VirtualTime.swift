@@ -6,7 +6,7 @@ import Synchronization
 /// task that is not bound to an actor or an executor runs on the loop's thread, and the runtime's
 /// sleeps are timers of the loop, so they take virtual time.
 ///
-/// Inside ``run(on:_:)``, a job the runtime would give its global executor — the start and every
+/// Inside ``run(on:resolution:runawayJobLimit:_:)``, a job the runtime would give its global executor — the start and every
 /// resumption of a `Task {}`, a `Task.detached {}` or a child task without an executor preference —
 /// is queued on the loop like a job of its ``RunLoop/LoopTaskExecutor`` (rule C-X1), from any
 /// thread, waking the loop. Such a job runs with the scope as its task executor, so a sleep in it —
@@ -15,9 +15,11 @@ import Synchronization
 /// at the loop's uptime now plus the time left: sleepers resume in deadline order, equal
 /// deadlines in the order they slept (C-T3). Both runtime clocks map to the loop's uptime. Their
 /// deadlines are real instants, computed a moment before the sleep reaches the loop, so the time
-/// left is rounded up to a whole millisecond: a sleep of whole milliseconds takes exactly that long
-/// in virtual time (unless the thread stalls for a millisecond or more in between), and a sleep
-/// of 1.5 milliseconds takes 2.
+/// left is rounded up to a multiple of the scope's `resolution` (a millisecond by default): a
+/// sleep of whole milliseconds takes exactly that long in virtual time, and a sleep of 1.5
+/// milliseconds takes 2. A thread preempted in that moment for longer than the resolution (a busy
+/// machine) would make the sleep shorter by the stall: a test that must be exact under load uses
+/// a coarser resolution, such as a second for sleeps of whole seconds.
 ///
 /// When `body` returns (or throws), the scope runs the loop in its default mode until none of
 /// the jobs it took is left: the queued jobs have run and no sleep's timer is waiting. Virtual
@@ -53,18 +55,27 @@ public enum VirtualTime {
     /// ``VirtualClock``, then runs the loop until the tasks of the scope are done or waiting for
     /// something other than a sleep; see ``VirtualTime``. Stops the program, with a message, if
     /// another scope is active or the calling thread is not the loop's.
+    ///
+    /// The runtime's sleeps are rounded up to a multiple of `resolution`, which must be positive.
+    ///
+    /// A task that neither sleeps nor ends (`while true { await Task.yield() }`) would keep the
+    /// scope running forever without virtual time moving: once the loop has run `runawayJobLimit`
+    /// jobs at one virtual instant after `body` returned, the program stops with a message
+    /// naming that instant.
     @available(*, noasync)
     @discardableResult
     public static func run<Result, Failure: Error>(
-        on loop: RunLoop, _ body: () throws(Failure) -> Result
+        on loop: RunLoop, resolution: Duration = .milliseconds(1), runawayJobLimit: Int = 100_000,
+        _ body: () throws(Failure) -> Result
     ) throws(Failure) -> Result {
         precondition(
-            loop.timeSource.virtualClock != nil, "VirtualTime.run(on:_:): the run loop's clock is not a VirtualClock")
-        loop.preconditionOnLoopThread("VirtualTime.run(on:_:)")
-        let scope = VirtualTimeScope(handle: loop.handle)
+            loop.timeSource.virtualClock != nil, "VirtualTime.run(on:): the run loop's clock is not a VirtualClock")
+        loop.preconditionOnLoopThread("VirtualTime.run(on:resolution:runawayJobLimit:_:)")
+        precondition(resolution > .zero, "VirtualTime.run(on:): the resolution must be positive")
+        let scope = VirtualTimeScope(handle: loop.handle, resolution: resolution)
         RuntimeHook.install(scope)
         defer {
-            scope.finish(on: loop)
+            scope.finish(on: loop, runawayJobLimit: runawayJobLimit)
             RuntimeHook.uninstall()
         }
         return try body()
@@ -79,11 +90,14 @@ public enum VirtualTime {
 /// call ``enqueue(_:after:tolerance:clock:)`` or ``enqueue(_:at:tolerance:clock:)``.
 final class VirtualTimeScope: TaskExecutor, SchedulingExecutor {
     private let handle: RunLoop.Handle
+    /// What the time left until a deadline of the runtime's clocks is rounded up to a multiple of.
+    private let resolution: Duration
     /// Sleeps whose timer has not fired yet.
     private let waitingSleeps = Atomic<Int>(0)
 
-    init(handle: RunLoop.Handle) {
+    init(handle: RunLoop.Handle, resolution: Duration) {
         self.handle = handle
+        self.resolution = resolution
     }
 
     /// Queues `job` on the loop (rule C-X1), to run with the scope as its task executor.
@@ -102,13 +116,13 @@ final class VirtualTimeScope: TaskExecutor, SchedulingExecutor {
 
     /// Queues `job` on the loop when the time left until `instant` of `clock` has passed on its
     /// virtual uptime. The runtime's own clocks read real time, a moment after the sleep computed
-    /// its deadline: their time left is rounded up to a whole millisecond.
+    /// its deadline: their time left is rounded up to a multiple of ``resolution``.
     func enqueue<C: Clock>(_ job: consuming ExecutorJob, at instant: C.Instant, tolerance: C.Duration?, clock: C) {
         var delay = Self.duration(clock.now.duration(to: instant), of: clock)
         if clock is ContinuousClock || clock is SuspendingClock {
-            let millisecond = Duration.milliseconds(1)
-            let whole = delay / millisecond
-            delay = millisecond * Int64(whole.rounded(.up))
+            let (step, left) = (resolution.nanoseconds, delay.nanoseconds)
+            let whole = left - left % step
+            delay = .nanoseconds(whole == left ? left : whole + min(step, Int64.max - whole))
         }
         enqueue(UnownedJob(job), after: delay)
     }
@@ -147,12 +161,25 @@ final class VirtualTimeScope: TaskExecutor, SchedulingExecutor {
             || handle.shared.externalWork.load(ordering: .acquiring) > 0
     }
 
-    /// Runs `loop` in its default mode until the scope is no longer busy; an observer stops the
-    /// run before the loop would wait with nothing of the scope left.
-    func finish(on loop: RunLoop) {
+    /// Runs `loop` in its default mode until the scope is no longer busy: an observer stops the
+    /// run before the loop would wait with nothing of the scope left, and stops the program once
+    /// `runawayJobLimit` jobs have run at one virtual instant.
+    func finish(on loop: RunLoop, runawayJobLimit: Int) {
         guard isBusy else { return }
-        let observer = RunLoop.Observer(activities: [.beforeWaiting]) { [unowned loop] _, _ in
-            if !self.isBusy { loop.stop() }
+        var instant = loop.now
+        var jobsAtInstant = loop.executorJobsRun
+        let observer = RunLoop.Observer(activities: [.beforeTimers, .beforeWaiting]) {
+            [unowned loop] _, activity in
+            if activity == .beforeWaiting {
+                if !self.isBusy { loop.stop() }
+            } else if loop.now != instant {
+                instant = loop.now
+                jobsAtInstant = loop.executorJobsRun
+            } else if loop.executorJobsRun - jobsAtInstant >= runawayJobLimit {
+                fatalError(
+                    "VirtualTime: \(loop.executorJobsRun - jobsAtInstant) jobs ran with virtual time standing still "
+                        + "at \(instant); a task that neither sleeps nor ends keeps the scope running forever")
+            }
         }
         loop.add(observer, forMode: .default)
         defer { observer.invalidate() }
@@ -196,7 +223,7 @@ private enum RuntimeHook {
     /// Points the hook at `scope`; stops the program if a scope is active.
     static func install(_ scope: VirtualTimeScope) {
         state.withLock { state in
-            precondition(state.scope == nil, "VirtualTime.run(on:_:): another virtual-time scope is active")
+            precondition(state.scope == nil, "VirtualTime.run(on:): another virtual-time scope is active")
             state.scope = scope
             let variable = variable()
             state.previous = variable.pointee
