@@ -10,10 +10,11 @@ import Synchronization
 final class JobQueue: Sendable {
     /// One waiting job, and whether it runs isolated to the loop's serial executor (an actor's);
     /// a job that is not runs on `taskExecutor`, by default the loop's ``RunLoop/LoopTaskExecutor``.
+    /// The job keeps that executor alive until it runs (a ``VirtualTime`` scope that has ended).
     struct Job {
         let job: UnownedJob
         let isolated: Bool
-        var taskExecutor: UnownedTaskExecutor?
+        var taskExecutor: (any TaskExecutor)?
     }
 
     /// The jobs, oldest first, and whether the loop is gone.
@@ -44,7 +45,7 @@ final class JobQueue: Sendable {
         self.loop = loop
     }
 
-    func add(_ job: UnownedJob, isolated: Bool, taskExecutor: UnownedTaskExecutor? = nil) {
+    func add(_ job: UnownedJob, isolated: Bool, taskExecutor: (any TaskExecutor)? = nil) {
         let first = state.withLock { state -> Bool? in
             guard !state.isClosed else { return nil }
             state.jobs.append(Job(job: job, isolated: isolated, taskExecutor: taskExecutor))

@@ -102,7 +102,7 @@ final class VirtualTimeScope: TaskExecutor, SchedulingExecutor {
 
     /// Queues `job` on the loop (rule C-X1), to run with the scope as its task executor.
     func enqueue(_ job: UnownedJob) {
-        handle.executor.jobs.add(job, isolated: false, taskExecutor: asUnownedTaskExecutor())
+        handle.executor.jobs.add(job, isolated: false, taskExecutor: self)
     }
 
     func enqueue(_ job: consuming ExecutorJob) {
