@@ -6,10 +6,10 @@ import Synchronization
 /// task that is not bound to an actor or an executor runs on the loop's thread, and the runtime's
 /// sleeps are timers of the loop, so they take virtual time.
 ///
-/// Inside ``run(on:resolution:runawayJobLimit:_:)``, a job the runtime would give its global executor — the start and every
-/// resumption of a `Task {}`, a `Task.detached {}` or a child task without an executor preference —
-/// is queued on the loop like a job of its ``RunLoop/LoopTaskExecutor`` (rule C-X1), from any
-/// thread, waking the loop. Such a job runs with the scope as its task executor, so a sleep in it —
+/// Inside ``run(on:resolution:runawayJobLimit:_:)``, a job the runtime would give its global
+/// executor — the start and every resumption of a `Task {}`, a `Task.detached {}` or a child task
+/// without an executor preference — is queued on the loop like a job of its
+/// ``RunLoop/LoopTaskExecutor`` (rule C-X1), from any thread, waking the loop. Such a job runs with the scope as its task executor, so a sleep in it —
 /// `Task.sleep(for:)`, `Task.sleep(nanoseconds:)`, `ContinuousClock().sleep(for:)`,
 /// `SuspendingClock().sleep(for:)` — becomes a one-shot timer of the loop in its common modes,
 /// at the loop's uptime now plus the time left: sleepers resume in deadline order, equal
@@ -24,7 +24,7 @@ import Synchronization
 /// When `body` returns (or throws), the scope runs the loop in its default mode until none of
 /// the jobs it took is left: the queued jobs have run and no sleep's timer is waiting. Virtual
 /// time jumps from deadline to deadline, so hours of sleeps take milliseconds. Then the runtime's
-/// previous hooks are restored. A task that never stops sleeping keeps the scope running; a task
+/// previous hook is restored. A task that never stops sleeping keeps the scope running; a task
 /// still waiting for something else (a continuation, real I/O) resumes later on the runtime's own
 /// executor, in real time.
 ///
@@ -36,7 +36,7 @@ import Synchronization
 /// timers; real I/O and the time it takes; and clocks read directly — `ContinuousClock.now` is
 /// real time, while the loop's ``RunLoop/now`` is virtual.
 ///
-/// The hooks are process-wide: one scope at a time in a process, and never in a process running
+/// The hook is process-wide: one scope at a time in a process, and never in a process running
 /// other work in parallel — a test runner that runs tests in parallel in one process must run a
 /// test of the scope in a child process (an exit test). Call it on the loop's thread.
 ///
