@@ -34,6 +34,9 @@ let package = Package(
         .systemLibrary(name: "CLinuxEvents"),
         // The benchmark's own pseudo-terminal, spawn and timerfd declarations.
         .systemLibrary(name: "CPseudoTerminal"),
+        // libev's and libuv's ABI, for the benchmark to load them at run time (dlopen): the package
+        // builds without them.
+        .systemLibrary(name: "CTimerLibraries"),
         .target(
             name: "RunLoopKit",
             // CoreMetrics only (no Foundation): the loop reports its health through swift-metrics.
@@ -90,6 +93,7 @@ let package = Package(
             dependencies: [
                 "RunLoopKit",
                 "CPseudoTerminal",
+                "CTimerLibraries",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -98,6 +102,10 @@ let package = Package(
         // libdispatch's and Foundation's own main-thread timer tests, one per process, for the tests.
         .executableTarget(name: "libdispatch-timer-probe", dependencies: ["RunLoopKit"]),
         .executableTarget(name: "foundation-compat-probe", dependencies: ["RunLoopKitFoundationCompat"]),
+        // A TimeoutSet's allocations in steady state, counted by its own malloc (CAllocationCounter),
+        // in a process of its own so that nothing else runs on the counting allocator.
+        .target(name: "CAllocationCounter"),
+        .executableTarget(name: "timeout-allocation-probe", dependencies: ["RunLoopKit", "CAllocationCounter"]),
         // The uploads soak: simulated days of the pipeline against the loopback collector, and a
         // fleet of pipelines into a real Prometheus.
         .executableTarget(
@@ -120,8 +128,12 @@ let package = Package(
             dependencies: [
                 "RunLoopKit", "RunLoopKitFoundationCompat", "TestSupport",
                 .product(name: "CoreMetrics", package: "swift-metrics"),
-            ]
+            ],
+            exclude: ["ReadmeExample"]
         ),
+        // The README's "RunLoopKit in one example", as written: a whole program, so it builds as one.
+        .executableTarget(
+            name: "readme-example", dependencies: ["RunLoopKit"], path: "Tests/DocumentationExampleTests/ReadmeExample"),
         .testTarget(
             name: "RunLoopKitTests",
             dependencies: [

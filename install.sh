@@ -16,6 +16,9 @@ manual=$(find .build/plugins/GenerateManual -name timerdeck.1 | head -1)
 
 install -D -m 755 "$binary" "$prefix/bin/timerdeck"
 install -D -m 644 "$manual" "$prefix/share/man/man1/timerdeck.1"
+# generate-manual writes a command with subcommands as if one were required; without one the
+# dashboard runs, so the synopsis marks it optional (as `timerdeck --help`'s usage shows).
+sed -i 's/^\.Ar subcommand$/.Op Ar subcommand/' "$prefix/share/man/man1/timerdeck.1"
 # Completions where each shell looks for them under a prefix; they complete file names for
 # --config, --script, --trace, --record, --outbox and `plot --out`.
 completions=(

@@ -59,7 +59,7 @@ public final class RunLoop: Hashable {
     /// Runs the default mode until `limitDate` or until nothing is left in it.
     @available(*, noasync)
     public func run(until limitDate: Date) {
-        let limit = WallClock.instant(for: limitDate, on: base.clock)
+        let limit = WallClock.instant(for: limitDate, on: base.timeSource)
         while base.run(mode: .default, before: limit) && base.now < limit {}
     }
 
@@ -67,14 +67,14 @@ public final class RunLoop: Hashable {
     /// running when the mode has nothing in it (or is ``Mode/common``), `true` otherwise.
     @available(*, noasync)
     public func run(mode: Mode, before limitDate: Date) -> Bool {
-        base.run(mode: mode.base, before: WallClock.instant(for: limitDate, on: base.clock))
+        base.run(mode: mode.base, before: WallClock.instant(for: limitDate, on: base.timeSource))
     }
 
     /// Fires the timers of `mode` that are due, then returns the next timer's fire date:
     /// `nil` when the mode has nothing in it, `Date.distantFuture` when it has no timer.
     @available(*, noasync)
     public func limitDate(forMode mode: Mode) -> Date? {
-        base.limitDate(forMode: mode.base).map { WallClock.date(for: $0, on: base.clock) }
+        base.limitDate(forMode: mode.base).map { WallClock.date(for: $0, on: base.timeSource) }
     }
 
     /// Runs `block` in a later pass of this loop in one of `modes`; it does not wake the loop.

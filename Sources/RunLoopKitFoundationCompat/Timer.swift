@@ -25,7 +25,7 @@ public final class Timer {
     /// The RunLoopKit timer that does the work: its `handle` lets other threads invalidate it.
     public let base: RunLoopKit.Timer
     /// The clock on which dates are converted: the current loop's when made, its run loop's once added.
-    private var clock: RunLoopClock
+    private var clock: TimeSource
     /// The date last given or computed for the fire time `instant`: ``fireDate`` returns it as long
     /// as the timer still fires at `instant`, as CF returns the date it was given.
     private var knownDate: (date: Date, instant: Instant)
@@ -37,7 +37,7 @@ public final class Timer {
     /// seconds after it; add it with ``RunLoop/add(_:forMode:)``.
     @available(*, noasync)
     public init(fire date: Date, interval: TimeInterval, repeats: Bool, block: @escaping (Timer) -> Void) {
-        let clock = RunLoopKit.RunLoop.current.clock
+        let clock = RunLoopKit.RunLoop.current.timeSource
         let instant = WallClock.instant(for: date, on: clock)
         self.clock = clock
         knownDate = (date, instant)
@@ -56,7 +56,7 @@ public final class Timer {
     /// Foundation fires it at once).
     @available(*, noasync)
     public convenience init(timeInterval interval: TimeInterval, repeats: Bool, block: @escaping (Timer) -> Void) {
-        let clock = RunLoopKit.RunLoop.current.clock
+        let clock = RunLoopKit.RunLoop.current.timeSource
         self.init(
             fire: WallClock.now(on: clock).addingTimeInterval(interval), interval: interval, repeats: repeats,
             block: block)
@@ -130,7 +130,7 @@ public final class Timer {
     /// timer invalidated through `base.handle` keeps the pair until its loop goes; its block, and
     /// what the block holds, are released all the same.)
     func schedule(on loop: RunLoop, forMode mode: RunLoop.Mode) {
-        clock = loop.base.clock
+        clock = loop.base.timeSource
         loop.base.add(base, forMode: mode.base)
         if base.isValid { base.userInfo = self }
     }

@@ -2,7 +2,7 @@ import FoundationEssentials
 import RunLoopKit
 
 /// Converts Foundation's wall-clock `Date`s to the uptime ``RunLoopKit/Instant``s a run loop
-/// waits on, and back, on one ``RunLoopKit/RunLoopClock``.
+/// waits on, and back, on one ``RunLoopKit/TimeSource``.
 ///
 /// A date is converted once, when it is given (as `CFRunLoopTimerSetNextFireDate` converts it to
 /// `mach_absolute_time`): the run loop then waits on the uptime clock, so a later jump of the wall
@@ -14,7 +14,7 @@ enum WallClock {
     static let longestInterval: TimeInterval = 100 * 365.25 * 86_400
 
     /// The wall-clock date now on `clock`.
-    static func now(on clock: RunLoopClock) -> Date {
+    static func now(on clock: TimeSource) -> Date {
         date(wallNanoseconds: clock.now(.wall).nanoseconds)
     }
 
@@ -22,7 +22,7 @@ enum WallClock {
     ///
     /// The distance is rounded to the microsecond: a `Date` near today holds its time to about a
     /// tenth of a microsecond, so finer digits of a difference of two dates are rounding noise.
-    static func instant(for date: Date, on clock: RunLoopClock) -> Instant {
+    static func instant(for date: Date, on clock: TimeSource) -> Instant {
         let uptime = clock.now(.uptime)
         let ahead = date.timeIntervalSince(now(on: clock))
         if ahead >= longestInterval { return .distantFuture }
@@ -30,7 +30,7 @@ enum WallClock {
     }
 
     /// The wall-clock date of the uptime `instant` on `clock`, read now.
-    static func date(for instant: Instant, on clock: RunLoopClock) -> Date {
+    static func date(for instant: Instant, on clock: TimeSource) -> Date {
         if instant == .distantFuture { return .distantFuture }
         let uptime = clock.now(.uptime)
         return now(on: clock).addingTimeInterval(seconds(instant - uptime))

@@ -187,12 +187,13 @@ public final class CursesScreen: Screen {
         updateCount += 1
     }
 
-    /// Reads every key available without blocking; a resize also resizes the screen.
     /// Rings the terminal's bell (ncurses falls back to a visible flash where there is none).
     public func ring() {
         _ = beep()
     }
 
+    /// Reads every key available without blocking, an escape sequence terminfo does not list as one
+    /// key (``KeyDecoder/joiningSequences(_:)``); a resize also resizes the screen.
     public func readKeys() -> [Key] {
         guard isActive else { return [] }
         var keys: [Key] = []
@@ -215,7 +216,7 @@ public final class CursesScreen: Screen {
             if key == .resize { adoptTerminalSize() }
             keys.append(key)
         }
-        return keys
+        return KeyDecoder.joiningSequences(keys)
     }
 
     /// Asks the kernel for the window size (after SIGWINCH) and resizes ncurses and the screen.

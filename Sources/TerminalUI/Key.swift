@@ -10,8 +10,9 @@ public enum Key: Equatable, Hashable, Sendable, CustomStringConvertible {
     case resize
     /// A mouse event (wheel or button).
     case mouse(MouseEvent)
-    /// A code this decoder does not know.
-    case unknown(Int32)
+    /// A key or escape sequence this decoder does not know, by what the terminal sent: `ESC [99~`,
+    /// `alt-q`, or ncurses' name of a key code (`kLFT5`).
+    case unknown(String)
 
     public var description: String {
         switch self {
@@ -34,8 +35,14 @@ public enum Key: Equatable, Hashable, Sendable, CustomStringConvertible {
         case .function(let number): "F\(number)"
         case .resize: "resize"
         case .mouse(let event): "mouse \(event.kind) at \(event.row),\(event.column)"
-        case .unknown(let code): "key code \(code)"
+        case .unknown(let name): name
         }
+    }
+
+    /// The key as a message names it: `key q`, `key pgup`, `an unrecognised key (ESC [99~)`.
+    public var named: String {
+        if case .unknown(let name) = self { return "an unrecognised key (\(name))" }
+        return "key \(description)"
     }
 }
 

@@ -14,7 +14,7 @@ public enum KeyDecoder {
         case 27: return .escape
         case 8, 127: return .backspace
         default:
-            guard value >= 32, let scalar = Unicode.Scalar(value) else { return .unknown(Int32(bitPattern: value)) }
+            guard value >= 32, let scalar = Unicode.Scalar(value) else { return .unknown(controlName(value)) }
             return .character(Character(scalar))
         }
     }
@@ -37,8 +37,73 @@ public enum KeyDecoder {
         default:
             let first = cn_key_f0()
             if code > first && code <= first + 63 { return .function(Int(code - first)) }
-            return .unknown(code)
+            return .unknown(keyname(code).map { String(cString: $0) } ?? "code \(code)")
         }
+    }
+
+    /// A control character as the terminal's users write it: `Ctrl-A`, or its code.
+    static func controlName(_ value: UInt32) -> String {
+        value >= 1 && value <= 26 ? "Ctrl-\(Character(Unicode.Scalar(UInt8(value + 64))))" : "control code \(value)"
+    }
+
+    /// Joins the escape sequences ncurses hands over one character at a time — those its terminfo
+    /// entry does not list, such as `ESC [4~` (End on PuTTY, rxvt and screen) under `TERM=xterm` —
+    /// into one key each: the keys they stand for, or one ``Key/unknown(_:)`` key naming the whole
+    /// sequence. Escape then a character is Alt with it (`alt-q`), which nothing means. An Escape
+    /// alone stays one.
+    ///
+    /// ncurses waits `ESCDELAY` after an Escape for the rest of a sequence and gives back what it
+    /// could not match, so a whole sequence is in one read.
+    ///
+    /// ```swift
+    /// KeyDecoder.joiningSequences([.escape, .character("["), .character("4"), .character("~")])   // [.end]
+    /// KeyDecoder.joiningSequences([.escape, .character("q")])   // [.unknown("alt-q")]
+    /// ```
+    public static func joiningSequences(_ keys: [Key]) -> [Key] {
+        var joined: [Key] = []
+        var index = keys.startIndex
+        while index < keys.endIndex {
+            guard keys[index] == .escape, index + 1 < keys.endIndex, case .character(let next) = keys[index + 1] else {
+                joined.append(keys[index])
+                index += 1
+                continue
+            }
+            switch next {
+            case "[", "O":
+                // CSI: parameters and intermediates, then a final byte in @…~; SS3: one final byte.
+                var end = index + 2
+                var body = ""
+                while end < keys.endIndex, case .character(let character) = keys[end],
+                    let value = character.asciiValue, value >= 0x20, value <= 0x7E
+                {
+                    body.append(character)
+                    end += 1
+                    if next == "O" || value >= 0x40 { break }
+                }
+                joined.append(sequence(introducer: next, body: body))
+                index = end
+            default:
+                joined.append(.unknown("alt-\(Key.character(next))"))
+                index += 2
+            }
+        }
+        return joined
+    }
+
+    /// The key `ESC` `introducer` `body` stands for.
+    static func sequence(introducer: Character, body: String) -> Key {
+        let known: [String: Key] =
+            introducer == "O"
+            ? ["A": .up, "B": .down, "C": .right, "D": .left, "H": .home, "F": .end, "M": .enter]
+                .merging(["P": .function(1), "Q": .function(2), "R": .function(3), "S": .function(4)]) { $1 }
+            : [
+                "A": .up, "B": .down, "C": .right, "D": .left, "H": .home, "F": .end, "Z": .shiftTab,
+                "1~": .home, "3~": .delete, "4~": .end, "5~": .pageUp, "6~": .pageDown, "7~": .home,
+                "8~": .end, "11~": .function(1), "12~": .function(2), "13~": .function(3), "14~": .function(4),
+                "15~": .function(5), "17~": .function(6), "18~": .function(7), "19~": .function(8),
+                "20~": .function(9), "21~": .function(10), "23~": .function(11), "24~": .function(12),
+            ]
+        return known[body] ?? .unknown("ESC \(introducer)\(body)")
     }
 
     /// Decodes an ncurses mouse button state into an event kind.

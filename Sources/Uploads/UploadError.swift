@@ -85,7 +85,8 @@ public enum UploadError: Error, Sendable, Hashable, CustomStringConvertible {
                 + (refusesCredentials
                     ? " Check the password or token file; the next attempt reads it again." : "")
                 + (refusesOldSamples
-                    ? " The samples are older than the database accepts; see \"Where the samples go\" in the README."
+                    ? " The samples are older than the database accepts; Prometheus takes them with an out-of-order "
+                        + "window (out_of_order_time_window in prometheus.yml)."
                     : "")
         case .writeFailed(let path, let reason):
             "Cannot write \(path): \(reason)."

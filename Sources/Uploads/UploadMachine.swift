@@ -74,6 +74,9 @@ public struct UploadMachine: Sendable {
         case retryScheduled(at: Instant)
         /// The retry timer fired.
         case retryDue
+        /// An upload asked for by hand: like ``uploadDue``, but a retry waiting out its backoff
+        /// goes now.
+        case uploadAskedFor
         /// Quitting: cut a last batch and give pending batches one more chance, until ``flushEnded``.
         case flushStarted
         /// The flush's deadline passed.
@@ -266,6 +269,10 @@ public struct UploadMachine: Sendable {
         case .retryDue:
             guard case .backingOff = state else { return [] }
             return look()
+        case .uploadAskedFor:
+            guard case .backingOff = state else { return transition(.uploadDue) }
+            state = .finding
+            return [.cancelRetry, .cutBatch(lookup: rejected)]
         case .flushStarted:
             guard !isFlushing else { return [] }
             isFlushing = true

@@ -86,6 +86,8 @@ public final class UploadPipeline {
     private var machine = UploadMachine()
     /// The timer of the machine's retry (its deadline is the machine's).
     private var retryTimer: Timer?
+    /// Whether the upload timer fires by hand (``runNow(_:)``) rather than on its schedule.
+    private var uploadAskedFor = false
     private var settledWaiters: [() -> Void] = []
 
     /// A stopped pipeline on `loop`; ``start()`` schedules its jobs.
@@ -167,8 +169,13 @@ public final class UploadPipeline {
     /// Moves `job` to `mode`, keeping its next run (M3: the tracking mode pauses a default-mode job).
     public func move(_ job: Job, to mode: RunLoop.Mode) { slot(job).move(to: mode) }
 
-    /// Runs `job` now, outside its schedule: a sample, or an upload; ``onFire`` reports it as a run by hand.
-    public func runNow(_ job: Job) { slot(job).fireNow() }
+    /// Runs `job` now, outside its schedule: a sample, or an upload, which does not wait for a
+    /// retry's backoff; ``onFire`` reports it as a run by hand.
+    public func runNow(_ job: Job) {
+        uploadAskedFor = job == .upload
+        slot(job).fireNow()
+        uploadAskedFor = false
+    }
 
     /// The next scheduled run of `job` on the loop's uptime clock; nil when stopped or paused.
     public func nextRun(of job: Job) -> Instant? { slot(job).nextFire }
@@ -195,8 +202,9 @@ public final class UploadPipeline {
     /// is in the batch whichever of the two timers fired first (CF fires equal fire dates in the
     /// order they were last scheduled, and the sampling timer is rescheduled more often).
     private func upload() {
+        let event: UploadMachine.Event = uploadAskedFor ? .uploadAskedFor : .uploadDue
         loop.perform(inModes: [loop.currentMode ?? .default, .common, Self.flushMode]) { [weak self] in
-            self?.apply(.uploadDue)
+            self?.apply(event)
         }
     }
 
@@ -336,6 +344,6 @@ public final class UploadPipeline {
 
     /// Now on the loop's wall clock (virtual in tests and headless runs).
     private var wallNow: Date {
-        Date(timeIntervalSince1970: Double(loop.clock.now(.wall).nanoseconds) / 1e9)
+        Date(timeIntervalSince1970: Double(loop.timeSource.now(.wall).nanoseconds) / 1e9)
     }
 }

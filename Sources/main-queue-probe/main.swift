@@ -80,7 +80,8 @@ let loop = scenario == "paused" ? RunLoop.main(clock: .controlled(time)) : RunLo
     loop.run(mode: .default, until: .zero)  // the timer's first fire, due at once
     DispatchQueue.main.async { record.ran.append("block") }
     let result = loop.run(mode: .default, for: .seconds(60), returnAfterSourceHandled: true)
-    print("main loop on the controlled clock: \(RunLoop.main.clock.timeControl === time), paused: \(time.isPaused)")
+    print(
+        "main loop on the controlled clock: \(RunLoop.main.timeSource.timeControl === time), paused: \(time.isPaused)")
     print("paused run: \(result), ran \(record.ran), timer fires \(record.calls)")
 }
 

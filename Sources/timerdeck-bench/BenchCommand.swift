@@ -19,6 +19,8 @@ struct BenchCommand: ParsableCommand {
 
     @Flag(help: "Only the rows of timers at scale: every deadline due at once, 10M timers, scattered timers.")
     var scaleOnly = false
+    @Flag(help: "Only the rows of one-shot timers: fired and cancelled, at scale, and with tolerance.")
+    var throughputOnly = false
     @Flag(help: "Only the async section: sleeping tasks, job hops and actor calls.")
     var asyncOnly = false
 
@@ -39,6 +41,16 @@ struct BenchCommand: ParsableCommand {
         }
     }
 
+    /// The peer named `name` among those measured in the throughput rows only, or any peer.
+    static func throughputPeer(named name: String) -> (any ThroughputPeer.Type)? {
+        switch name {
+        case TimeoutSetPeer.name: TimeoutSetPeer.self
+        case LibevPeer.name: LibevPeer.self
+        case LibuvPeer.name: LibuvPeer.self
+        default: peer(named: name)
+        }
+    }
+
     /// The throughput runs with tolerance: 1 ms and 100 ms (Apple's advice, about a tenth of an
     /// interval) at 100k and 1M timers.
     static let toleranceRuns = [
@@ -54,12 +66,17 @@ struct BenchCommand: ParsableCommand {
         report.machine()
         guard !asyncOnly else { return try runAsync(report) }
         let sizes = quick ? [1_000] : [1_000, 100_000, 1_000_000]
-        let peers = [RunLoopKitPeer.name, FoundationPeer.name, DispatchPeer.name, HeapSleepFloor.name]
+        // RunLoopKit's two timer APIs: Timer objects and the object-free TimeoutSet.
+        let peers = [
+            RunLoopKitPeer.name, TimeoutSetPeer.name, FoundationPeer.name, DispatchPeer.name, HeapSleepFloor.name,
+        ]
         if !scaleOnly {
             for size in sizes {
-                // RunLoopKit's DispatchTimer on a queue beside the bare Dispatch it wraps, and the
-                // kernel's own cost of one timerfd wake-up per deadline.
-                let rows = try (peers + [DispatchTimerPeer.name, KernelFloor.name]).map {
+                // RunLoopKit's DispatchTimer on a queue beside the bare Dispatch it wraps, the C event
+                // loops (libev and libuv, when installed) on the same deadlines, and the kernel's own
+                // cost of one timerfd wake-up per deadline.
+                let rows = try (peers + [DispatchTimerPeer.name, LibevPeer.name, LibuvPeer.name, KernelFloor.name]).map
+                {
                     try firedAndCancelled($0, size)
                 }
                 report.throughput(rows)
@@ -76,6 +93,7 @@ struct BenchCommand: ParsableCommand {
             }
             report.throughput(rows, tolerance: Int64(tolerance))
         }
+        guard !throughputOnly else { return }
         let seconds: Int64 = quick ? 500_000_000 : 3_000_000_000
         let runs = quick ? 1 : 3
         for interval: Int64 in [1_000_000, 16_666_667] {
@@ -117,7 +135,10 @@ struct BenchCommand: ParsableCommand {
     private func scaleRows(_ report: Report, size: Int) throws {
         // Every deadline due at once: the work per timer with no waiting in it (with deadlines spread
         // over a second, a loop that is awake all second shows the spread, not the work).
-        let allDue: [ThroughputResult] = try [RunLoopKitPeer.name, DispatchPeer.name, HeapSleepFloor.name].map {
+        let allDue: [ThroughputResult] = try [
+            RunLoopKitPeer.name, TimeoutSetPeer.name, DispatchPeer.name, HeapSleepFloor.name, LibevPeer.name,
+            LibuvPeer.name,
+        ].map {
             var row: ThroughputResult = try spawn("fire", $0, size, 0, 1)
             row.allDue = true
             return row
@@ -225,12 +246,19 @@ struct BenchCommand: ParsableCommand {
         let encoder = JSONEncoder()
         let data: Data
         switch (measurement, Self.peer(named: parts[1])) {
-        case (.fire, let peer?):
+        case (.fire, _):
+            guard let peer = Self.throughputPeer(named: parts[1]) else {
+                throw ValidationError("bad child spec \(spec)")
+            }
             data = try encoder.encode(
                 peer.fire(
                     count: Int(numbers[0]), spread: numbers.count > 2 ? numbers[2] : 1_000_000_000,
                     tolerance: numbers.count > 1 ? numbers[1] : 0, scatter: numbers.count > 3 ? Int(numbers[3]) : 0))
-        case (.cancel, let peer?): data = try encoder.encode(peer.cancel(count: Int(numbers[0])))
+        case (.cancel, _):
+            guard let peer = Self.throughputPeer(named: parts[1]) else {
+                throw ValidationError("bad child spec \(spec)")
+            }
+            data = try encoder.encode(peer.cancel(count: Int(numbers[0])))
         case (.lateness, let peer?):
             data = try encoder.encode(peer.lateness(interval: numbers[0], duration: numbers[1]))
         case (.idle, let peer?): data = try encoder.encode(peer.idle(duration: numbers[0]))

@@ -1,5 +1,5 @@
-/// A timer implementation measured side by side with the others.
-protocol Peer {
+/// A timer implementation whose throughput is measured side by side with the others.
+protocol ThroughputPeer {
     /// Name in the report.
     static var name: String { get }
     /// Schedules `count` one-shot timers with deadlines spread over `spread` ns, each with
@@ -8,6 +8,19 @@ protocol Peer {
     static func fire(count: Int, spread: Int64, tolerance: Int64, scatter: Int) -> ThroughputResult
     /// Schedules `count` one-shot timers far in the future, then cancels them all.
     static func cancel(count: Int) -> ThroughputResult
+}
+
+extension ThroughputPeer {
+    /// A cancel row: `count` timers scheduled from `start` to `scheduled`, cancelled by `cancelled` (ns).
+    static func cancelResult(count: Int, start: Int64, scheduled: Int64, cancelled: Int64) -> ThroughputResult {
+        ThroughputResult(
+            peer: name, timers: count, scheduleNanoseconds: Double(scheduled - start) / Double(count),
+            cancelNanoseconds: Double(cancelled - scheduled) / Double(count))
+    }
+}
+
+/// A timer implementation measured side by side with the others in every section.
+protocol Peer: ThroughputPeer {
     /// Runs a repeating timer of `interval` ns for `duration` ns and measures each fire's lateness.
     static func lateness(interval: Int64, duration: Int64) -> LatenessResult
     /// Runs a 1 Hz countdown for `duration` ns and measures wake-ups and CPU.
@@ -33,13 +46,6 @@ extension Peer {
             p99Microseconds: Double(distribution.percentile(0.99)) / 1_000,
             maxMicroseconds: Double(distribution.max) / 1_000,
             delivered: fireTimes.count, gridSlots: Int((duration + interval - 1) / interval))
-    }
-
-    /// A cancel row: `count` timers scheduled from `start` to `scheduled`, cancelled by `cancelled` (ns).
-    static func cancelResult(count: Int, start: Int64, scheduled: Int64, cancelled: Int64) -> ThroughputResult {
-        ThroughputResult(
-            peer: name, timers: count, scheduleNanoseconds: Double(scheduled - start) / Double(count),
-            cancelNanoseconds: Double(cancelled - scheduled) / Double(count))
     }
 
     static func idleResult(seconds: Double, before: ResourceUsage, after: ResourceUsage, threads: Int? = nil)

@@ -14,16 +14,31 @@ struct PlotCommand: ParsableCommand {
     @Option(help: "Where the SVG goes.", completion: .file())
     var out: String
 
-    // Taken as text and checked here, so a bad value names what is accepted.
+    // Taken as text and checked by `lateAfter(_:)`, so `--late -1ms` is reported as negative (not as
+    // a missing value) and every bad value names what is accepted. ArgumentParser adds the default.
     @Option(
-        help: "Draw a fire as late from this far behind its scheduled time on (e.g. 0ms: any lateness; default 1ms).")
+        parsing: .unconditional,
+        help: "Draw a fire as late from this far behind its scheduled time on (e.g. 0ms: any lateness).")
     var late: String = DurationText.setting(TracePlot.defaultLateAfter)
 
+    /// The `--late` threshold written as `text`; the error says what is wrong and what is accepted.
+    static func lateAfter(_ text: String) throws(ValidationError) -> Duration {
+        let accepted = "accepted: a duration of 0 or more, e.g. 0ms for any lateness, 1ms, 50ms, 1s"
+        if let duration = DurationText.parse(text) { return duration }
+        if text.hasPrefix("-") {
+            throw ValidationError(
+                "option --late: \(UserText.quote(text)) is negative; a fire is late only after its scheduled time "
+                    + "(\(accepted))")
+        }
+        throw ValidationError("option --late: \(UserText.quote(text)) is invalid (\(accepted))")
+    }
+
     func run() throws {
-        guard let lateAfter = DurationText.parse(late) else {
-            printError(
-                "timerdeck plot: option --late: \"\(late)\" is invalid (accepted: a duration such as 0ms, 1ms, 50ms, 1s)"
-            )
+        let lateAfter: Duration
+        do {
+            lateAfter = try Self.lateAfter(late)
+        } catch {
+            printError("timerdeck plot: \(error.message)")
             throw ExitCode(2)
         }
         let plot: TracePlot

@@ -10,7 +10,8 @@ enum TerminalSession {
     static let signals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGWINCH, SIGTSTP, SIGCONT]
 
     /// Runs on `loop`, the main thread's loop, until `q` or a terminating signal, and restores the
-    /// terminal in every case.
+    /// terminal in every case. Throws a ``TerminalError`` when the terminal cannot start, and a
+    /// `SystemCallError` when the kernel gives no descriptor for the signals.
     ///
     /// On the way out the upload pipeline gets its bounded final flush; the result says how many
     /// samples stay in the outbox for the next start.
@@ -18,7 +19,7 @@ enum TerminalSession {
     static func run(
         on loop: RunLoop, config: Config, configPath: String?, uploads: UploadsSetup?, trace: TraceFile?,
         recorder: SessionRecorder?
-    ) throws(TerminalError) -> Int {
+    ) throws -> Int {
         let screen = try CursesScreen.start(mouse: config.mouse)
         defer { screen.stop() }
         let pipeline = uploads?.makePipeline(on: loop)
@@ -43,7 +44,7 @@ enum TerminalSession {
             driver.screenResized()
             driver.receive(screen.readKeys().filter { $0 != .resize })
         }
-        let signalSource = SignalSource(signals: signals) { signal in
+        let signalSource = try SignalSource(signals: signals) { signal in
             switch signal {
             case SIGWINCH:
                 if screen.handleResize() { driver.screenResized() }

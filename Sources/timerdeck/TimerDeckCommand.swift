@@ -10,12 +10,23 @@ struct TimerDeckCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "timerdeck",
         abstract: "A terminal dashboard of live run loop, display link and dispatch timers.",
-        discussion:
-            "Scroll the fire log to put the run loop into the tracking mode and watch default-mode timers pause. Press ? in the dashboard for the keys.",
+        // Without a subcommand the dashboard runs: the usage says so, where ArgumentParser's would
+        // end in a required-looking <subcommand>.
+        usage: """
+            timerdeck [--config FILE] [--fps N] [--no-mouse] [--upload-url URL]
+              [--outbox PATH] [--trace FILE] [--record FILE]
+            timerdeck --headless --script FILE [--json] [--config FILE] [--fps N]
+              [--upload-url URL] [--outbox PATH] [--trace FILE]
+            timerdeck plot TRACE --out FILE [--late DURATION]
+            timerdeck --print-config | --help | --version
+            """,
+        discussion: CommandHelp.discussion,
         version: "timerdeck 0.1.0", subcommands: [PlotCommand.self])
 
     @Option(
-        help: "A config file (TOML); `timerdeck --print-config` prints the default one, which documents every field.",
+        help: ArgumentHelp(
+            "A config file (TOML); `timerdeck --print-config` prints the default one, which documents every field.",
+            valueName: "FILE"),
         completion: .file())
     var config: String?
 
@@ -24,7 +35,9 @@ struct TimerDeckCommand: ParsableCommand {
 
     // Taken as text and checked by `Config.validateFPS`, so `--fps -1` is reported as out of range
     // (not as a missing value) and every bad value names the accepted range.
-    @Option(parsing: .unconditional, help: "Refresh rate of the ticker's display link in Hz (1…240).")
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Refresh rate of the ticker's display link in Hz (1 to 240).", valueName: "N"))
     var fps: String?
 
     @Flag(name: .customLong("no-mouse"), help: "Do not capture the mouse (wheel scrolling and drags).")
@@ -34,7 +47,8 @@ struct TimerDeckCommand: ParsableCommand {
     var headless = false
 
     @Option(
-        help: "The headless script: size WxH, key NAME, wait DURATION, snapshot, quit (one per line).",
+        help: ArgumentHelp(
+            "The headless script: size WxH, key NAME, wait DURATION, snapshot, quit (one per line).", valueName: "FILE"),
         completion: .file())
     var script: String?
 
@@ -46,22 +60,28 @@ struct TimerDeckCommand: ParsableCommand {
         help: ArgumentHelp(
             "POST sample batches to this http(s) URL instead of writing them to ~/.local/state/timerdeck/uploads.",
             discussion:
-                "prometheus+http(s)://HOST/api/v1/write sends them by Prometheus remote write (uploads.sink in the config)."
-        ))
+                "prometheus+http(s)://HOST/api/v1/write sends them by Prometheus remote write (uploads.sink in the config).",
+            valueName: "URL"))
     var uploadURL: String?
 
     @Option(
-        help: "The outbox database (default: ~/.local/state/timerdeck/outbox.sqlite; headless: a temporary one).",
+        help: ArgumentHelp(
+            "The outbox database (default: ~/.local/state/timerdeck/outbox.sqlite; headless: a temporary one).",
+            valueName: "PATH"),
         completion: .file())
     var outbox: String?
 
     @Option(
-        help: "Write every fire and nested run to this file as JSON Lines (the README lists the fields).",
+        help: ArgumentHelp(
+            "Write every fire and nested run to this file as JSON Lines (its TRACE section lists the fields).",
+            valueName: "FILE"),
         completion: .file())
     var trace: String?
 
     @Option(
-        help: "Record the live session's input with its times as a headless script (replay: --headless --script FILE).",
+        help: ArgumentHelp(
+            "Record the live session's input with its times as a headless script (replay: --headless --script FILE).",
+            valueName: "FILE"),
         completion: .file())
     var record: String?
 
@@ -187,7 +207,7 @@ struct TimerDeckCommand: ParsableCommand {
             defer {
                 if let failure = recorder?.failure { printError("timerdeck: \(failure); the recording stops there") }
             }
-            let left = try started { () throws(TerminalError) in
+            let left = try started { () throws in
                 try TerminalSession.run(
                     on: loop, config: settings, configPath: config, uploads: uploads, trace: traceFile,
                     recorder: recorder)

@@ -18,7 +18,7 @@ func asyncActorExample() -> ([Instant], Instant) {
     let handle = loop.handle
     let journal = Journal(loop: handle)
     Task(executorPreference: handle.taskExecutor) {
-        await journal.note(handle.clock.now())
+        await journal.note(handle.timeSource.now())
     }
     loop.run(mode: .default, until: loop.now + .seconds(1))  // runs the task's jobs, then finishes
     return (journal.assumeIsolated { $0.entries }, loop.now)
@@ -32,7 +32,7 @@ func asyncSleepInModesExample() -> [Instant] {
     let journal = Journal(loop: handle)
     Task(executorPreference: handle.taskExecutor) {
         try await handle.sleep(for: .seconds(1), inModes: [.default])  // waits while the loop tracks
-        await journal.note(handle.clock.now())
+        await journal.note(handle.timeSource.now())
     }
     let scrolling = Timer(fireAt: loop.now + .seconds(3), interval: .zero, repeats: false) { _ in }
     loop.add(scrolling, forMode: .tracking)

@@ -25,7 +25,7 @@ private func runLoopExample() {
     RunLoop.current.run(until: Date(timeIntervalSinceNow: 2))
 }
 
-/// Porting.md, and the README's porting section.
+/// Porting.md.
 private func portingExample() {
     let timer = Timer(timeInterval: 0.5, repeats: true) { timer in print("tick", timer.fireDate) }
     timer.tolerance = 0.05

@@ -167,9 +167,9 @@ private enum WeakProxyExample {
     }
 }
 
-private func signalSourceExample(loop: RunLoop, handle: @escaping (Int32) -> Void) {
+private func signalSourceExample(loop: RunLoop, handle: @escaping (Int32) -> Void) throws {
     SignalSource.block([SIGINT, SIGTERM, SIGWINCH])
-    let signals = SignalSource(signals: [SIGINT, SIGTERM, SIGWINCH]) { signal in handle(signal) }
+    let signals = try SignalSource(signals: [SIGINT, SIGTERM, SIGWINCH]) { signal in handle(signal) }
     loop.add(signals.source, forMode: .common)
 }
 
@@ -207,4 +207,11 @@ private func displayLinkExample() {
         draw(frameAt: link.timestamp, next: link.targetTimestamp)
     }
     link.add(to: RunLoop.current, forMode: .default)
+}
+
+private func timeSourceExample() -> Instant {
+    let virtual = VirtualClock()
+    let loop = RunLoop(clock: .virtual(virtual))
+    let uptime = loop.timeSource.now(.uptime)  // .zero: virtual time starts at zero
+    return uptime
 }

@@ -72,11 +72,11 @@ if [ $scrolled = 1 ]; then pass "scrolling the log enters the tracking mode"; el
 check "the gesture ends after the quiet period" "mode: default  depth: 1"
 tmux_ send-keys -t "$session" '?'
 # Live, the uploads' directory does not fit the panel's title: the overlay gives it in full first.
-check "? opens the help overlay" "Messages and keys (↓ more, ? or Esc to close)"
+check "? opens the help overlay" "Keys (↓ more, ? or Esc to close)"
 check "the help overlay says where uploads go" "Uploads go to dir $state"
 tmux_ send-keys -t "$session" PPage
 tmux_ send-keys -t "$session" NPage
-check "PgDn scrolls the help to its last keys" "this help    Esc  close    q  quit"
+check "PgDn scrolls the help to its last keys" "q                 quit"
 tmux_ send-keys -t "$session" x
 check "keys do not act behind the help overlay" "the help is open: ? or Esc closes it"
 tmux_ send-keys -t "$session" Escape
@@ -84,6 +84,31 @@ check "Esc closes the help" "sms-default RunLoop Timer 1s default"
 if screen | grep -qF "sms-default RunLoop Timer 1s default  invalid"; then fail "x behind the help left the timer alone"; else pass "x behind the help left the timer alone"; fi
 tmux_ send-keys -t "$session" y
 check "an unknown key leaves a hint" "does nothing here"
+# Escape sequences TERM=xterm-256color's terminfo does not list arrive as one key each: End as
+# PuTTY, rxvt and screen send it does not open the timeline (4), Alt-q does not quit, and an
+# unknown sequence is named once.
+tmux_ send-keys -t "$session" -H 1b 5b 34 7e
+check "ESC [4~ is End, one key" "key end does nothing here"
+if screen | grep -qF "Timeline:"; then fail "ESC [4~ does not open the timeline"; else pass "ESC [4~ does not open the timeline"; fi
+tmux_ send-keys -t "$session" -H 1b 5b 39 39 7e
+check "an unknown sequence is one key, named once" " an unrecognised key (ESC [99~) does nothing here"
+tmux_ send-keys -t "$session" M-q
+check "Alt-q is one unknown key" "an unrecognised key (alt-q) does nothing here"
+if screen | grep -qF "TIMERDECK-EXIT"; then fail "Alt-q does not quit"; else pass "Alt-q does not quit"; fi
+# A message cut in the status bar says so and is whole in the help: m on the dispatch timer.
+tmux_ send-keys -t "$session" Down m
+check "a cut status message points at the help" "[? in full]"
+tmux_ send-keys -t "$session" '?'
+check "the help holds the cut message in full" "Messages (in full)"
+check "the help holds the end of the cut message" "Status: sms-gcd: "
+# Escape and the next key in one read would be Alt with that key: wait for the help to close.
+tmux_ send-keys -t "$session" Escape
+check "Esc closes the help over the message" "sms-default RunLoop Timer 1s default"
+# The full title bar keeps the pause and the slow motion; the common modes give way.
+tmux_ send-keys -t "$session" C t '<' Space
+check "80x24: a full title bar keeps the pause and the rate" "⇅ held (t)  ⏸ paused ¼×"
+tmux_ send-keys -t "$session" Space '>' t
+check "the time controls undone" "mode: default  depth: 1  common: [default, tracking, modal]"
 check "S2: samples are committed to the outbox while the dashboard runs" "· last #" 10
 tmux_ send-keys -t "$session" q
 check "q quits with status 0" "TIMERDECK-EXIT=0"

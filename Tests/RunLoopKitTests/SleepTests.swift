@@ -14,7 +14,7 @@ struct SleepTests {
         for (name, delay) in [("a", 30), ("b", 10), ("c", 10), ("d", 20)] {
             Task(executorPreference: handle.taskExecutor) {
                 try await handle.sleep(for: .milliseconds(delay))
-                log.append("\(name) at \(handle.clock.now().milliseconds)")
+                log.append("\(name) at \(handle.timeSource.now().milliseconds)")
             }
         }
         #expect(loop.run(mode: .default, until: ms(100)) == .finished)
@@ -31,7 +31,7 @@ struct SleepTests {
                 Task(executorPreference: handle.taskExecutor) {
                     for _ in 0..<4 {
                         try await handle.sleep(for: .milliseconds(interval))
-                        log.append("\(name) at \(handle.clock.now().milliseconds)")
+                        log.append("\(name) at \(handle.timeSource.now().milliseconds)")
                         clock.busy(.milliseconds(2))
                     }
                 }
@@ -56,11 +56,11 @@ struct SleepTests {
         let handle = loop.handle
         Task(executorPreference: handle.taskExecutor) {
             try await handle.sleep(for: .milliseconds(10), inModes: [.default])
-            log.append("default sleeper at \(handle.clock.now().milliseconds)")
+            log.append("default sleeper at \(handle.timeSource.now().milliseconds)")
         }
         Task(executorPreference: handle.taskExecutor) {
             try await handle.sleep(for: .milliseconds(10))
-            log.append("common sleeper at \(handle.clock.now().milliseconds)")
+            log.append("common sleeper at \(handle.timeSource.now().milliseconds)")
         }
         loop.run(mode: .default, until: .zero)
         addTranscriptTimer("tracking ends", to: loop, log: log, at: 50, mode: .tracking)
@@ -80,7 +80,7 @@ struct SleepTests {
                 try await handle.sleep(for: .seconds(100))
                 log.append("woke")
             } catch is CancellationError {
-                log.append("cancelled at \(handle.clock.now().milliseconds)")
+                log.append("cancelled at \(handle.timeSource.now().milliseconds)")
             }
         }
         let canceller = Timer(fireAt: ms(10), interval: .zero, repeats: false) { _ in sleeper.cancel() }
@@ -115,7 +115,7 @@ struct SleepTests {
         let handle = loop.handle
         Task(executorPreference: handle.taskExecutor) {
             try await handle.sleep(for: .milliseconds(10), tolerance: .milliseconds(5))
-            log.append("sleeper at \(handle.clock.now().milliseconds)")
+            log.append("sleeper at \(handle.timeSource.now().milliseconds)")
         }
         loop.run(mode: .default, until: .zero)
         addTranscriptTimer("timer", to: loop, log: log, at: 14)

@@ -75,6 +75,19 @@ struct SystemCallTests {
         }
     }
 
+    @Test("SignalSource without a free descriptor throws signalfd's error, as RunLoop.make does")
+    func signalSourceWithoutDescriptorsThrows() async {
+        await #expect(processExitsWith: .success) {
+            guard useUpDescriptors() else { exit(1) }
+            do throws(SystemCallError) {
+                _ = try SignalSource(signals: [SIGUSR1]) { _ in }
+                exit(1)
+            } catch {
+                exit(error.call == "signalfd" && error.errno == EMFILE ? 0 : 1)
+            }
+        }
+    }
+
     @Test("RunLoop.current without free descriptors stops the process with a message naming the cause")
     func currentWithoutDescriptorsTraps() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {

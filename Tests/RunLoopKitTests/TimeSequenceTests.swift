@@ -83,7 +83,7 @@ struct TimeSequenceTests {
             var iterator = ticks.makeAsyncIterator()
             buffer.object = iterator.iteration.events
             while let tick = await iterator.next() { log.append("tick \(tick.fireDate.milliseconds)") }
-            log.append("ended at \(handle.clock.now().milliseconds)")
+            log.append("ended at \(handle.timeSource.now().milliseconds)")
         }
         let canceller = Timer(fireAt: ms(25), interval: .zero, repeats: false) { _ in consumer.cancel() }
         loop.add(canceller, forMode: .default)
@@ -194,7 +194,7 @@ struct TimeSequenceTests {
         timer?.schedule(deadline: .after(.milliseconds(10)), repeating: .milliseconds(10))
         timer?.resume()
         weak let weakTimer = timer
-        let clock = loop.handle.clock
+        let clock = loop.handle.timeSource
         let consumer = Task(executorPreference: loop.taskExecutor) {
             [events = timer!.events, owner = DeinitCounted(released)] in
             _ = owner

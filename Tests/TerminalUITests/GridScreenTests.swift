@@ -107,6 +107,32 @@ struct KeyTests {
         #expect(KeyDecoder.decodeKeyCode(0o541) == .shiftTab)
         #expect(KeyDecoder.decodeKeyCode(0o632) == .resize)
         #expect(KeyDecoder.decodeKeyCode(0o411) == .function(1))
-        #expect(KeyDecoder.decodeKeyCode(0o777) == .unknown(0o777))
+        guard case .unknown(let name) = KeyDecoder.decodeKeyCode(0o777) else {
+            Issue.record("0o777 is not an unknown key")
+            return
+        }
+        #expect(!name.isEmpty && !name.hasPrefix("key"), "\(name)")
+        #expect(KeyDecoder.decode(1, isKeyCode: false) == .unknown("Ctrl-A"))
+    }
+
+    @Test(
+        "Escape sequences terminfo does not list become one key each: the key they stand for, or one unknown key",
+        arguments: [
+            ("\u{1B}[4~", [Key.end]), ("\u{1B}[1~", [.home]), ("\u{1B}OF", [.end]), ("\u{1B}[A", [.up]),
+            ("\u{1B}[5~", [.pageUp]), ("\u{1B}[15~", [.function(5)]), ("\u{1B}OP", [.function(1)]),
+            ("\u{1B}[99~", [.unknown("ESC [99~")]), ("\u{1B}[1;5C", [.unknown("ESC [1;5C")]),
+            ("\u{1B}q", [.unknown("alt-q")]), ("\u{1B} ", [.unknown("alt-space")]),
+            ("a\u{1B}[4~4", [.character("a"), .end, .character("4")]),
+            ("\u{1B}", [.escape]), ("\u{1B}\u{1B}", [.escape, .escape]),
+            ("[4~", [.character("["), .character("4"), .character("~")]),
+        ])
+    func sequences(typed: String, keys: [Key]) {
+        let read = typed.unicodeScalars.map { KeyDecoder.decode($0.value, isKeyCode: false) }
+        #expect(KeyDecoder.joiningSequences(read) == keys)
+    }
+
+    @Test("An Escape before a key code stays Escape")
+    func escapeBeforeKeyCode() {
+        #expect(KeyDecoder.joiningSequences([.escape, .up, .character("q")]) == [.escape, .up, .character("q")])
     }
 }

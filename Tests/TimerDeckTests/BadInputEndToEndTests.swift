@@ -13,7 +13,7 @@ struct BadInputEndToEndTests {
         let config = try scratch.write("[gesture]\nquiet = \"200000000000000000m\"\n", to: "big.toml")
         try expectRefused(
             ["--config", config],
-            "timerdeck: \(config): field 'gesture.quiet' = \"200000000000000000m\" is invalid (accepted: a duration 1ms…10s"
+            "timerdeck: \(config):2: field 'gesture.quiet' = \"200000000000000000m\" is invalid (accepted: a duration 1ms…10s"
         )
     }
 

@@ -14,7 +14,7 @@ import Testing
 /// - document names `decisions.md`, `ARCHITECTURE.md`, … → a file of that name in `Docs/`.
 ///
 /// The suite also checks that `Docs/` explains every id the references define, each under one heading,
-/// and that the links between its pages reach existing pages and headings.
+/// and that the links of its pages and of the README reach existing files and headings.
 @Suite("Citations resolve to headings in Docs/")
 struct CitationTests {
     /// Where a cited id must be explained.
@@ -222,38 +222,51 @@ struct CitationTests {
         }
     }
 
-    @Test("every link between the pages of Docs/ reaches an existing page and heading")
+    @Test("every link of Docs/ and the README reaches an existing file, and a page's heading")
     func docsLinksResolve() throws {
-        let pages = try FileManager.default.contentsOfDirectory(atPath: Self.docsDirectory)
-            .filter { $0.hasSuffix(".md") }.sorted()
-        var anchors: [String: Set<String>] = [:]
-        var texts: [String: String] = [:]
-        for page in pages {
-            let text = try String(contentsOfFile: Self.docsDirectory + page, encoding: .utf8)
-            texts[page] = text
-            anchors[page] = Set(text.split(separator: "\n").compactMap { Self.anchor(ofHeading: $0) })
-        }
+        let pages =
+            try FileManager.default.contentsOfDirectory(atPath: Self.docsDirectory)
+            .filter { $0.hasSuffix(".md") }.sorted().map { "Docs/\($0)" } + ["README.md"]
         var broken: [String] = []
         for page in pages {
-            for (index, line) in (texts[page] ?? "").split(separator: "\n", omittingEmptySubsequences: false)
-                .enumerated()
-            {
+            let text = try String(contentsOfFile: Self.repositoryRoot + page, encoding: .utf8)
+            for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
                 for match in line.matches(of: #/\]\((?<target>[^)\s]+)\)/#) {
                     let target = match.output.target
                     guard !target.hasPrefix("http") else { continue }
-                    let parts = target.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)
-                    let file = parts[0].isEmpty ? page : String(parts[0])
-                    guard let fileAnchors = anchors[file] else {
-                        broken.append("Docs/\(page):\(index + 1): \(target): no page \(file) in Docs/")
-                        continue
-                    }
-                    if parts.count == 2, !fileAnchors.contains(String(parts[1])) {
-                        broken.append("Docs/\(page):\(index + 1): \(target): no such heading")
+                    if let problem = Self.linkProblem(String(target), from: page) {
+                        broken.append("\(page):\(index + 1): \(target): \(problem)")
                     }
                 }
             }
         }
         #expect(broken.isEmpty, "broken links:\n\(broken.joined(separator: "\n"))")
+    }
+
+    /// What is wrong with a link to `target` from the repository file `page`, or `nil`.
+    static func linkProblem(_ target: String, from page: String) -> String? {
+        let parts = target.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)
+        var components = page.split(separator: "/").dropLast().map(String.init)
+        if parts[0].isEmpty {
+            components = page.split(separator: "/").map(String.init)
+        } else {
+            for component in parts[0].split(separator: "/") {
+                if component == ".." {
+                    guard !components.isEmpty else { return "outside the repository" }
+                    components.removeLast()
+                } else if component != "." {
+                    components.append(String(component))
+                }
+            }
+        }
+        let file = components.joined(separator: "/")
+        guard let text = try? String(contentsOfFile: repositoryRoot + file, encoding: .utf8) else {
+            return FileManager.default.fileExists(atPath: repositoryRoot + file) && parts.count == 1
+                ? nil : "no file \(file)"
+        }
+        guard parts.count == 2 else { return nil }
+        let anchors = Set(text.split(separator: "\n").compactMap { anchor(ofHeading: $0) })
+        return anchors.contains(String(parts[1])) ? nil : "no heading #\(parts[1]) in \(file)"
     }
 
     @Test("a heading's key is its leading id: C-T6, 1.4, Item 3, L2a, 12")

@@ -80,7 +80,7 @@ struct ConfigTests {
             _ = try Config.parse("[ticker]\nfsp = 60", source: "my.toml")
             Issue.record("expected an error")
         } catch {
-            #expect(error.message.hasPrefix("my.toml: unknown field \"ticker.fsp\""))
+            #expect(error.message.hasPrefix("my.toml:2: unknown field 'ticker.fsp' (known: gesture.quiet,"))
         }
         do {
             _ = try Config.parse("[ticker\nfps = 60", source: "my.toml")

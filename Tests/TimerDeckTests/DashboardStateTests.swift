@@ -296,7 +296,7 @@ struct PanelTextTests {
     @Test("Every help line fits in the overlay at the minimum size, uncut")
     func helpLinesFit() {
         let layout = DashboardLayout(size: DashboardLayout.minimumSize, rowCount: 6, hasUploads: true)
-        for line in Keymap.help {
+        for line in Keymap.help(KeyBindings()) {
             #expect(CharacterWidth.of(line) + 1 <= layout.help.width - 2, "cut: \(line)")
         }
         #expect(layout.help.column + layout.help.width <= 80)

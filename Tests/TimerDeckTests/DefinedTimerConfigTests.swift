@@ -45,76 +45,76 @@ struct DefinedTimerConfigTests {
         arguments: [
             (
                 "[[timers]]\nname = \"tea\"\ninterval = \"0ms\"",
-                "config: timer \"tea\": field 'timers.interval' = \"0ms\" is invalid (accepted: a duration 1ms…24h"
+                "config:3: timer \"tea\": field 'timers.interval' = \"0ms\" is invalid (accepted: a duration 1ms…24h"
             ),
             (
                 "[[timers]]\nname = \"tea\"\nmechanism = \"cron\"",
-                "config: timer \"tea\": field 'timers.mechanism' = \"cron\" is invalid (accepted: \"runloop\", \"dispatch\", \"main-queue\", \"displaylink\" or \"task\")"
+                "config:3: timer \"tea\": field 'timers.mechanism' = \"cron\" is invalid (accepted: \"runloop\", \"dispatch\", \"main-queue\", \"displaylink\" or \"task\")"
             ),
             (
                 "[[timers]]\nname = \"tea\"\nmode = \"fast\"",
-                "config: timer \"tea\": field 'timers.mode' = \"fast\" is invalid (accepted: \"default\", \"tracking\", \"modal\" or \"common\")"
+                "config:3: timer \"tea\": field 'timers.mode' = \"fast\" is invalid (accepted: \"default\", \"tracking\", \"modal\" or \"common\")"
             ),
             (
                 "[[timers]]\nname = \"a b\"",
-                "config: timer \"a b\": field 'timers.name' = \"a b\" is invalid (accepted: 1…24 letters, digits, - or _)"
+                "config:2: timer \"a b\": field 'timers.name' = \"a b\" is invalid (accepted: 1…24 letters, digits, - or _)"
             ),
             (
                 "[[timers]]\ninterval = \"1s\"",
-                "config: a [[timers]] table without a name: field 'timers.name' = \"\" is invalid"
+                "config:1: a [[timers]] table without a name: field 'timers.name' = \"\" is invalid"
             ),
             (
                 "[[timers]]\nname = \"tea\"\nclock = \"wall\"",
-                "config: timer \"tea\": field 'timers.clock' = \"wall\" is invalid for mechanism = \"runloop\" (accepted: \"uptime\""
+                "config:3: timer \"tea\": field 'timers.clock' = \"wall\" is invalid for mechanism = \"runloop\" (accepted: \"uptime\""
             ),
             (
                 "[[timers]]\nname = \"tea\"\nmechanism = \"dispatch\"\nmode = \"common\"",
-                "config: timer \"tea\": field 'timers.mode' is set for a dispatch timer, which has no mode (G1)"
+                "config:4: timer \"tea\": field 'timers.mode' is set for a dispatch timer, which has no mode (G1)"
             ),
             (
                 "[[timers]]\nname = \"tea\"\ncolour = \"red\"",
-                "config: timer \"tea\": unknown field \"timers.colour\" (known: timers.name, timers.mechanism"
+                "config:3: timer \"tea\": unknown field 'timers.colour' (known: timers.name, timers.mechanism"
             ),
             (
                 "[[timers]]\nname = \"tea\"\n[[timers]]\nname = \"tea\"",
-                "config: timer \"tea\": field 'timers.name' is already used by another timer"
+                "config:4: timer \"tea\": field 'timers.name' is already used by another timer"
             ),
             (
                 "[[timers]]\nname = \"tea\"\nfirst_fire = \"24:00\"",
-                "config: timer \"tea\": field 'timers.first_fire' = \"24:00\" is invalid (accepted: \"now\", "
+                "config:3: timer \"tea\": field 'timers.first_fire' = \"24:00\" is invalid (accepted: \"now\", "
                     + "\"after-interval\" or a local time of day \"HH:MM\" or \"HH:MM:SS\")"
             ),
             (
                 "[[timers]]\nname = \"tea\"\ndrives = \"ripple\"",
-                "config: timer \"tea\": field 'timers.drives' = \"ripple\" is invalid for mechanism = \"runloop\" "
+                "config:3: timer \"tea\": field 'timers.drives' = \"ripple\" is invalid for mechanism = \"runloop\" "
                     + "(accepted: mechanism = \"displaylink\")"
             ),
             (
                 "[[timers]]\nname = \"sms\"\ndrives = \"countdown\"\nrepeats = false",
-                "config: timer \"sms\": field 'timers.drives' = \"countdown\" is invalid for a display link or a one-shot"
+                "config:3: timer \"sms\": field 'timers.drives' = \"countdown\" is invalid for a display link or a one-shot"
             ),
             (
                 "[[timers]]\nname = \"up\"\ndrives = \"uploads\"\ninterval = \"500ms\"",
-                "config: timer \"up\": field 'timers.drives' = \"uploads\" is invalid for this timer (accepted: a "
+                "config:3: timer \"up\": field 'timers.drives' = \"uploads\" is invalid for this timer (accepted: a "
                     + "repeating \"runloop\" timer with an interval of at least 1s)"
             ),
             (
                 "[[timers]]\nname = \"a\"\nmechanism = \"displaylink\"\ndrives = \"ripple\"\n"
                     + "[[timers]]\nname = \"b\"\nmechanism = \"displaylink\"\ndrives = \"ripple\"",
-                "config: 2 timers have drives = \"ripple\" (accepted: at most 1; set drives = \"log\" on the others)"
+                "config:8: 2 timers have drives = \"ripple\" (accepted: at most 1; set drives = \"log\" on the others)"
             ),
             (
                 "[[timers]]\nname = \"s\"\ndrives = \"samples\"",
-                "config: timer \"s\" drives the upload pipeline's samples, but no timer has drives = \"uploads\""
+                "config:3: timer \"s\" drives the upload pipeline's samples, but no timer has drives = \"uploads\""
             ),
             (
                 "[countdown]\nseconds = 30",
-                "config: field \"countdown.seconds\" has moved: set countdown = N in each [[timers]] table with "
+                "config:2: field 'countdown.seconds' has moved: set countdown = N in each [[timers]] table with "
                     + "drives = \"countdown\""
             ),
             (
                 "[[ticker]]\nfps = 30",
-                "config: [[ticker]] is not a list of tables; only [[timers]] is"
+                "config:1: [[ticker]] is not a list of tables; only [[timers]] is"
             ),
         ])
     func invalidTimerIsNamed(text: String, message: String) {

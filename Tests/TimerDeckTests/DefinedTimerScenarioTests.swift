@@ -1,6 +1,9 @@
 import RunLoopKit
 import TerminalUI
 import Testing
+import Uploads
+
+import struct Foundation.Date
 
 @testable import TimerDeck
 
@@ -198,6 +201,28 @@ struct DefinedTimerRowTests {
         let written = TimerDefinition.configText(config.timers)
         #expect(written.contains("mechanism = \"displaylink\"") && written.contains("refresh_rate = 10"))
         #expect(try Config.parse(written).timers == config.timers)
+    }
+
+    @Test("With the loop sampler, display link frames are counted under their row's name, the ticker's too")
+    @available(*, noasync)
+    func displayLinkFramesCarryTheRowName() throws {
+        var ticker = timer("ticker", .displayLink)
+        ticker.drives = .ripple
+        ticker.refreshRate = 10
+        var frames = timer("frames", .displayLink)
+        frames.refreshRate = 10
+        let rig = DefinedTimerRig([ticker, frames])
+        let health = LoopHealthSampler()
+        rig.loop.reportMetrics(factory: health)
+        rig.run(untilMilliseconds: 1_000)
+        guard case .loop(let readings) = try health.sample(at: Date(timeIntervalSince1970: 1)).fields else {
+            Issue.record("not a loop sample")
+            return
+        }
+        let fires = Dictionary(
+            readings.filter { $0.name == "runloop_timer_fires_total" }.map { ($0.labels["timer"] ?? "-", $0.value) },
+            uniquingKeysWith: +)
+        #expect(fires["ticker"] == 10 && fires["frames"] == 10, "\(fires)")
     }
 
     @Test("A refresh rate outside 1…240 names the timer, the field, the value and the range")

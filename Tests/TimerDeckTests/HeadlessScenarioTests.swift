@@ -309,7 +309,7 @@ struct HeadlessScenarioTests {
         #expect(snapshots[0].screen.contains("Keys (↓ more, ? or Esc to close)"))
         #expect(!snapshots[0].screen.contains("this help"))
         #expect(snapshots[1].screen.contains("Keys (↑ more, ? or Esc to close)"))
-        #expect(snapshots[1].screen.contains("this help    Esc  close    q  quit"))
+        #expect(snapshots[1].screen.contains("? Esc             this help; close it"))
         #expect(snapshots[1].screen.contains("the help is open: ? or Esc closes it, q quits"))
         #expect(!snapshots[1].screen.contains("sms-default RunLoop Timer 1s default  invalid"))
         #expect(snapshots[2].screen.contains("Keys (↑↓ more, ? or Esc to close)"))

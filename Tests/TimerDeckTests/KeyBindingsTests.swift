@@ -15,10 +15,11 @@ struct KeyBindingsTests {
         _ = state.apply(.key(.character("q")))
         #expect(!state.quitRequested)
         #expect(state.hint == "key q does nothing here — press ? for help")
-        #expect(state.keys.translate(.character("P")) == .character(" "))
-        #expect(state.keys.translate(.character(" ")) == .character("f"))
-        #expect(state.helpLines.contains("Q                 quit (was q)"))
-        #expect(state.helpLines.contains("space             fire (was f)"))
+        #expect(state.keys.action(for: "P") == .pauseAll)
+        #expect(state.keys.action(for: " ") == .fire)
+        #expect(state.keys.action(for: "f") == nil)
+        #expect(state.helpLines.contains("Q                 quit"))
+        #expect(state.helpLines.contains("space             fire it now (sampler, uploader: sample, upload now)"))
         _ = state.apply(.key(.escape))
         let screen = GridScreen(size: Size(width: 120, height: 1))
         StatusBar.draw(
@@ -38,29 +39,40 @@ struct KeyBindingsTests {
         arguments: [
             (
                 "[keys]\nexplode = \"X\"\n",
-                "c.toml: unknown action \"keys.explode\" (known: start-stop, pause, mode, fire, invalidate, track, help, quit,"
+                "c.toml:2: unknown action 'keys.explode' (known: keys.start-stop, keys.pause, keys.mode, keys.fire,"
+            ),
+            (
+                "[keys]\nquitt = \"X\"\n",
+                "c.toml:2: unknown action 'keys.quitt'; did you mean 'keys.quit'? (known: keys.start-stop,"
             ),
             (
                 "[keys]\nquit = \"QQ\"\n",
-                "c.toml: field 'keys.quit' = \"QQ\" is invalid (accepted: one character, e.g. \"Q\", or \"space\")"
+                "c.toml:2: field 'keys.quit' = \"QQ\" is invalid (accepted: one character, e.g. \"Q\", or \"space\")"
             ),
             (
                 "[keys]\nquit = \"s\"\n",
-                "c.toml: keys.quit = \"s\" conflicts with start-stop, its key by default (bind keys.start-stop to another key) (accepted: a key no other action has)"
+                "c.toml:2: keys.quit = \"s\" conflicts with start-stop, its key by default (bind keys.start-stop to another key) (accepted: a key no other action has)"
             ),
             (
                 "[keys]\nquit = \"Q\"\nfire = \"Q\"\n",
-                "c.toml: keys.fire = \"Q\" conflicts with keys.quit (accepted: a key no other action has)"
+                "c.toml:3: keys.fire = \"Q\" conflicts with keys.quit (accepted: a key no other action has)"
             ),
         ])
     func refused(text: String, expected: String) {
         #expect(parseConfigError(text).hasPrefix(expected), "\(parseConfigError(text))")
     }
 
+    @Test("= is + while the frame-up key is not moved and = is free")
+    func alias() throws {
+        #expect(KeyBindings().action(for: "=") == .frameUp)
+        #expect(try KeyBindings([.frameUp: "]"]).action(for: "=") == nil)
+        #expect(try KeyBindings([.quit: "="]).action(for: "=") == .quit)
+    }
+
     @Test("Two actions may swap their keys")
     func swap() throws {
         let config = try Config.parse("[keys]\nstart-stop = \"p\"\npause = \"s\"\n")
-        #expect(config.keys.translate(.character("p")) == .character("s"))
-        #expect(config.keys.translate(.character("s")) == .character("p"))
+        #expect(config.keys.action(for: "p") == .startStop)
+        #expect(config.keys.action(for: "s") == .pause)
     }
 }

@@ -16,6 +16,12 @@ struct SessionRecorderTests {
         return try String(contentsOfFile: path, encoding: .utf8)
     }
 
+    /// Records `keys` read at `time` as the driver does, the dashboard quitting at `q`.
+    func record(_ keys: [Key], at time: Instant, to recorder: SessionRecorder) {
+        recorder.input(at: time)
+        for key in keys { recorder.key(key, quits: key == .character("q")) }
+    }
+
     func milliseconds(_ value: Int64) -> Instant { Instant(nanoseconds: 5_000_000_000 + value * 1_000_000) }
 
     @Test(
@@ -23,12 +29,12 @@ struct SessionRecorderTests {
     func recordingIsAScript() throws {
         let text = try recorded { recorder in
             recorder.begin(size: Size(width: 80, height: 24), at: milliseconds(0))
-            recorder.keys([.enter], at: milliseconds(1_500))
-            recorder.keys([.down, .character(" ")], at: milliseconds(1_500))
-            recorder.keys([.mouse(MouseEvent(kind: .wheelDown, row: 9, column: 4))], at: milliseconds(2_000))
+            record([.enter], at: milliseconds(1_500), to: recorder)
+            record([.down, .character(" ")], at: milliseconds(1_500), to: recorder)
+            record([.mouse(MouseEvent(kind: .wheelDown, row: 9, column: 4))], at: milliseconds(2_000), to: recorder)
             recorder.resize(to: Size(width: 120, height: 40), at: milliseconds(2_250))
-            recorder.keys([.function(5), .character("#")], at: milliseconds(2_250))
-            recorder.keys([.character("q")], at: milliseconds(9_000))
+            record([.function(5), .character("#")], at: milliseconds(2_250), to: recorder)
+            record([.character("q")], at: milliseconds(9_000), to: recorder)
             recorder.finish(at: milliseconds(9_100))
         }
         #expect(text.hasPrefix("# timerdeck --record: replay with timerdeck --headless --script /"))
@@ -58,9 +64,9 @@ struct SessionRecorderTests {
     func recordingReplays() throws {
         let text = try recorded { recorder in
             recorder.begin(size: Size(width: 80, height: 24), at: milliseconds(0))
-            recorder.keys([.enter], at: milliseconds(200))
-            recorder.keys([.character("t")], at: milliseconds(3_200))
-            recorder.keys([.character("t")], at: milliseconds(7_700))
+            record([.enter], at: milliseconds(200), to: recorder)
+            record([.character("t")], at: milliseconds(3_200), to: recorder)
+            record([.character("t")], at: milliseconds(7_700), to: recorder)
             recorder.finish(at: milliseconds(8_000))
         }
         let replayed = try runHeadless(text)

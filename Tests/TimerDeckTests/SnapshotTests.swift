@@ -2,9 +2,9 @@ import Testing
 
 @testable import TimerDeck
 
-/// The README's scenes as whole screens at 80×24 and 120×40, compared cell for cell with the
-/// committed files in Snapshots/ (see ``GoldenScreen`` for how to update them).
-@Suite("Golden snapshots of the README scenes")
+/// The scenes the README and `Docs/Manual.md` show, as whole screens at 80×24 and 120×40, compared
+/// cell for cell with the committed files in Snapshots/ (see ``GoldenScreen`` for how to update them).
+@Suite("Golden snapshots of the documented scenes")
 struct SnapshotTests {
     static let sizes = ["80x24", "120x40"]
 
@@ -48,6 +48,23 @@ struct SnapshotTests {
     @Test("The help overlay over the running dashboard")
     func helpOverlay() throws {
         try check("help", "key enter\nwait 2s\nkey ?\nwait 500ms\nsnapshot\n")
+    }
+
+    @Test("A full title bar keeps the pause and the slow motion; the common modes give way")
+    func pausedAndSlowTitle() throws {
+        try check("paused-slow", "key C\nkey t\nkey <\nkey space\nwait 1s\nsnapshot\n")
+    }
+
+    @Test("The help opened from the add-timer form holds the form's error in full")
+    func helpOverAddForm() throws {
+        try check("help-add-form", "key a\nkey t\nkey e\nkey a\nkey space\nkey 0\nkey s\nkey ?\nsnapshot\n")
+    }
+
+    @Test("M2: the timeline page with its legend, the loop held in tracking from 3 s to 6.5 s")
+    func timeline() throws {
+        try check(
+            "timeline",
+            "key enter\nkey down\nkey enter\nwait 3s\nkey t\nwait 3500ms\nkey t\nwait 500ms\nkey 4\nsnapshot\n")
     }
 
     @Test("S2: the first 5-minute upload delivered")

@@ -35,6 +35,13 @@ struct TimelineViewTests {
         #expect(smsDefault.hasSuffix("│││░░░█│"))
         // sms-common: every second, also in the tracking mode.
         #expect(smsCommon.hasSuffix(" ││││││││"))
+        // The uploader (every 5 min) never fired: its lane has no band, as the band says where fires ran.
+        let uploader = try #require(lanes.first { $0.contains("│uploader ") })
+        #expect(!uploader.contains("░"))
+        // The last line inside the box says what the marks mean.
+        #expect(
+            lanes[lanes.count - 3] == "│key: │ on time  ▌ late  █ skipped ticks  ░ a fire ran outside the default mode│"
+        )
         #expect(!snapshots[1].screen.contains("Timeline"))
         #expect(snapshots[1].screen.contains("SMS resend"))
     }

@@ -1,8 +1,10 @@
+import ArgumentParser
 import Foundation
 import TestSupport
 import Testing
 
 @testable import TimerDeck
+@testable import timerdeck
 
 #if canImport(FoundationXML)
 import FoundationXML
@@ -11,8 +13,12 @@ import FoundationXML
 /// The elements of an SVG document with their attributes, in document order.
 private final class SVGElements: NSObject, XMLParserDelegate {
     var elements: [(name: String, attributes: [String: String])] = []
+    /// The `<text>` elements with their attributes and what they say, in document order.
+    var texts: [(attributes: [String: String], text: String)] = []
     /// The timer of the lane being read, added to each element inside it as "lane".
     private var lane: String?
+    /// Whether a `<text>` element is open.
+    private var inText = false
 
     func parser(
         _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
@@ -22,10 +28,19 @@ private final class SVGElements: NSObject, XMLParserDelegate {
         var attributes = attributes
         if let lane { attributes["lane"] = lane }
         elements.append((name, attributes))
+        if name == "text" {
+            texts.append((attributes, ""))
+            inText = true
+        }
+    }
+
+    func parser(_ parser: XMLParser, foundCharacters string: String) {
+        if inText { texts[texts.count - 1].text += string }
     }
 
     func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
         if name == "g" { lane = nil }
+        if name == "text" { inText = false }
     }
 
     static func parse(_ svg: String) throws -> SVGElements {
@@ -193,6 +208,52 @@ struct TracePlotTests {
         #expect(svg.elements.contains { $0.name == "g" && $0.attributes["class"] == "axis" })
         #expect(svg.elements.contains { $0.name == "g" && $0.attributes["class"] == "legend" })
         #expect(plot.contains(">2.0s</text>") && plot.contains(">10.0s</text>"))
+    }
+
+    @Test("Labels at the right edge end inside the image, and the axis starts at 0")
+    func labelsStayInside() throws {
+        let end = """
+            {"event":"fire","t_ns":10000000000,"timer":"gcd","mechanism":"dispatch","mode":"default","scheduled_ns":9000000000,"lateness_ns":1000000000,"ticks":12,"depth":1}
+            {"event":"mode","t_ns":10000000000,"timer":"beat","mode":"tracking","depth":1}
+            {"event":"sleep","t_ns":10000000000,"sleep_ns":30000000000,"depth":1}
+
+            """
+        let svg = try SVGElements.parse(TracePlot(text: Self.trace + end, source: "t.jsonl").svg)
+        for (attributes, text) in svg.texts {
+            let x = try #require(attributes["x"].flatMap(Double.init))
+            // Monospace: 0.6 em a character.
+            let width = Double(text.count) * 0.6 * (attributes["font-size"].flatMap(Double.init) ?? 12)
+            let right = attributes["text-anchor"] == "middle" ? x + width / 2 : x + width
+            #expect(right <= 1_000, "\(text) ends at \(right)")
+        }
+        #expect(svg.texts.filter { $0.text == "×12" || $0.text == "tracking" || $0.text == "slept 30.0s" }.count == 3)
+        let axis = svg.texts.filter { $0.attributes["text-anchor"] == "middle" }.map(\.text)
+        #expect(axis == ["0", "1.0s", "2.0s", "3.0s", "4.0s", "5.0s", "6.0s", "7.0s", "8.0s", "9.0s", "10.0s"])
+    }
+
+    @Test("plot --late takes a value starting with -; a negative one is refused with what is accepted")
+    func negativeLate() throws {
+        let command = try TimerDeckCommand.parseAsRoot(["plot", "t.jsonl", "--out", "t.svg", "--late", "-1ms"])
+        #expect((command as? PlotCommand)?.late == "-1ms")
+        #expect(throws: ValidationError.self) { try PlotCommand.lateAfter("-1ms") }
+        do {
+            _ = try PlotCommand.lateAfter("-1ms")
+        } catch {
+            #expect(
+                error.message == "option --late: \"-1ms\" is negative; a fire is late only after its scheduled time "
+                    + "(accepted: a duration of 0 or more, e.g. 0ms for any lateness, 1ms, 50ms, 1s)")
+        }
+        #expect(try PlotCommand.lateAfter("0ms") == .zero)
+        #expect(try PlotCommand.lateAfter("5ms") == .milliseconds(5))
+    }
+
+    @Test("plot --help gives the default of --late once")
+    func lateDefaultOnce() {
+        let help = TimerDeckCommand.helpMessage(for: PlotCommand.self, columns: 200)
+        let late = help.split(separator: "\n").filter { $0.contains("--late") }
+        #expect(late.count == 2, "the usage line and the option's")
+        #expect(help.components(separatedBy: "default").count == 2, "\(help)")
+        #expect(help.contains("(default: 1ms)"))
     }
 
     @Test("A broken trace line is named with what is wrong, never a trap")

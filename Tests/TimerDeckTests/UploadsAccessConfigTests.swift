@@ -23,7 +23,7 @@ import Uploads
             insecure_skip_verify = true
             allow_plain_http = true
             """)
-        let access = try config.uploads.access()
+        let access = try UploadsConfig.access(in: config)
         #expect(access.authorization == .basic(username: "123456", passwordFile: "/etc/timerdeck/password"))
         #expect(access.headers == ["X-Scope-OrgID": "team-a"])
         #expect(access.caFile == "/etc/timerdeck/ca.pem")
@@ -41,20 +41,28 @@ import Uploads
         ])
     func conflictingCredentials(fields: String) throws {
         let config = try Config.parse("[uploads]\n\(fields)")
-        #expect(throws: UploadsSetupError.self) { try config.uploads.access() }
+        #expect {
+            try UploadsConfig.access(in: config)
+        } throws: { error in
+            // The place, the field and what it accepts, as every config error says them.
+            let text = "\(error)"
+            return text.hasPrefix("config:") && text.contains(": field 'uploads.") && text.contains("(accepted: ")
+        }
     }
 
     @Test("A token from the environment is taken once and removed, so no hook inherits it; an unset one is refused")
     func tokenFromTheEnvironment() throws {
         setenv("TIMERDECK_ACCESS_TEST_TOKEN", "hunter2", 1)
         let config = try Config.parse("[uploads]\nbearer_token_env = \"TIMERDECK_ACCESS_TEST_TOKEN\"")
-        let access = try config.uploads.access()
+        let access = try UploadsConfig.access(in: config)
         #expect(access.authorization == .bearer(HTTPAccess.Secret("hunter2")))
         #expect(getenv("TIMERDECK_ACCESS_TEST_TOKEN") == nil)
         #expect {
-            try config.uploads.access()
+            try UploadsConfig.access(in: config)
         } throws: { error in
-            "\(error)" == "uploads.bearer_token_env names TIMERDECK_ACCESS_TEST_TOKEN, which is not set"
+            "\(error)".hasSuffix(
+                ":2: field 'uploads.bearer_token_env': the environment variable TIMERDECK_ACCESS_TEST_TOKEN is not set "
+                    + "(accepted: \"\" or an environment variable's name; export it before starting)")
         }
     }
 

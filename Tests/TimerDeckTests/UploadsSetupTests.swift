@@ -12,7 +12,8 @@ import Uploads
             Issue.record("accepted retry_base above retry_cap")
         } catch {
             #expect(
-                error.message == "my.toml: uploads.retry_base (10m) is longer than uploads.retry_cap (1m); "
+                error.message
+                    == "my.toml:2: field 'uploads.retry_base' = \"10m\" is longer than uploads.retry_cap = \"1m\"; "
                     + "the first retry cannot wait longer than the longest, so lower retry_base or raise retry_cap")
         }
     }
@@ -22,11 +23,13 @@ import Uploads
         arguments: [
             (
                 "ftp://example.org/in",
-                "--upload-url: Upload settings are invalid: the upload URL \"ftp://example.org/in\" must start with http:// or https://."
+                "option --upload-url: the upload URL \"ftp://example.org/in\" must start with http:// or https:// (accepted: an "
+                    + "http(s) or prometheus+http(s) URL)"
             ),
             (
                 "not a url",
-                "--upload-url: Upload settings are invalid: the upload URL \"not a url\" must start with http:// or https://."
+                "option --upload-url: the upload URL \"not a url\" must start with http:// or https:// (accepted: an http(s) or "
+                    + "prometheus+http(s) URL)"
             ),
         ])
     func invalidUploadURLIsAStartUpError(url: String, message: String) throws {
@@ -44,6 +47,38 @@ import Uploads
 }
 
 extension UploadsSetupTests {
+    @Test(
+        "uploads.url, uploads.route and uploads.labels refused at start-up name the config file and line",
+        arguments: [
+            (
+                "[uploads]\nurl = \"ftp://example.org/in\"\n",
+                "my.toml:2: field 'uploads.url': the upload URL \"ftp://example.org/in\" must start with http:// or "
+                    + "https:// (accepted: \"\" or an http(s) or prometheus+http(s) URL)"
+            ),
+            (
+                "[uploads]\nsink = \"prometheus\"\nurl = \"http://127.0.0.1:9/\"\nlabels = \"job=x\"\n",
+                "my.toml:4: field 'uploads.labels': the label \"job\" is set by timerdeck itself (accepted: \"\" or "
+                    + "\"name=value,name=value\")"
+            ),
+            (
+                "[uploads]\nroute = \"/nonexistent/route.gpx\"\n",
+                "my.toml:2: field 'uploads.route': cannot read /nonexistent/route.gpx: No such file or directory "
+                    + "(accepted: a path to a GPX file; or set uploads.sampler = \"host\")"
+            ),
+        ])
+    func configFieldsRefusedAtStartUp(text: String, message: String) throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("timerdeck-setup-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        do {
+            _ = try UploadsSetup(
+                config: Config.parse(text, source: "my.toml"),
+                outboxPath: directory.appendingPathComponent("outbox.sqlite").path, uploadURL: nil, headless: true)
+            Issue.record("accepted \(text)")
+        } catch let error as UploadsSetupError {
+            #expect(error.message == message)
+        }
+    }
+
     @Test("Retention is read from keep_delivered and keep_delivered_count; 0 sets no count limit")
     func retentionIsConfigurable() throws {
         #expect(try Config.parse("").uploads.retention == .sevenDays)
@@ -56,7 +91,7 @@ extension UploadsSetupTests {
         } catch {
             #expect(
                 error.message
-                    == "config: field 'uploads.keep_delivered' = \"10m\" is invalid (accepted: a duration 1h…8760h, e.g. \"250ms\", \"3s\", \"5m\")"
+                    == "config:2: field 'uploads.keep_delivered' = \"10m\" is invalid (accepted: a duration 1h…8760h, e.g. \"250ms\", \"3s\", \"5m\")"
             )
         }
     }

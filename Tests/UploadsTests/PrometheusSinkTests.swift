@@ -123,10 +123,11 @@ extension LoopbackServerSuites {
             #expect(
                 refused.error.description
                     == "The server rejected the batch with 400 Bad Request: out of bounds. It stays in the outbox. "
-                    + "The samples are older than the database accepts; see \"Where the samples go\" in the README.")
+                    + "The samples are older than the database accepts; Prometheus takes them with an out-of-order "
+                    + "window (out_of_order_time_window in prometheus.yml).")
         }
 
-        @Test("With an out-of-order window (the README's advice) the same old samples are stored")
+        @Test("With an out-of-order window (the advice of the refusal's message) the same old samples are stored")
         func outOfOrderWindowAcceptsOldSamples() throws {
             let prometheus = try PrometheusProcess(outOfOrderWindow: "1d")
             try Self.storeSampleThreeHoursLater(in: prometheus)

@@ -78,6 +78,20 @@ import Uploads
         #expect(machine.status.counters?.pendingSamples == 2)
     }
 
+    @Test("An upload asked for by hand during a backoff cancels the retry and sends now; at rest it is an upload due")
+    func uploadAskedForDuringBackoff() {
+        var machine = delivering()
+        machine.apply(answer(.failure(unavailable)))
+        machine.apply(.recorded(batch, counters(pending: 1), .notAsked))
+        machine.apply(.retryScheduled(at: now + .seconds(2)))
+        #expect(machine.apply(.uploadAskedFor) == [.cancelRetry, .cutBatch(lookup: [])])
+        #expect(machine.state == .finding)
+        #expect(machine.status.retryAt == nil)
+        #expect(machine.apply(.cut(counters(pending: 1), .found(batch))) == [.deliver(batch)])
+        var idle = UploadMachine()
+        #expect(idle.apply(.uploadAskedFor) == [.cutBatch(lookup: [])])
+    }
+
     @Test("A cut that did not look, answering while a lookup is under way, is not taken for the lookup")
     func cutWithoutLookupIsNotALookup() {
         var machine = delivering()

@@ -158,6 +158,21 @@ import Uploads
         #expect(scene.pipeline.status.retryAt == nil)
     }
 
+    @Test("An upload run by hand during a retry's backoff sends at once instead of waiting for the retry")
+    func runNowDuringBackoffSends() throws {
+        let collector = try CollectorProcess(["--fail-first", "1", "--fail-status", "503", "--retry-after", "42"])
+        let scene = try Scene(sink: { _ in try HTTPSink(endpoint: collector.endpoint, timeout: .seconds(30)) })
+        scene.pipeline.start()
+        scene.run(untilSecond: 301)
+        #expect(scene.pipeline.status.retryAt == Instant(nanoseconds: 342_000_000_000))
+        scene.pipeline.runNow(.upload)
+        scene.run(untilSecond: 302)
+        let received = try collector.received()
+        #expect(received.requests == 2)
+        #expect(received.seqs == Array(1...60))
+        #expect(scene.pipeline.status.retryAt == nil)
+    }
+
     @Test("A slow server: the request times out, is retried, and the batch is stored once")
     func slowServerTimesOutAndIsRetried() throws {
         let collector = try CollectorProcess(["--delay", "1.5"])

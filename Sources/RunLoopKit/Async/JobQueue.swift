@@ -8,10 +8,13 @@ import Synchronization
 /// A job enqueued on the loop's thread costs no system call; from another thread the first job of
 /// a batch wakes the loop with one eventfd write, later ones none until the loop takes the batch.
 final class JobQueue: Sendable {
-    /// One waiting job, and whether it runs isolated to the loop's serial executor (an actor's).
+    /// One waiting job, and whether it runs isolated to the loop's serial executor (an actor's);
+    /// a job that is not runs on `taskExecutor`, by default the loop's ``RunLoop/LoopTaskExecutor``.
+    /// The job keeps that executor alive until it runs (a ``VirtualTime`` scope that has ended).
     struct Job {
         let job: UnownedJob
         let isolated: Bool
+        var taskExecutor: (any TaskExecutor)?
     }
 
     /// The jobs, oldest first, and whether the loop is gone.
@@ -42,10 +45,10 @@ final class JobQueue: Sendable {
         self.loop = loop
     }
 
-    func add(_ job: UnownedJob, isolated: Bool) {
+    func add(_ job: UnownedJob, isolated: Bool, taskExecutor: (any TaskExecutor)? = nil) {
         let first = state.withLock { state -> Bool? in
             guard !state.isClosed else { return nil }
-            state.jobs.append(Job(job: job, isolated: isolated))
+            state.jobs.append(Job(job: job, isolated: isolated, taskExecutor: taskExecutor))
             pending.store(true, ordering: .releasing)
             return state.jobs.count == 1
         }
@@ -94,8 +97,8 @@ final class JobQueue: Sendable {
     }
 
     /// The loop is going away: later jobs trap. Queued ones would never run — their tasks would
-    /// never resume, and whatever awaits them would wait forever — so in debug builds they stop the
-    /// program with a message; release builds drop them.
+    /// never resume, and whatever awaits them would wait forever — so they stop the program with a
+    /// message, in every build.
     func close() {
         let dropped = state.withLock { state in
             state.isClosed = true
@@ -103,12 +106,10 @@ final class JobQueue: Sendable {
             pending.store(false, ordering: .releasing)
             return state.jobs.count
         }
-        #if DEBUG
         if dropped > 0 {
             fatalError(
                 "RunLoop.Executor: the run loop of thread \(ownerThreadKernelID) went away with \(dropped) job(s) "
                     + "queued, which will never run; run the loop until its tasks and actors are done before it goes")
         }
-        #endif
     }
 }

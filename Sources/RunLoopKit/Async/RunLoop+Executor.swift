@@ -16,12 +16,12 @@ extension RunLoop {
     /// ```
     ///
     /// A loop must outlive every actor bound to it: `UnownedSerialExecutor` does not retain the
-    /// executor. A job enqueued after its loop is gone stops the program with a message in debug
-    /// builds (the executors of a loop that went away are kept for that), and is undefined
-    /// behaviour in release builds. Jobs still queued when the loop goes away — a task resumed or
-    /// started on the loop that never got its turn — would never run: debug builds stop the program
-    /// with a message saying how many; release builds drop them, and their tasks never finish. Run
-    /// the loop until its tasks and actors are done before letting it go.
+    /// executor. A job enqueued after its loop is gone stops the program with a message, in every
+    /// build: the executors of a loop that went away (two small objects) are kept for that, so a
+    /// stale executor never touches freed memory. Jobs still queued when the loop goes away — a task
+    /// resumed or started on the loop that never got its turn — would never run: the program stops
+    /// with a message saying how many, rather than leave their tasks waiting forever. Run the loop
+    /// until its tasks and actors are done before letting it go.
     public final class Executor: SerialExecutor {
         let jobs: JobQueue
 

@@ -54,7 +54,7 @@ extension RunLoop {
                 if job.isolated {
                     job.job.runSynchronously(on: serial)
                 } else {
-                    job.job.runSynchronously(on: task)
+                    job.job.runSynchronously(on: job.taskExecutor?.asUnownedTaskExecutor() ?? task)
                 }
             }
             ran += jobs.count

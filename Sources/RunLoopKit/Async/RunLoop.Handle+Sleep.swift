@@ -21,9 +21,9 @@ extension RunLoop.Handle {
     nonisolated(nonsending) public func sleep(
         until deadline: Instant, tolerance: Duration? = nil, inModes modes: [RunLoop.Mode] = [.common]
     ) async throws {
-        let sleeper = Sleeper()
+        let sleeper = Sleeper(handle: self)
         try await withTaskCancellationHandler {
-            try await withUnsafeThrowingContinuation { continuation in
+            try await withLoopThrowingContinuation { continuation in
                 sleeper.start(continuation)
                 if isOnLoopThread {
                     executor.jobs.withLoop { loop in
@@ -36,7 +36,7 @@ extension RunLoop.Handle {
                 }
             }
         } onCancel: {
-            sleeper.cancel(on: self)
+            sleeper.cancel()
         }
     }
 
@@ -44,7 +44,7 @@ extension RunLoop.Handle {
     nonisolated(nonsending) public func sleep(
         for duration: Duration, tolerance: Duration? = nil, inModes modes: [RunLoop.Mode] = [.common]
     ) async throws {
-        try await sleep(until: clock.now(.uptime) + duration, tolerance: tolerance, inModes: modes)
+        try await sleep(until: timeSource.now(.uptime) + duration, tolerance: tolerance, inModes: modes)
     }
 
     /// The loop's clock as a Swift `Clock` on `kind`, whose sleeps are timers of this loop in

@@ -35,7 +35,7 @@ extension RunLoop.Handle {
             pending.missedTicks = missed
         }
         return TimeSequence(handle: self, merge: merge) { loop, deliver in
-            let clock = loop.clock
+            let clock = loop.timeSource
             let start = loop.now
             var previous = start.nanoseconds
             let timer = Timer(fireAt: start + interval, interval: interval, repeats: true) { timer in

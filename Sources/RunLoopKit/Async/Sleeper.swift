@@ -4,19 +4,43 @@
 final class Sleeper: Sendable {
     private enum State {
         case starting
-        case waiting(UnsafeContinuation<Void, any Error>)
+        case waiting(LoopContinuation<Void, any Error>)
         case cancelled
         case finished
     }
 
     private let state = LockedValue(State.starting)
+    private let handle: RunLoop.Handle
     /// The timer while it is scheduled. Safe without a lock: set by ``schedule(on:until:tolerance:inModes:)``
-    /// and cleared by ``fire()`` and ``invalidateTimer()``, which all run on the loop's thread.
-    nonisolated(unsafe) private var timer: Timer?
+    /// and cleared by ``fire()`` and ``invalidateTimer()``, which all run on the loop's thread — in
+    /// debug builds ``timer`` checks that at every access.
+    nonisolated(unsafe) private var scheduledTimer: Timer?
+
+    private var timer: Timer? {
+        get {
+            checkOnLoopThread()
+            return scheduledTimer
+        }
+        set {
+            checkOnLoopThread()
+            scheduledTimer = newValue
+        }
+    }
+
+    /// A sleeper of the loop behind `handle`.
+    init(handle: RunLoop.Handle) {
+        self.handle = handle
+    }
+
+    private func checkOnLoopThread() {
+        #if DEBUG
+        handle.executor.jobs.checkOnLoopThread("Sleeper.timer")
+        #endif
+    }
 
     /// Keeps `continuation` for the timer; resumes it at once with `CancellationError` if the
     /// sleep was cancelled before it started.
-    func start(_ continuation: UnsafeContinuation<Void, any Error>) {
+    func start(_ continuation: LoopContinuation<Void, any Error>) {
         let cancelled = state.withLock { state in
             guard case .starting = state else { return true }
             state = .waiting(continuation)
@@ -43,15 +67,16 @@ final class Sleeper: Sendable {
     }
 
     /// Resumes the sleeper at once with `CancellationError`, unless it has finished; the timer is
-    /// invalidated on the loop's thread (``invalidateTimer()``).
-    func cancel(on handle: RunLoop.Handle) {
+    /// invalidated on the loop's thread (``invalidateTimer()``) — on that thread before the task
+    /// resumes, so code on the loop right after the resumption no longer sees it.
+    func cancel() {
         let continuation = take(setting: .cancelled)
-        continuation?.resume(throwing: CancellationError())
         if handle.isOnLoopThread {
             invalidateTimer()
         } else {
             handle.execute(wake: true) { _ in self.invalidateTimer() }
         }
+        continuation?.resume(throwing: CancellationError())
     }
 
     private func invalidateTimer() {
@@ -60,7 +85,7 @@ final class Sleeper: Sendable {
     }
 
     /// Moves to `next` and returns the continuation if the sleeper was still waiting (or starting).
-    private func take(setting next: State) -> UnsafeContinuation<Void, any Error>? {
+    private func take(setting next: State) -> LoopContinuation<Void, any Error>? {
         state.withLock { state in
             switch state {
             case .starting:

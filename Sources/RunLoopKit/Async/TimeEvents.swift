@@ -5,7 +5,7 @@
 final class TimeEvents<Element: Sendable>: Sendable {
     private struct State {
         var pending: Element?
-        var waiter: UnsafeContinuation<Element?, Never>?
+        var waiter: LoopContinuation<Element?, Never>?
         var isFinished = false
         /// Stops the timer; set once it started, taken by the first ``finish()``.
         var stop: LoopBound<() -> Void>?
@@ -31,7 +31,7 @@ final class TimeEvents<Element: Sendable>: Sendable {
 
     /// Hands `element` to a waiting `next()`, or keeps it, merged into one still waiting.
     func yield(_ element: Element) {
-        let waiter = state.withLock { state -> UnsafeContinuation<Element?, Never>? in
+        let waiter = state.withLock { state -> LoopContinuation<Element?, Never>? in
             guard !state.isFinished else { return nil }
             if let waiter = state.waiter {
                 state.waiter = nil
@@ -50,7 +50,7 @@ final class TimeEvents<Element: Sendable>: Sendable {
     /// The next element, or `nil` once finished; cancelling the task finishes.
     nonisolated(nonsending) func next() async -> Element? {
         await withTaskCancellationHandler {
-            await withUnsafeContinuation { continuation in
+            await withLoopContinuation { continuation in
                 let ready = state.withLock { state -> Element?? in
                     if let pending = state.pending {
                         state.pending = nil

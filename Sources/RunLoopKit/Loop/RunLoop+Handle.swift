@@ -21,8 +21,8 @@ extension RunLoop {
         public let executor: Executor
         /// The loop as the task executor of tasks that prefer it (rule C-X1).
         public let taskExecutor: LoopTaskExecutor
-        /// The loop's time base (its ``RunLoop/clock``).
-        public let clock: RunLoopClock
+        /// Where the loop's time comes from (its ``RunLoop/timeSource``).
+        public let timeSource: TimeSource
 
         /// Queues `block` to run on the loop's thread in the next pass that runs one of `modes`
         /// (``RunLoop/Mode/common`` stands for every common mode), and wakes the loop (decision 5) —

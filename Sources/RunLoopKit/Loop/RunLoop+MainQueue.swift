@@ -22,7 +22,7 @@ extension RunLoop {
     /// is returned as it is, on the clock it was made with. A process out of descriptors stops with
     /// a message; ``makeMain(clock:)`` reports that as an error instead.
     @available(*, noasync)
-    public static func main(clock: RunLoopClock) -> RunLoop {
+    public static func main(clock: TimeSource) -> RunLoop {
         do {
             return try makeMain(clock: clock)
         } catch {
@@ -37,7 +37,7 @@ extension RunLoop {
     /// checks that one is free for the eventfd libdispatch opens for the main queue, since
     /// libdispatch stops the process itself when it cannot open it.
     @available(*, noasync)
-    public static func makeMain(clock: RunLoopClock) throws(SystemCallError) -> RunLoop {
+    public static func makeMain(clock: TimeSource) throws(SystemCallError) -> RunLoop {
         precondition(
             cle_is_main_thread() != 0,
             "RunLoop.main used on thread \(cle_thread_id()); it belongs to the main thread (\(getpid())): "

@@ -9,7 +9,7 @@ import CoreMetrics
 /// | metric | kind | what |
 /// |---|---|---|
 /// | `runloop_passes` | Counter | passes of the loop (C-R1) |
-/// | `runloop_timer_fires` | Counter | timer callouts; `timer` is the name given with ``setMetricsName(_:for:)`` or `""` |
+/// | `runloop_timer_fires` | Counter | timer callouts; `timer` is the name given with ``setMetricsName(_:for:)`` (a display link's ``DisplayLink/metricsName``) or `""` |
 /// | `runloop_timer_lateness` | Timer (ns) | from a timer's fire date to its callout, by `timer` |
 /// | `runloop_timer_missed_ticks` | Counter | ticks of repeating timers skipped by the late-fire rule (C-T6) |
 /// | `runloop_wakeups` | Counter | wake-ups from sleep, by `reason` (``WakeReason``: timer, input, block, wakeUp, timeout) |

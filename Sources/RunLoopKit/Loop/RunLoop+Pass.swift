@@ -75,7 +75,8 @@ extension RunLoop {
     /// Whether `state` has nothing that could make a pass do work (C-M8); a common mode of
     /// ``RunLoop/main`` always may, from the main queue.
     func isEmpty(_ state: ModeState) -> Bool {
-        !drainsMainQueue(in: state) && state.timers.isEmpty && state.sources.isEmpty
+        !drainsMainQueue(in: state) && state.timers.isEmpty && !state.hasTimeouts
+            && state.sources.isEmpty
             && state.descriptorSources.isEmpty && !hasBlocks(for: state) && !hasJobs(for: state)
     }
 
@@ -153,8 +154,12 @@ extension RunLoop {
     func wakeDeadline(for state: ModeState) -> Int64? {
         var hard = Int64.max
         state.timers.narrowHardDeadline(&hard)
+        state.forEachTimeoutSet { hard = min(hard, $0.hardDeadline()) }
         var wake: Int64?
         state.timers.latestFireTime(atOrBefore: hard, raising: &wake)
+        state.forEachTimeoutSet { set in
+            if let latest = set.latestDeadline(atOrBefore: hard) { wake = max(wake ?? latest, latest) }
+        }
         return wake == Int64.max ? nil : wake
     }
 
@@ -164,13 +169,22 @@ extension RunLoop {
     /// The timers due are those in the mode with a fire time at or before the pass's start and an
     /// order given before it. A timer inserted or repositioned during the pass (a later order) is
     /// due at a later pass: it is taken off with the others but put back at the end of this one,
-    /// like a timer still firing in an enclosing pass (C-T4).
+    /// like a timer still firing in an enclosing pass (C-T4). The mode's timeout sets take their
+    /// turns in the same (fire time, insertion) order.
     private func doTimers(in state: ModeState) {
         let limit = now.nanoseconds
         let lastDueOrder = lastInsertionOrder
         let queue = state.timers
         var skipped: [TimerQueue.Entry] = []
-        while let entry = queue.popFirst(dueBy: limit) {
+        let hasTimeoutSets = !state.timeoutSets.isEmpty
+        while true {
+            if hasTimeoutSets,
+                let set = nextDueTimeoutSet(in: state, by: limit, lastDueOrder: lastDueOrder, before: queue.first)
+            {
+                set.fireTop()
+                continue
+            }
+            guard let entry = queue.popFirst(dueBy: limit) else { break }
             // The pass owns the popped entry's reference (TimerQueue invariant 4): the callout
             // needs none of its own, and a fired one-shot timer is released here, once.
             let timer = entry.timer
@@ -185,6 +199,26 @@ extension RunLoop {
         }
         // Newest first: a timer moved back in and taken off again was skipped twice (TimerQueue.putBack).
         for entry in skipped.reversed() { queue.putBack(entry) }
+        if hasTimeoutSets { state.forEachTimeoutSet { $0.endPass() } }
+    }
+
+    /// The timeout set of `state` whose next due timeout comes first, if it comes before the timer
+    /// entry `timer` (C-T3: by fire time, then insertion order).
+    private func nextDueTimeoutSet(
+        in state: ModeState, by limit: Int64, lastDueOrder: UInt64, before timer: TimerQueue.Entry?
+    ) -> TimeoutSet? {
+        var best: TimeoutSet?
+        var bestDeadline = timer?.deadline ?? Int64.max
+        var bestOrder = timer?.order ?? UInt64.max
+        state.forEachTimeoutSet { set in
+            guard let entry = set.nextDue(by: limit, lastDueOrder: lastDueOrder) else { return }
+            if entry.deadline < bestDeadline || (entry.deadline == bestDeadline && entry.order < bestOrder) {
+                best = set
+                bestDeadline = entry.deadline
+                bestOrder = entry.order
+            }
+        }
+        return best
     }
 
     private func fire(_ timer: Timer, dueBy limit: Int64) {

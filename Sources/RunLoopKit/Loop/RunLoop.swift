@@ -9,7 +9,7 @@ import Glibc
 /// scroll gesture runs the ``Mode/tracking`` mode while ``Mode/default`` timers wait (seed M2).
 ///
 /// The loop is bound to the thread that created it and is not `Sendable`; other threads use
-/// ``handle``. Time comes from its ``clock``: the kernel's, or a ``VirtualClock`` for tests, on which
+/// ``handle``. Time comes from its ``timeSource``: the kernel's, or a ``VirtualClock`` for tests, on which
 /// waiting jumps straight to the next deadline.
 ///
 /// ```swift
@@ -21,7 +21,7 @@ import Glibc
 /// ```
 public final class RunLoop {
     /// The loop's time base.
-    public let clock: RunLoopClock
+    public let timeSource: TimeSource
     /// The `Sendable` part of the loop for other threads.
     public let handle: Handle
     /// The loop as the serial executor of actors bound to it (rule C-X1).
@@ -47,7 +47,10 @@ public final class RunLoop {
     var runs: [PerRun] = []
     /// Delayed performs waiting to run, by target (C-P2).
     var performRequests = PerformRequests()
-    @exclusivity(unchecked) private var insertionCounter: UInt64 = 0
+    /// The insertion orders of the loop's timers and timeout sets (C-T3).
+    let insertionOrders = InsertionOrders()
+    /// The timeout sets made for ``Mode/common``, copied into a mode that becomes common (C-M5).
+    var commonTimeoutSets: [TimeoutSet] = []
     /// Whether a main-queue drain is in progress (``serviceMainQueue(in:)``), so a nested run does not drain again.
     var isDrainingMainQueue = false
     /// The modes whose passes run executor jobs (C-X1); ``executorModes``.
@@ -81,7 +84,7 @@ public final class RunLoop {
     /// A run loop needs three descriptors (an eventfd, a timerfd, an epoll set). When the process has
     /// none left this initialiser stops the program with a message naming the failed call; use
     /// ``make(clock:)`` to get that failure as an error instead.
-    public convenience init(clock: RunLoopClock = .system) {
+    public convenience init(clock: TimeSource = .system) {
         let resources: Resources
         do {
             resources = try Resources(clock: clock)
@@ -95,7 +98,7 @@ public final class RunLoop {
 
     /// Creates a run loop bound to the calling thread, like ``init(clock:)``, and reports a failed
     /// system call (out of descriptors: `EMFILE`) as a ``SystemCallError``.
-    public static func make(clock: RunLoopClock = .system) throws(SystemCallError) -> RunLoop {
+    public static func make(clock: TimeSource = .system) throws(SystemCallError) -> RunLoop {
         RunLoop(clock: clock, resources: try Resources(clock: clock))
     }
 
@@ -105,15 +108,15 @@ public final class RunLoop {
         let waiter: Waiter
         let defaultEpoll: Int32
 
-        init(clock: RunLoopClock) throws(SystemCallError) {
+        init(clock: TimeSource) throws(SystemCallError) {
             shared = try LoopShared()
             waiter = try Waiter(shared: shared, clock: clock)
             defaultEpoll = try waiter.makeEpollSet()
         }
     }
 
-    private init(clock: RunLoopClock, resources: Resources) {
-        self.clock = clock
+    private init(clock: TimeSource, resources: Resources) {
+        self.timeSource = clock
         shared = resources.shared
         waiter = resources.waiter
         ownerThread = pthread_self()
@@ -122,7 +125,7 @@ public final class RunLoop {
             shared: resources.shared, ownerThread: ownerThread, ownerThreadKernelID: ownerThreadKernelID)
         handle = Handle(
             shared: resources.shared, executor: Executor(jobs: jobs), taskExecutor: LoopTaskExecutor(jobs: jobs),
-            clock: clock)
+            timeSource: clock)
         waiter.adopt(resources.defaultEpoll, for: modeState(for: .default))
         jobs.bind(to: self)
         clock.servingLoop?.claim(handle)
@@ -142,13 +145,11 @@ public final class RunLoop {
         // of a loop that no longer exists.
         commonItems.forgetAll()
         executor.jobs.close()
-        #if DEBUG
-        // Kept for good: an actor or task that outlives the loop meets the trap of a closed
-        // queue (rule C-X1) rather than freed memory.
+        // Kept for good, in every build: an actor or task that outlives the loop meets the trap of
+        // a closed queue (rule C-X1) rather than freed memory. Two small objects per loop made.
         _ = Unmanaged.passRetained(executor)
         _ = Unmanaged.passRetained(taskExecutor)
-        #endif
-        clock.servingLoop?.release(handle)
+        timeSource.servingLoop?.release(handle)
     }
 
     /// The calling thread's run loop, created with the system clock on first use (C-R13).
@@ -171,7 +172,7 @@ public final class RunLoop {
 
     /// The current uptime reading of the loop's clock.
     public var now: Instant {
-        clock.now(.uptime)
+        timeSource.now(.uptime)
     }
 
     /// The mode of the innermost run in progress, or `nil` when the loop is not running.
@@ -203,6 +204,7 @@ public final class RunLoop {
         commonModeList.append(mode)
         let state = modeState(for: mode)
         commonItems.copy(into: state, of: self)
+        state.timeoutSets.append(contentsOf: commonTimeoutSets)
         watchMainQueue(in: state)
     }
 
@@ -297,8 +299,12 @@ public final class RunLoop {
 
     /// The next fire date of the timers in `mode`, `nil` if it has none that will fire (C-R12).
     public func nextFireDate(forMode mode: Mode) -> Instant? {
-        guard let first = modeStates[mode]?.timers.first, first.deadline != Int64.max else { return nil }
-        return Instant(nanoseconds: first.deadline)
+        guard let state = modeStates[mode] else { return nil }
+        var first = state.timers.first?.deadline ?? Int64.max
+        state.forEachTimeoutSet { set in
+            if let deadline = set.nextDeadline() { first = min(first, deadline) }
+        }
+        return first == Int64.max ? nil : Instant(nanoseconds: first)
     }
 
     /// Foundation's `limitDate(forMode:)`: polls `mode` once (firing due timers), then returns `nil`
@@ -325,13 +331,27 @@ public final class RunLoop {
     }
 
     /// The next insertion order: ties between equal fire times go to the earlier insertion (C-T3).
+    @inline(__always)
     func nextInsertionOrder() -> UInt64 {
-        insertionCounter &+= 1
-        return insertionCounter
+        insertionOrders.next()
     }
 
     /// The last insertion order handed out: every later insertion or repositioning gets a greater one.
-    var lastInsertionOrder: UInt64 { insertionCounter }
+    var lastInsertionOrder: UInt64 { insertionOrders.last }
+}
+
+/// The sequence of insertion orders of one run loop, shared with its timeout sets so that they
+/// need no reference to the loop on their hot paths. Only touched on the loop's thread.
+final class InsertionOrders {
+    /// The last order handed out; 0 before the first.
+    @exclusivity(unchecked) private(set) var last: UInt64 = 0
+
+    /// The next order, greater than every one handed out before.
+    @inline(__always)
+    func next() -> UInt64 {
+        last &+= 1
+        return last
+    }
 }
 
 @available(*, unavailable)

@@ -9,7 +9,7 @@ import Glibc
 ///
 /// ```swift
 /// SignalSource.block([SIGINT, SIGTERM, SIGWINCH])
-/// let signals = SignalSource(signals: [SIGINT, SIGTERM, SIGWINCH]) { signal in handle(signal) }
+/// let signals = try SignalSource(signals: [SIGINT, SIGTERM, SIGWINCH]) { signal in handle(signal) }
 /// loop.add(signals.source, forMode: .common)
 /// ```
 public final class SignalSource {
@@ -34,14 +34,17 @@ public final class SignalSource {
     }
 
     /// Creates a source calling `handler` on the run loop's thread with each signal received.
-    public init(signals: [Int32], handler: @escaping (Int32) -> Void) {
+    ///
+    /// Throws when the kernel gives no descriptor (`EMFILE`, `ENFILE`, `ENOMEM`), as
+    /// ``RunLoop/make(clock:)`` does: the same rule for every descriptor RunLoopKit opens.
+    public init(signals: [Int32], handler: @escaping (Int32) -> Void) throws(SystemCallError) {
         Self.block(signals)
         var set = sigset_t()
         sigemptyset(&set)
         for signal in signals { sigaddset(&set, signal) }
-        descriptor = signalfd(-1, &set, Int32(SFD_NONBLOCK | SFD_CLOEXEC))
-        precondition(descriptor >= 0, "SignalSource: signalfd failed with errno \(cle_errno())")
-        let descriptor = descriptor
+        let descriptor = signalfd(-1, &set, Int32(SFD_NONBLOCK | SFD_CLOEXEC))
+        guard descriptor >= 0 else { throw SystemCallError(call: "signalfd", errno: cle_errno()) }
+        self.descriptor = descriptor
         source = RunLoop.FileDescriptorSource(fileDescriptor: descriptor) {
             var info = signalfd_siginfo()
             while read(descriptor, &info, MemoryLayout<signalfd_siginfo>.size) == MemoryLayout<signalfd_siginfo>.size {

@@ -16,7 +16,7 @@ import Glibc
 /// the clock to the deadline; it blocks for real only when there is no deadline.
 final class Waiter {
     private let shared: LoopShared
-    private let clock: RunLoopClock
+    private let clock: TimeSource
     private let timerDescriptor: Int32
     private var armedDeadline = Int64.max
     /// Whether the timerfd expired and was left unread: the next `timerfd_settime` (arming or
@@ -49,7 +49,7 @@ final class Waiter {
     /// Whether a wake-up read during the last wait asked for a pass.
     private var sawWakeUpForWork = false
 
-    init(shared: LoopShared, clock: RunLoopClock) throws(SystemCallError) {
+    init(shared: LoopShared, clock: TimeSource) throws(SystemCallError) {
         self.shared = shared
         self.clock = clock
         timerDescriptor = try SystemCall.check("timerfd_create") {

@@ -1,5 +1,5 @@
 /// A run loop's clock as a Swift `Clock`: readings of one ``ClockKind`` of the loop's
-/// ``RunLoopClock`` (the kernel's, virtual or controlled), and sleeps that are one-shot timers of
+/// ``TimeSource`` (the kernel's, virtual or controlled), and sleeps that are one-shot timers of
 /// the loop in chosen modes (rule C-X2). Get one from ``RunLoop/Handle/clock(_:inModes:)``.
 ///
 /// A deadline on the continuous or wall clock becomes an uptime deadline when the sleep starts, at
@@ -19,14 +19,14 @@ public struct LoopClock: Clock {
     public let modes: [RunLoop.Mode]
 
     /// The current reading of the loop's ``kind`` clock.
-    public var now: Instant { handle.clock.now(kind) }
+    public var now: Instant { handle.timeSource.now(kind) }
 
     /// One nanosecond: instants are integer nanoseconds.
     public var minimumResolution: Duration { .nanoseconds(1) }
 
     /// Sleeps until `deadline` of the ``kind`` clock; see ``RunLoop/Handle/sleep(until:tolerance:inModes:)``.
     public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
-        let uptimeDeadline = kind == .uptime ? deadline : handle.clock.now(.uptime) + now.duration(to: deadline)
+        let uptimeDeadline = kind == .uptime ? deadline : handle.timeSource.now(.uptime) + now.duration(to: deadline)
         try await handle.sleep(until: uptimeDeadline, tolerance: tolerance, inModes: modes)
     }
 }

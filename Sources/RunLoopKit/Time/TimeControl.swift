@@ -1,7 +1,7 @@
 import Synchronization
 
 /// A clock a program can pause, step, slow down, put to sleep and jump, laid over the kernel's
-/// clocks or a ``VirtualClock`` (its *base*). A run loop on ``RunLoopClock/controlled(_:)`` runs
+/// clocks or a ``VirtualClock`` (its *base*). A run loop on ``TimeSource/controlled(_:)`` runs
 /// every timer, display link and loop-delivered dispatch timer on it, for real deadlines as for
 /// virtual ones.
 ///
@@ -51,15 +51,15 @@ public final class TimeControl: Sendable {
         }
     }
 
-    /// The clock this one is laid over: ``RunLoopClock/system`` or a ``RunLoopClock/virtual(_:)``.
-    public let base: RunLoopClock
+    /// The clock this one is laid over: ``TimeSource/system`` or a ``TimeSource/virtual(_:)``.
+    public let base: TimeSource
     private let state: Mutex<State>
     private let changeObservers = Mutex<[@Sendable () -> Bool]>([])
     /// The loop whose timers serve the clock's sleeps (``sleep(until:tolerance:)``).
     let servingLoop = ServingLoop()
 
     /// A running clock at the base's rate whose readings start equal to the base's.
-    public init(base: RunLoopClock) {
+    public init(base: TimeSource) {
         if case .controlled = base { preconditionFailure("TimeControl: the base must be .system or .virtual") }
         self.base = base
         let now = base.now(.uptime).nanoseconds

@@ -76,7 +76,7 @@ public final class DispatchTimer {
             handler(event)
             tap.observer?(event)
         }
-        if runLoop.clock.isSteered {
+        if runLoop.timeSource.isSteered {
             backend = LoopClockDispatchBackend(clock: clock, runLoop: runLoop, handler: handler)
         } else {
             let delivery = LoopDelivery(handler: handler, on: runLoop)

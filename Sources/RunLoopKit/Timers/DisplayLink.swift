@@ -42,6 +42,11 @@ public final class DisplayLink {
     public private(set) var skippedFrames = 0
     /// Callbacks made so far.
     public private(set) var frameCount = 0
+    /// The name of the link's frames in the `timer` dimension of the loop's metrics, as
+    /// ``RunLoop/setMetricsName(_:for:)`` names a timer's fires; `nil` for none.
+    public var metricsName: String? {
+        didSet { timer?.metricsName = metricsName }
+    }
     /// Called after each callback while ``frames`` is iterated (rule C-X3).
     var frameObserver: ((DisplayLink) -> Void)?
 
@@ -118,6 +123,7 @@ public final class DisplayLink {
             self.fire()
         }
         if isPaused { timer.fireDate = .distantFuture }
+        timer.metricsName = metricsName
         self.timer = timer
         return timer
     }

@@ -10,7 +10,7 @@ import Synchronization
 final class LoopClockDispatchBackend: DispatchTimerBackend {
     private let clock: ClockKind
     /// The loop's clock, read for the timer's own ``ClockKind``.
-    private let loopClock: RunLoopClock
+    private let loopClock: TimeSource
     /// Weak: a timer that outlives its loop stops ticking.
     private weak var runLoop: RunLoop?
     private var handler: ((DispatchTimer.Event) -> Void)?
@@ -27,7 +27,7 @@ final class LoopClockDispatchBackend: DispatchTimerBackend {
 
     init(clock: ClockKind, runLoop: RunLoop, handler: @escaping (DispatchTimer.Event) -> Void) {
         self.clock = clock
-        loopClock = runLoop.clock
+        loopClock = runLoop.timeSource
         self.runLoop = runLoop
         self.handler = handler
         // A simulated sleep or wall jump moves the timer's clock apart from uptime, and a change of

@@ -165,23 +165,11 @@ final class TimerQueue {
             })
     }
 
-    /// Calls `body` with every entry whose fire time is at or before `bound()` (re-read as it
-    /// narrows), depth first: O(k) for k such entries, since a subtree's entries are no earlier
-    /// than its root.
+    /// Calls `body` with every entry whose fire time is at or before `bound()` (``HeapWindow``).
     private func visit(atOrBefore bound: () -> Int64, _ body: (Int64, Timer) -> Void) {
-        guard heapCount > 0 else { return }
-        var stack = [0]
-        while let index = stack.popLast() {
-            let entry = heap[index]
-            guard entry.deadline <= bound() else { continue }
-            body(entry.deadline, entry.timer.takeUnretainedValue())
-            let firstChild = 4 * index + 1
-            var child = min(firstChild + 3, heapCount - 1)
-            while child >= firstChild {
-                stack.append(child)
-                child -= 1
-            }
-        }
+        HeapWindow.visit(
+            count: heapCount, deadline: { heap[$0].deadline }, atOrBefore: bound,
+            body: { index in body(heap[index].deadline, heap[index].timer.takeUnretainedValue()) })
     }
 
     // MARK: The heap

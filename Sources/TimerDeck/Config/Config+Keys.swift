@@ -1,20 +1,22 @@
 extension Config {
     /// The `[keys]` section: each field names an action and gives it one key; an unknown action, a
     /// value that is not one key, or two actions on one key is an error naming them.
-    static func keyBindings(_ values: [String: ConfigValue], source: String) throws(ConfigError) -> KeyBindings {
+    static func keyBindings(_ values: [String: ConfigValue], places: ConfigPlaces) throws(ConfigError) -> KeyBindings {
         var bound: [KeyAction: Character] = [:]
         for (name, value) in values.sorted(by: { $0.key < $1.key }) {
             guard let action = KeyAction(rawValue: name) else {
                 throw ConfigError(
-                    message: "\(source): unknown action \(UserText.quote("keys.\(name)")) (known: "
-                        + KeyAction.allCases.map(\.rawValue).joined(separator: ", ") + ")")
+                    message: "\(places.of("keys.\(name)")): "
+                        + unknownField(
+                            "keys.\(name)", known: KeyAction.allCases.map { "keys.\($0.rawValue)" }, kind: "action"))
             }
             guard case .text(let text) = value, let key = text == "space" ? " " : text.first,
                 text == "space" || (text.count == 1 && !key.isWhitespace)
             else {
                 throw ConfigError(
-                    message: "\(source): field 'keys.\(name)' = \(value) is invalid (accepted: one character, "
-                        + "e.g. \"Q\", or \"space\")")
+                    message: "\(places.of("keys.\(name)")): "
+                        + ConfigError.invalidValue(
+                            "keys.\(name)", "\(value)", accepted: "one character, e.g. \"Q\", or \"space\""))
             }
             bound[action] = key
         }
@@ -27,7 +29,8 @@ extension Config {
                 ? "\(error.second.rawValue), its key by default (bind keys.\(error.second.rawValue) to another key)"
                 : "keys.\(error.second.rawValue)"
             throw ConfigError(
-                message: "\(source): keys.\(error.first.rawValue) = \(key) conflicts with \(second) "
+                message:
+                    "\(places.of("keys.\(error.first.rawValue)")): keys.\(error.first.rawValue) = \(key) conflicts with \(second) "
                     + "(accepted: a key no other action has)")
         }
     }

@@ -24,6 +24,8 @@ package struct Config: Equatable, Sendable {
     package var timers = TimerDefinition.standardScene
     /// The keys the `[keys]` section moved.
     var keys = KeyBindings()
+    /// Where the file set each field, for messages about them after loading.
+    var places = ConfigPlaces()
 
     /// The built-in defaults (the same values as the shipped config file).
     package init() {}

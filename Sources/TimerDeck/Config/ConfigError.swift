@@ -4,4 +4,10 @@ package struct ConfigError: Error, Equatable, CustomStringConvertible {
     package let message: String
 
     package var description: String { message }
+
+    /// What a field says of a value it does not take: `field 'log.capacity' = 5 is invalid (accepted:
+    /// an integer 10…100000)`; the message puts the place (`file:line: `) before it.
+    static func invalidValue(_ key: String, _ value: String, accepted: String) -> String {
+        "field \(UserText.field(key)) = \(value) is invalid (accepted: \(accepted))"
+    }
 }

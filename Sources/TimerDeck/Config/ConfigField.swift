@@ -23,7 +23,7 @@ struct ConfigField<Root>: Sendable {
     /// Stores `value` into `config`, or names the field, the value and what is accepted.
     func apply(_ value: ConfigValue, to config: inout Root, source: String) throws(ConfigError) {
         guard store(&config, value) else {
-            throw ConfigError(message: "\(source): field '\(key)' = \(value) is invalid (accepted: \(accepted))")
+            throw ConfigError(message: "\(source): " + ConfigError.invalidValue(key, "\(value)", accepted: accepted))
         }
     }
 

@@ -9,26 +9,58 @@
 /// inline tables, quoted and dotted keys, hexadecimal, octal and binary numbers, dates and times,
 /// whole numbers beyond 64 bits) are each named as such.
 enum ConfigLines {
-    /// Throws for the first line that is not of an accepted shape.
-    static func check(_ text: String, source: String) throws(ConfigError) {
+    /// Throws for the first line that is not of an accepted shape, for a section opened twice and
+    /// for a field set twice; returns where each section and field is written.
+    static func check(_ text: String, source: String) throws(ConfigError) -> ConfigPlaces {
         // Lines as TOML counts them: LF or CRLF only.
         let lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
-        var section: String?
+        var places = ConfigPlaces(source: source)
+        var section: (name: String, isArray: Bool)?
+        /// The fields of the table being read, with their lines.
+        var fieldsHere: [String: Int] = [:]
         for (index, line) in lines.enumerated() {
             let scalars = Array(line.unicodeScalars)
-            if let problem = problem(in: scalars, section: section) {
-                throw ConfigError(message: "\(source):\(index + 1): \(problem)")
+            let number = index + 1
+            if let problem = problem(in: scalars, section: section?.name) {
+                throw ConfigError(message: "\(places.at(number)): \(problem)")
             }
-            section = header(of: scalars) ?? section
+            if let header = header(of: scalars) {
+                if let problem = places.problem(opening: header.name, isArray: header.isArray) {
+                    throw ConfigError(message: "\(places.at(number)): \(problem)")
+                }
+                places.open(header.name, isArray: header.isArray, at: number)
+                section = header
+                fieldsHere = [:]
+            } else if let key = key(of: scalars) {
+                let field = section.map { "\($0.name).\(key)" } ?? key
+                if let first = fieldsHere[key] {
+                    throw ConfigError(
+                        message:
+                            "\(places.at(number)): field \(UserText.field(field)) is already set on line \(first); "
+                            + "keep one of the two")
+                }
+                fieldsHere[key] = number
+                places.set(field, at: number)
+            }
         }
+        return places
     }
 
-    /// The section a header line opens, if the line is one.
-    private static func header(of line: [Unicode.Scalar]) -> String? {
+    /// The section a header line opens, if the line is one, and whether it is `[[name]]`.
+    private static func header(of line: [Unicode.Scalar]) -> (name: String, isArray: Bool)? {
         var position = skipBlanks(line, from: 0)
         guard position < line.count, line[position] == "[" else { return nil }
+        let isArray = position + 1 < line.count && line[position + 1] == "["
         while position < line.count, line[position] == "[" || isBlank(line[position]) { position += 1 }
-        return String(String.UnicodeScalarView(line[position..<skipName(line, from: position)]))
+        return (String(String.UnicodeScalarView(line[position..<skipName(line, from: position)])), isArray)
+    }
+
+    /// The field a `name = value` line sets, if the line is one (an accepted line that is neither
+    /// blank, a comment nor a header).
+    private static func key(of line: [Unicode.Scalar]) -> String? {
+        let position = skipBlanks(line, from: 0)
+        let end = skipName(line, from: position)
+        return end > position ? String(String.UnicodeScalarView(line[position..<end])) : nil
     }
 
     /// What is wrong with one line in `section` (`nil`: before any), or `nil` when it is accepted.
@@ -67,7 +99,8 @@ enum ConfigLines {
             return "expected a field as name = value (a plain name of letters, digits, _ or -), or a [section]"
         }
         let key = String(String.UnicodeScalarView(line[position..<keyEnd]))
-        let field = "field '\(section.map { "\($0).\(key)" } ?? key)'"
+        let fullKey = section.map { "\($0).\(key)" } ?? key
+        let field = "field \(UserText.field(fullKey))"
         if keyEnd < line.count, line[keyEnd] == "." {
             return "dotted keys (\(key).… = …) are not supported: write [\(key)] and one field per line below it"
         }
@@ -81,7 +114,9 @@ enum ConfigLines {
         guard let valueEnd = skipValue(line, from: position) else {
             return "\(field): a value is a quoted string (\"…\"), a whole number, true or false"
         }
-        if let tooLarge = wholeNumberOutOfRange(line[position..<valueEnd]) { return "\(field): \(tooLarge)" }
+        if let escape = badEscape(line[position..<valueEnd]) { return "\(field): \(escape)" }
+        if let malformed = malformedNumber(line[position..<valueEnd]) { return "\(field): \(malformed)" }
+        if let tooLarge = wholeNumberOutOfRange(line[position..<valueEnd], field: fullKey) { return tooLarge }
         return restIsComment(line, from: valueEnd)
     }
 
@@ -107,13 +142,69 @@ enum ConfigLines {
         return nil
     }
 
-    /// Why `value`, a whole number, does not fit in 64 bits, or `nil` (and for other values).
-    private static func wholeNumberOutOfRange(_ value: ArraySlice<Unicode.Scalar>) -> String? {
+    /// Why `value`, a whole number, does not fit in 64 bits (which TOML's parser cannot read), or `nil`
+    /// (and for other values): what `field` accepts when it is known, the 64-bit range otherwise.
+    private static func wholeNumberOutOfRange(_ value: ArraySlice<Unicode.Scalar>, field: String) -> String? {
         let text = String(String.UnicodeScalarView(value)).filter { $0 != "_" }
         guard !text.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }), text.first != "\"", text.first != "'",
             text != "true", text != "false", Int64(text) == nil
         else { return nil }
-        return "\(UserText.quote(text)) is too large for a whole number (accepted: \(Int64.min)…\(Int64.max))"
+        // Digits as written, as other numbers are shown; a very long number cut like a string.
+        let shown = text.count <= UserText.shownCharacters ? text : UserText.quote(text)
+        if let accepted = Config.fieldsByKey[field]?.accepted ?? TimerDefinition.fieldsByKey[field]?.accepted {
+            return ConfigError.invalidValue(field, shown, accepted: accepted)
+        }
+        return "field \(UserText.field(field)): \(UserText.quote(text)) is too large for a whole number "
+            + "(accepted: \(Int64.min)…\(Int64.max))"
+    }
+
+    /// The first escape TOML does not have in `value`, a `"…"` string as ``skipString(_:from:)``
+    /// takes it, with the ones it has, or `nil` (and for other values).
+    private static func badEscape(_ value: ArraySlice<Unicode.Scalar>) -> String? {
+        guard value.first == "\"" else { return nil }
+        var position = value.startIndex + 1
+        while position < value.endIndex - 1 {
+            guard value[position] == "\\" else {
+                position += 1
+                continue
+            }
+            let letter = value[position + 1]
+            let digits = letter == "u" ? 4 : letter == "U" ? 8 : 0
+            let hex = value[(position + 2)...].prefix(digits)
+            let length: Int
+            if "btnfr\"\\".unicodeScalars.contains(letter) {
+                length = 2
+            } else if digits > 0, hex.count == digits, hex.allSatisfy(\.properties.isASCIIHexDigit),
+                let code = UInt32(String(String.UnicodeScalarView(hex)), radix: 16), Unicode.Scalar(code) != nil
+            {
+                length = 2 + digits
+            } else {
+                let shown = String(
+                    String.UnicodeScalarView(value[position..<min(position + 2 + digits, value.endIndex - 1)]))
+                return "the escape \(shown) is not one TOML has (accepted: \\\\, \\\", \\t, \\n, \\r, "
+                    + "\\b, \\f, \\uXXXX or \\UXXXXXXXX naming a Unicode scalar); write a backslash as \\\\ or the "
+                    + "value in '…'"
+            }
+            position += length
+        }
+        return nil
+    }
+
+    /// Why `value`, a number as ``skipNumber(_:from:)`` takes it, is not one TOML reads, or `nil`
+    /// (and for other values): a `_` not between two digits, or a whole part with a leading zero.
+    private static func malformedNumber(_ value: ArraySlice<Unicode.Scalar>) -> String? {
+        let text = String(String.UnicodeScalarView(value))
+        guard let first = text.first, first != "\"", first != "'", first != "t", first != "f" else { return nil }
+        let unsigned = first == "+" || first == "-" ? text.dropFirst() : Substring(text)
+        let groups = unsigned.split(omittingEmptySubsequences: false) { $0 == "." || $0 == "e" || $0 == "E" }
+            .map { $0.first == "+" || $0.first == "-" ? $0.dropFirst() : $0 }
+        let wholePart = groups.first?.filter { $0 != "_" } ?? ""
+        guard
+            groups.contains(where: { $0.first == "_" || $0.last == "_" || $0.contains("__") })
+                || (wholePart.count > 1 && wholePart.first == "0")
+        else { return nil }
+        return "\(UserText.quote(text)) is not a number as TOML writes it: a _ stands only between two digits "
+            + "(1_000) and a whole number has no leading zero"
     }
 
     private static func isBlank(_ scalar: Unicode.Scalar) -> Bool { scalar == " " || scalar == "\t" }

@@ -2,40 +2,54 @@ import Glibc
 import Uploads
 
 extension UploadsConfig {
-    /// The credentials, headers and TLS settings of the `[uploads]` section, checked as a whole.
+    /// The credentials, headers and TLS settings of the `[uploads]` section, checked as a whole;
+    /// an error names where `settings`' file sets the field.
     ///
     /// The token of `uploads.bearer_token_env` is read here and its variable removed from this
     /// process's environment, so that no hook started later inherits it: call this before any
     /// other thread can read the environment.
     /// - Throws: ``UploadsSetupError`` for a user name without a password file (or the reverse),
     ///   two kinds of credentials at once, or a token variable that is not set.
-    func access() throws(UploadsSetupError) -> HTTPAccess {
+    static func access(in settings: Config) throws(UploadsSetupError) -> HTTPAccess {
+        let config = settings.uploads
         var access = HTTPAccess()
-        access.headers = headers
-        access.caFile = caFile
-        access.certFile = certFile
-        access.keyFile = keyFile
-        access.insecureSkipVerify = insecureSkipVerify
-        access.allowPlainHTTP = allowPlainHTTP
+        access.headers = config.headers
+        access.caFile = config.caFile
+        access.certFile = config.certFile
+        access.keyFile = config.keyFile
+        access.insecureSkipVerify = config.insecureSkipVerify
+        access.allowPlainHTTP = config.allowPlainHTTP
         let kinds = [
-            ("uploads.password_file", passwordFile), ("uploads.bearer_token_file", bearerTokenFile),
-            ("uploads.bearer_token_env", bearerTokenEnvironment),
+            ("uploads.password_file", config.passwordFile), ("uploads.bearer_token_file", config.bearerTokenFile),
+            ("uploads.bearer_token_env", config.bearerTokenEnvironment),
         ].filter { $0.1 != nil }.map(\.0)
-        guard kinds.count <= 1 else {
+        if kinds.count > 1 {
+            let others = kinds.dropFirst().map(UserText.field).joined(separator: " and ")
             throw UploadsSetupError(
-                message: "\(kinds.joined(separator: " and ")) are set; give one kind of credentials")
+                message: UploadsSetup.fieldProblem(
+                    kinds[1], in: settings,
+                    "set together with \(UserText.field(kinds[0])); give one kind of credentials",
+                    fix: "; remove \(others)"))
         }
-        if (username == nil) != (passwordFile == nil) {
+        if let key = config.username == nil
+            ? (config.passwordFile == nil ? nil : "uploads.password_file")
+            : (config.passwordFile == nil ? "uploads.username" : nil)
+        {
+            let other = key == "uploads.username" ? "uploads.password_file" : "uploads.username"
             throw UploadsSetupError(
-                message: "uploads.username and uploads.password_file go together (basic auth); set both or neither")
+                message: UploadsSetup.fieldProblem(
+                    key, in: settings, "basic auth needs \(UserText.field(other)) too", fix: "; set both or neither"))
         }
-        if let username, let passwordFile {
+        if let username = config.username, let passwordFile = config.passwordFile {
             access.authorization = .basic(username: username, passwordFile: passwordFile)
-        } else if let bearerTokenFile {
+        } else if let bearerTokenFile = config.bearerTokenFile {
             access.authorization = .bearerFile(bearerTokenFile)
-        } else if let name = bearerTokenEnvironment {
+        } else if let name = config.bearerTokenEnvironment {
             guard let value = getenv(name).map({ String(cString: $0) }), !value.isEmpty else {
-                throw UploadsSetupError(message: "uploads.bearer_token_env names \(name), which is not set")
+                throw UploadsSetupError(
+                    message: UploadsSetup.fieldProblem(
+                        "uploads.bearer_token_env", in: settings, "the environment variable \(name) is not set",
+                        fix: "; export it before starting"))
             }
             unsetenv(name)
             access.authorization = .bearer(HTTPAccess.Secret(value))

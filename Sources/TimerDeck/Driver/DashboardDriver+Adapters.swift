@@ -13,19 +13,19 @@ extension DashboardDriver {
             slot.tolerance = timer.tolerance
             slot.repeats = timer.repeats
             slot.metricsName = timer.name
-            let clock = loop.clock
+            let clock = loop.timeSource
             return SlotRowTimer(
                 slot: slot,
                 firstFireDelay: { timer.firstFire.delay(interval: timer.interval, wallNow: clock.now(.wall)) },
                 onFire: report)
         case .displayLink(let refreshRate, _):
-            return DisplayLinkRowTimer(loop: loop, refreshRate: refreshRate, onFire: report)
+            return DisplayLinkRowTimer(loop: loop, refreshRate: refreshRate, name: timer.name, onFire: report)
         case .dispatch(let queue):
             return DispatchRowTimer(
                 loop: loop, clock: timer.clock, queue: queue, interval: timer.interval, firstFire: timer.firstFire,
                 repeats: timer.repeats, leeway: timer.tolerance, onFire: report)
         case .task(let mode):
-            let clock = loop.clock
+            let clock = loop.timeSource
             return TaskRowTimer(
                 loop: loop, mode: mode, interval: timer.interval, tolerance: timer.tolerance, repeats: timer.repeats,
                 firstFireDelay: { timer.firstFire.delay(interval: timer.interval, wallNow: clock.now(.wall)) },

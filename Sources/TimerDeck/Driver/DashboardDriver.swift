@@ -89,7 +89,7 @@ package final class DashboardDriver {
     /// same whether the dashboard's clock was paused or slowed down meanwhile (a script's waits are
     /// on that clock too).
     package var inputTime: Instant {
-        loop.clock.timeControl?.base.now() ?? loop.now
+        loop.timeSource.timeControl?.base.now() ?? loop.now
     }
 
     /// Whether `q` or a terminating signal asked to end the session.
@@ -108,7 +108,7 @@ package final class DashboardDriver {
     /// Handles keys in order. A key that starts a nested run (a tracking gesture, `M`) runs it; the
     /// keys after it are handled inside that run, as a scroll view keeps receiving touches.
     package func receive(_ keys: [Key]) {
-        recorder?.keys(keys, at: inputTime)
+        if !keys.isEmpty { recorder?.input(at: inputTime) }
         store.send(keys.map { .key($0) })
     }
 
@@ -174,7 +174,7 @@ package final class DashboardDriver {
         case .countdown(_, let mechanism), .timer(let mechanism):
             return adapter(of: mechanism, for: row.definition, report: report)
         case .ripple(_, let refreshRate, _):
-            return DisplayLinkRowTimer(loop: loop, refreshRate: refreshRate, onFire: report)
+            return DisplayLinkRowTimer(loop: loop, refreshRate: refreshRate, name: row.name, onFire: report)
         case .uploadJob(let job, _, _):
             // The pipeline owns the job and reports its runs (through `onFire` above).
             guard let pipeline else { preconditionFailure("an upload row needs a pipeline: \(row.name)") }
@@ -206,6 +206,8 @@ package final class DashboardDriver {
 extension DashboardDriver: EffectPerformer {
     func applied(_ event: Event, firstNewEntry: Int) {
         if let trace { traceFires(since: firstNewEntry, to: trace) }
+        // Each key as it is applied, so the recording ends at the key that quit, whichever it is.
+        if case .key(let key) = event { recorder?.key(key, quits: state.quitRequested) }
     }
 
     func soon(_ body: @escaping () -> Void) {
@@ -341,7 +343,7 @@ extension DashboardDriver: EffectPerformer {
 
     /// Makes the current callback take `duration`: simulated on a virtual clock, really on the system clock.
     private func work(for duration: Duration) {
-        if let clock = loop.clock.virtualClock {
+        if let clock = loop.timeSource.virtualClock {
             clock.busy(duration)
         } else {
             var request = timespec(

@@ -35,8 +35,8 @@ final class DispatchRowTimer: FirableRowTimer {
 
     func start(for row: RowState) {
         stop()
-        let delay = firstFire.delay(interval: interval, wallNow: loop.clock.now(.wall))
-        let firstDue = loop.clock.now(clock) + delay
+        let delay = firstFire.delay(interval: interval, wallNow: loop.timeSource.now(.wall))
+        let firstDue = loop.timeSource.now(clock) + delay
         self.firstDue = firstDue
         let timer = makeDispatchTimer { [weak self] event in self?.deliver(ticks: event.ticks, isManual: false) }
         // C-G2: `.now` is the first event at once; a one-shot timer has no repeat interval. A time of
@@ -88,7 +88,7 @@ final class DispatchRowTimer: FirableRowTimer {
     /// The next point of its grid, on the loop's uptime clock.
     var nextFire: Instant? {
         guard let firstDue, let timer, !timer.isSuspended else { return nil }
-        let clockNow = loop.clock.now(clock)
+        let clockNow = loop.timeSource.now(clock)
         return loop.now
             + clockNow.duration(to: DispatchGrid(origin: firstDue, interval: interval).next(after: clockNow))
     }
@@ -97,7 +97,7 @@ final class DispatchRowTimer: FirableRowTimer {
         guard let firstDue else { return }
         onFire(
             .dispatch(
-                time: loop.now, mode: loop.currentMode, clockNow: loop.clock.now(clock), firstDue: firstDue,
+                time: loop.now, mode: loop.currentMode, clockNow: loop.timeSource.now(clock), firstDue: firstDue,
                 ticks: ticks, isManual: isManual))
     }
 }

@@ -5,14 +5,17 @@ import RunLoopKit
 final class DisplayLinkRowTimer: MovableRowTimer {
     private unowned let loop: RunLoop
     private let refreshRate: Int
+    /// The row's name, which the link's frames carry in the loop's metrics.
+    private let name: String
     private let onFire: (Fire) -> Void
     private var link: DisplayLink?
     /// The mode it is scheduled in, while scheduled.
     private var scheduledMode: RunLoop.Mode?
 
-    init(loop: RunLoop, refreshRate: Int, onFire: @escaping (Fire) -> Void) {
+    init(loop: RunLoop, refreshRate: Int, name: String, onFire: @escaping (Fire) -> Void) {
         self.loop = loop
         self.refreshRate = refreshRate
+        self.name = name
         self.onFire = onFire
     }
 
@@ -62,6 +65,7 @@ final class DisplayLinkRowTimer: MovableRowTimer {
     private func makeLink(frameInterval: Int) -> DisplayLink {
         let link = DisplayLink(refreshRate: refreshRate) { [weak self] link in self?.deliver(link) }
         link.frameInterval = frameInterval
+        link.metricsName = name
         self.link = link
         return link
     }

@@ -22,7 +22,7 @@ enum CountdownPanel {
                 button.isEnabled ? Style(.good, bold: true, reverse: selected) : Style(.disabled, reverse: selected)
             var column = inner.put(label, row: index, column: 2, style: buttonStyle)
             let display = snapshot.displayState(of: row)
-            // The README's three buttons are told apart by their mechanism; any other row by its name too.
+            // The standard scene's three buttons are told apart by their mechanism; any other row by its name too.
             let isStandard = TimerDefinition.standardScene.contains { $0.name == row.name && $0.drives == .countdown }
             let text = (isStandard ? "" : "\(row.name) · ") + "\(row.kindText) in \(PanelText.mode(row.mode))"
             let room = inner.width - column - 1 - (display.shortText.map { $0.count + 1 } ?? 0)

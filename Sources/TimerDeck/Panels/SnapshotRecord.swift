@@ -4,7 +4,7 @@ import Uploads
 
 /// A snapshot of the dashboard as one JSON object (`timerdeck --headless --json`): the loop, every
 /// row with its mode, state and next fire, and the uploads. Times are nanoseconds since the
-/// dashboard started on its clock, as in the trace; the README lists the fields.
+/// dashboard started on its clock, as in the trace; `Docs/Manual.md` lists the fields.
 struct SnapshotRecord: Encodable, Equatable {
     struct Row: Encodable, Equatable {
         var name: String

@@ -2,7 +2,7 @@ import RunLoopKit
 import Uploads
 
 extension Scene {
-    /// The config's timers (by default the README's scene: three SMS buttons, the ripple's display
+    /// The config's timers (by default the standard scene: three SMS buttons, the ripple's display
     /// link and the upload jobs), with the upload jobs only when there is a pipeline to drive
     /// (`uploadsLabel` names its sink).
     static func standard(_ config: Config, uploadsLabel: String?) -> Scene {

@@ -2,7 +2,7 @@ import RunLoopKit
 import TerminalUI
 import Uploads
 
-/// The composition root of the README's dashboard: the standard scene built from the config, its
+/// The composition root of the standard dashboard: the standard scene built from the config, its
 /// driver on a loop and a screen.
 package enum StandardDashboard {
     /// The driver of ``Scene/standard(_:uploadsLabel:)`` on `loop` and `screen`, not yet launched.

@@ -1,10 +1,10 @@
 import RunLoopKit
 
 extension TimerDefinition {
-    /// The README's scene, as the `[[timers]]` tables of `Resources/timerdeck.toml` define it: three
-    /// SMS buttons (a run loop timer in the default mode, one in the common modes, a dispatch timer
-    /// on the continuous clock: S1, M2, G1, G3), the ripple's display link (S3, M4) and the upload
-    /// pipeline's sampler and uploader (S2).
+    /// The standard scene (the README's screen), as the `[[timers]]` tables of `Resources/timerdeck.toml`
+    /// define it: three SMS buttons (a run loop timer in the default mode, one in the common modes, a
+    /// dispatch timer on the continuous clock: S1, M2, G1, G3), the ripple's display link (S3, M4) and
+    /// the upload pipeline's sampler and uploader (S2).
     static let standardScene: [TimerDefinition] = [
         smsButton("sms-default", .runLoop, mode: .default),
         smsButton("sms-common", .runLoop, mode: .common),

@@ -43,7 +43,7 @@ package final class UploadsSetup {
         let config = settings.uploads
         // First, before opening the outbox starts a thread: reading a token from the environment
         // removes it there.
-        let access = try config.access()
+        let access = try UploadsConfig.access(in: settings)
         var temporaryDirectory: URL?
         let outboxURL: URL
         if let outboxPath {
@@ -80,17 +80,15 @@ package final class UploadsSetup {
                 }
             } catch {
                 throw UploadsSetupError(
-                    message: "uploads.route: \(error) (set uploads.route to a GPX file, or uploads.sampler = \"host\")")
+                    message: Self.fieldProblem(
+                        "uploads.route", in: settings, Self.clause("\(error)"),
+                        fix: "; or set uploads.sampler = \"host\""))
             }
         }
 
         if let address = uploadURL ?? config.url {
-            do {
-                sink = try Self.httpSink(address, config: config, access: access)
-            } catch {
-                // A typo in the URL is a start-up error; an unreachable server is a panel message.
-                throw UploadsSetupError(message: "\(uploadURL == nil ? "uploads.url" : "--upload-url"): \(error)")
-            }
+            // A typo in the URL is a start-up error; an unreachable server is a panel message.
+            sink = try Self.httpSink(address, settings: settings, access: access, fromOption: uploadURL != nil)
             sinkLabel = address
         } else if headless {
             let directory = outboxURL.deletingLastPathComponent().appendingPathComponent("uploads", isDirectory: true)
@@ -108,21 +106,59 @@ package final class UploadsSetup {
         self.settings = settings.pipelineSettings
     }
 
-    /// The sink for `address`: remote write for a `prometheus+http(s)://` URL or with
-    /// `uploads.sink = "prometheus"`, JSON otherwise; with `access`'s credentials and TLS settings.
-    private static func httpSink(_ address: String, config: UploadsConfig, access: HTTPAccess) throws(UploadError)
+    /// The sink for `address` (from `--upload-url` when `fromOption`, else `uploads.url`): remote
+    /// write for a `prometheus+http(s)://` URL or with `uploads.sink = "prometheus"`, JSON otherwise.
+    private static func httpSink(
+        _ address: String, settings: Config, access: HTTPAccess, fromOption: Bool
+    ) throws(UploadsSetupError)
         -> HTTPSink
     {
+        let config = settings.uploads
         let scheme = "prometheus+"
         let isPrometheus = address.lowercased().hasPrefix(scheme)
         let endpoint = isPrometheus ? String(address.dropFirst(scheme.count)) : address
-        guard isPrometheus || config.sink == .prometheus else {
-            return try HTTPSink(endpoint: endpoint, timeout: config.httpTimeout, access: access)
+        var format = HTTPSink.Format.json
+        if isPrometheus || config.sink == .prometheus {
+            do {
+                format = .remoteWrite(
+                    try RemoteWrite(
+                        instance: config.instance ?? ProcessInfo.processInfo.hostName, job: config.job,
+                        labels: config.labels))
+            } catch {
+                throw UploadsSetupError(message: fieldProblem("uploads.labels", in: settings, reason(error)))
+            }
         }
-        let format = try RemoteWrite(
-            instance: config.instance ?? ProcessInfo.processInfo.hostName, job: config.job, labels: config.labels)
-        return try HTTPSink(
-            endpoint: endpoint, timeout: config.httpTimeout, format: .remoteWrite(format), access: access)
+        do {
+            return try HTTPSink(endpoint: endpoint, timeout: config.httpTimeout, format: format, access: access)
+        } catch {
+            guard fromOption else {
+                throw UploadsSetupError(message: fieldProblem("uploads.url", in: settings, reason(error)))
+            }
+            throw UploadsSetupError(
+                message: "option --upload-url: \(reason(error)) (accepted: an http(s) or prometheus+http(s) URL)")
+        }
+    }
+
+    /// A start-up error about the config field `key`, in the config's words: where the file sets
+    /// it, the field, what is wrong, and what the field accepts (then `fix`).
+    static func fieldProblem(_ key: String, in settings: Config, _ problem: String, fix: String = "")
+        -> String
+    {
+        let accepted = Config.fieldsByKey[key].map { " (accepted: \($0.accepted)\(fix))" } ?? ""
+        return "\(settings.places.of(key)): field \(UserText.field(key)): \(problem)\(accepted)"
+    }
+
+    /// An upload error's reason without its framing sentence ("Upload settings are invalid: …").
+    private static func reason(_ error: UploadError) -> String {
+        if case .invalidConfiguration(let reason) = error { return reason }
+        return clause("\(error)")
+    }
+
+    /// A sentence (`Cannot read x: No such file.`) as a clause of a message: `cannot read x: No such file`.
+    private static func clause(_ sentence: String) -> String {
+        let text = sentence.hasSuffix(".") ? String(sentence.dropLast()) : sentence
+        guard let first = text.first, text.dropFirst().first?.isLowercase == true else { return text }
+        return first.lowercased() + text.dropFirst()
     }
 
     deinit {

@@ -1,4 +1,4 @@
-/// What a key asks the dashboard to do (the keymap in README and the help overlay).
+/// What a key asks the dashboard to do (``Keymap``; ``KeyGuide`` says what each key does).
 enum Command: Equatable, Sendable {
     /// `Tab` / `Shift-Tab`: focus the next or previous panel.
     case focusNext, focusPrevious
@@ -48,6 +48,8 @@ enum Command: Equatable, Sendable {
     case time(TimeControlKey)
     /// Deletes the selected timer, if it is one the user defined or added (`d`).
     case deleteTimer
+    /// Puts back the timer the last delete took, with its definition (`u`).
+    case undoDelete
     /// Asks for a new timer's definition and adds it (`a`).
     case addTimer
     /// Asks for a file and writes every row's timer definition to it (`W`).

@@ -16,6 +16,8 @@ struct DashboardLayout: Equatable, Sendable {
 
     /// Width of the help overlay.
     static let helpWidth = 76
+    /// The lines of the help's uploads part: its heading, where uploads go, a blank line.
+    static let helpUploadsLines = 3
 
     /// The screen size.
     let size: Size
@@ -46,7 +48,7 @@ struct DashboardLayout: Equatable, Sendable {
         // Below the title, above the status bar; longer than that, it scrolls (↑ ↓).
         help = Rect(
             row: 2, column: max((size.width - Self.helpWidth) / 2, 0), width: Self.helpWidth,
-            height: min(Keymap.help.count + 2, max(size.height - 3, 3)))
+            height: min(Keymap.lines.count + 2 + (hasUploads ? Self.helpUploadsLines : 0), max(size.height - 3, 3)))
         uploads =
             hasUploads
             ? Rect(row: logTop, column: size.width - uploadsWidth, width: uploadsWidth, height: logHeight) : nil

@@ -7,18 +7,12 @@ extension DashboardState {
         uploadsLabel.map { "Uploads (S2) → \($0)" }
     }
 
-    /// What the status bar or a panel may have to cut, in full: the status bar's hint and where
-    /// uploads go when they do not fit, the samples not saved, the pipeline's problem, the last
-    /// failed upload and the samples the server refused.
+    /// What the status bar or a panel may have to cut, in full: the status bar's hint, the samples
+    /// not saved, the pipeline's problem, the last failed upload and the samples the server refused.
     var messages: [String] {
         var messages: [String] = []
         if let hint, CharacterWidth.of(hint) > layout.hintWidth { messages.append("Status: \(hint)") }
-        guard let uploads, let uploadsLabel else { return messages }
-        if let title = uploadsTitle, let panel = layout.uploads,
-            CharacterWidth.of(title) > Canvas.titleRoom(inBoxOfWidth: panel.width)
-        {
-            messages.append("Uploads go to \(uploadsLabel).")
-        }
+        guard let uploads else { return messages }
         if let unsaved = uploads.unsaved { messages.append(unsaved.summary) }
         if let problem = uploads.problem, problem != uploads.unsaved?.error.description { messages.append(problem) }
         if let error = uploads.lastAttempt?.error {
@@ -35,14 +29,15 @@ extension DashboardState {
         return messages
     }
 
-    /// The help overlay's lines: the messages in full, wrapped to the overlay, the keys the config
-    /// moved, then the keymap.
+    /// The help overlay's lines: the messages in full and where uploads go (a URL the panel's title
+    /// cuts), wrapped to the overlay, then the keymap with the keys the config bound.
     var helpLines: [String] {
         let width = max(layout.help.width - 5, 1)
-        let messageLines = messages.flatMap { TextFit.wrap($0, to: width).map { "  " + $0 } }
-        let bound = keys.helpLines
+        let wrapped = { (texts: [String]) in texts.flatMap { TextFit.wrap($0, to: width).map { "  " + $0 } } }
+        let messageLines = wrapped(messages)
+        let uploadLines = wrapped(uploadsLabel.map { ["Uploads go to \($0)"] } ?? [])
         return (messageLines.isEmpty ? [] : ["Messages (in full)"] + messageLines + [""])
-            + (bound.isEmpty ? [] : ["Bound in the config's [keys] (they replace the keys below)"] + bound + [""])
-            + Keymap.help
+            + (uploadLines.isEmpty ? [] : ["Uploads"] + uploadLines + [""])
+            + Keymap.help(keys)
     }
 }

@@ -1,32 +1,36 @@
 import TerminalUI
 
 extension DashboardState {
-    /// A key: the keymap's command (through the keys the config moved), or a hint that the key does
+    /// A key: the keymap's command (with the keys the config moved), or a hint that the key does
     /// nothing here.
     mutating func receive(_ key: Key) -> [Effect] {
-        if prompt != nil { return promptKey(key) }
-        let mapped = keys.translate(key)
-        let labCommand = page == .lab ? mapped.flatMap(Keymap.labCommand(for:)) : nil
-        guard
-            let command = labCommand
-                ?? mapped.flatMap({ Keymap.command(for: $0, focus: focus, logPage: layout.logPage) })
-        else {
-            hint = "key \(key) does nothing here — press ? for help"
+        // The help opened from a prompt takes the keys until it closes.
+        if prompt != nil && !isHelpVisible { return promptKey(key) }
+        guard let command = command(for: key) else {
+            hint = "\(key.named) does nothing here — press \(KeyAction.name(of: keys.key(of: .help))) for help"
             return [.render(.status)]
         }
         return perform(command)
     }
 
-    /// Carries out `command`. The hint of the previous key goes; renders come before a nested run.
+    /// What `key` does now outside a prompt: the lab's own keys first on the lab's page.
+    func command(for key: Key) -> Command? {
+        (page == .lab ? Keymap.labCommand(for: key) : nil)
+            ?? Keymap.command(for: key, focus: focus, logPage: layout.logPage, bindings: keys)
+    }
+
+    /// Carries out `command`. The hint of the previous key goes, except to the help: opening it and
+    /// the keys while it is open keep it, so the help shows it in full. Renders come before a
+    /// nested run.
     mutating func perform(_ command: Command) -> [Effect] {
         let hadHint = hint != nil
-        hint = nil
+        if !isHelpVisible && command != .toggleHelp { hint = nil }
         var effects: [Effect]
         if isHelpVisible, let lines = command.helpScrollLines(page: layout.helpLines) {
             effects = scrollHelp(by: lines)
         } else if isHelpVisible && !command.worksOverHelp {
             // Keys do not reach the timers behind the overlay.
-            hint = "the help is open: ? or Esc closes it, q quits"
+            if hint == nil { hint = "the help is open: ? or Esc closes it, q quits" }
             effects = []
         } else {
             effects = perform(allowed: command)
@@ -55,17 +59,18 @@ extension DashboardState {
         case .dragEnded: return drag(began: false)
         case .frameIntervalUp, .frameIntervalDown, .toggleSlowLoad: return adjustTicker(command)
         case .toggleHelp:
-            isHelpVisible.toggle()
+            guard !isHelpVisible else { return closeHelp() }
+            isHelpVisible = true
             helpOffset = 0
             // Opening draws the overlay only; closing uncovers every panel.
-            return [.render(isHelpVisible ? .help : .all)]
+            return [.render(.help)]
         case .dismiss:
             guard isHelpVisible else { return [] }
-            isHelpVisible = false
-            return [.render(.all)]
+            return closeHelp()
         case .quit: return quit()
         case .writeTimers: return askForTimersFile()
         case .deleteTimer: return deleteSelectedTimer()
+        case .undoDelete: return undoDelete()
         case .addTimer: return askForTimer()
         case .show(let shown):
             guard page != shown else { return [] }
@@ -176,8 +181,9 @@ extension DashboardState {
         return redraw(row) + [.move(row.id, to: mode.nextInCycle)]
     }
 
-    /// `f`: fires a scheduled timer now (T2); the ticker draws its next frame. A kind that cannot
-    /// fire by hand (a display link, D3) is never asked to: the status bar says why.
+    /// `f`: fires a scheduled timer now (T2); the ticker draws its next frame; the uploader sends
+    /// now, during a retry's backoff too. A kind that cannot fire by hand (a display link, D3) or a
+    /// timer that is not scheduled is never asked to: the status bar says why.
     private mutating func fireNow(_ row: RowState) -> [Effect] {
         if row.ticker != nil {
             self[row.id].ticker?.frame += 1
@@ -187,7 +193,16 @@ extension DashboardState {
             hint = "\(row.name): " + lack
             return []
         }
-        return row.run.isScheduled ? [.fire(row.id)] : []
+        guard row.run.isScheduled else {
+            hint =
+                "\(row.name) is \(row.run == .invalid ? "invalidated" : "stopped"): "
+                + "\(KeyAction.name(of: keys.key(of: .startStop))) starts it, then it can fire"
+            return []
+        }
+        if row.uploadJob == .upload, uploads?.retryAt != nil {
+            hint = "\(row.name): sending now, without waiting out the retry's backoff"
+        }
+        return [.fire(row.id)]
     }
 
     /// `x`: invalidates the timer; an SMS button goes back to Send, ready for a new press.
@@ -214,6 +229,13 @@ extension DashboardState {
 }
 
 extension DashboardState {
+    /// Closes the help: the status bar goes back to the open prompt's line, or to the key hints.
+    fileprivate mutating func closeHelp() -> [Effect] {
+        isHelpVisible = false
+        hint = promptLine
+        return [.render(.all)]
+    }
+
     /// Scrolls the help overlay by `lines`, within its lines.
     fileprivate mutating func scrollHelp(by lines: Int) -> [Effect] {
         let last = max(helpLines.count - layout.helpLines, 0)

@@ -19,9 +19,12 @@ extension DashboardState {
         return [.render(.status)]
     }
 
-    /// A key at the overwrite question: Enter writes, Esc keeps the file; other keys leave it open.
+    /// A key at the overwrite question: Enter writes, Esc keeps the file, `?` opens the help (which
+    /// shows the question in full); other keys leave it open.
     private mutating func overwriteKey(_ key: Key, path: String) -> [Effect] {
         switch key {
+        case .character("?"):
+            return perform(.toggleHelp)
         case .enter:
             prompt = nil
             hint = nil
@@ -40,7 +43,8 @@ extension DashboardState {
         TimerDefinition.configText(rows.map(\.definition))
     }
 
-    /// A key while a prompt is open: editing, Enter to act, Esc to cancel.
+    /// A key while a prompt is open: editing, Enter to act, Esc to cancel; at the add-timer prompt
+    /// `?` (never part of a timer's line) opens the help, which shows the prompt's message in full.
     mutating func promptKey(_ key: Key) -> [Effect] {
         guard var current = prompt else { return [] }
         if case .overwrite(let path, _) = current.purpose { return overwriteKey(key, path: path) }
@@ -50,6 +54,8 @@ extension DashboardState {
             prompt = nil
             hint = "cancelled"
             return effects
+        case .character("?") where current.purpose == .addTimer:
+            return perform(.toggleHelp)
         case .enter where current.purpose == .addTimer:
             return effects + addTimer(from: current)
         case .enter:
@@ -69,16 +75,21 @@ extension DashboardState {
             break
         }
         prompt = current
-        hint = current.line
-        if current.purpose == .addTimer, !current.text.isEmpty {
-            // Checked as it is typed: the problem with the text so far, if any.
-            do throws(ConfigError) {
-                _ = try TimerDefinition.parse(line: current.text, taken: rows.map(\.name))
-            } catch {
-                hint = current.line + "  — " + error.message
-            }
-        }
+        hint = promptLine
         return effects
+    }
+
+    /// The open prompt's status line: its question and text, and at the add-timer prompt the
+    /// problem with the text so far, checked as it is typed.
+    var promptLine: String? {
+        guard let prompt else { return nil }
+        guard prompt.purpose == .addTimer, !prompt.text.isEmpty else { return prompt.line }
+        do throws(ConfigError) {
+            _ = try TimerDefinition.parse(line: prompt.text, taken: rows.map(\.name))
+            return prompt.line
+        } catch {
+            return prompt.line + "  — " + error.message
+        }
     }
 
     /// `a`: asks for a new timer's definition.
@@ -95,7 +106,7 @@ extension DashboardState {
         do throws(ConfigError) {
             timer = try TimerDefinition.parse(line: current.text, taken: rows.map(\.name))
         } catch {
-            hint = current.line + "  — " + error.message
+            hint = promptLine
             return []
         }
         prompt = nil
@@ -108,9 +119,9 @@ extension DashboardState {
         return [.addTimer(id), .start(id), .render(.all)]
     }
 
-    /// `d`: deletes the selected timer; an upload job stays (the pipeline needs both: remove its
-    /// `[[timers]]` table from the config instead). Its row number is not reused, so nothing that
-    /// still names it reaches another row.
+    /// `d`: deletes the selected timer, which `u` puts back; an upload job stays (the pipeline needs
+    /// both: remove its `[[timers]]` table from the config instead). Its row number is not reused,
+    /// so nothing that still names it reaches another row.
     mutating func deleteSelectedTimer() -> [Effect] {
         guard let row = selectedRow else {
             hint = "select one of your timers to delete (Tab to the timers panel)"
@@ -120,8 +131,31 @@ extension DashboardState {
             hint = "\(row.name) drives the uploads: to go without them, remove its [[timers]] table from the config"
             return []
         }
+        lastDeleted = (row, rows.firstIndex { $0.id == row.id } ?? rows.count)
         remove(row.id)
-        hint = "deleted \(row.name)"
+        hint = "deleted \(row.name): \(KeyAction.name(of: keys.key(of: .undo))) puts it back"
         return [.deleteTimer(row.id), .render(.all)]
+    }
+
+    /// `u`: puts back the timer the last `d` deleted, where it was, from its definition, as a new
+    /// row; it runs again if it ran (an SMS button is back at Send).
+    mutating func undoDelete() -> [Effect] {
+        guard let (deleted, position) = lastDeleted else {
+            hint = "nothing to put back: \(KeyAction.name(of: keys.key(of: .delete))) deletes the selected timer"
+            return []
+        }
+        guard !rows.contains(where: { $0.name == deleted.name }) else {
+            hint = "a timer named \(deleted.name) was added since: delete it to put the old one back"
+            return []
+        }
+        lastDeleted = nil
+        let id = RowID(number: rowsMade)
+        rowsMade += 1
+        var row = RowState(deleted.definition, id: id)
+        let runs = deleted.run.isScheduled && deleted.button == nil
+        if runs { row.run = .running }
+        insert(row, at: position)
+        hint = "put back \(row.name)" + (runs ? ", running" : "")
+        return [.addTimer(id)] + (runs ? [.start(id)] : []) + [.render(.all)]
     }
 }

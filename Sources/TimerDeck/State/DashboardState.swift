@@ -47,6 +47,8 @@ struct DashboardState: Sendable {
     /// The runs of the loop nested in the session's run, innermost last (C-M11): only
     /// ``apply(_:)`` enters and ends them, each ``Effect/endRun(_:)`` naming the one it ends.
     var runs: [NestedRun] = []
+    /// The timer the last `d` deleted and where it was, until `u` puts it back.
+    var lastDeleted: (row: RowState, position: Int)?
     /// The line being typed in the status bar (`W`), if any: it takes every key.
     var prompt: Prompt?
     /// What fills the screen: the panels, the lab, the phases or the timeline.
@@ -57,7 +59,8 @@ struct DashboardState: Sendable {
     var isHelpVisible = false
     /// The first help line shown, when the keys do not all fit (↑ ↓ scroll them).
     var helpOffset = 0
-    /// A short message for the status bar until the next key (an ignored key, a refused action).
+    /// A short message for the status bar until the next key (an ignored key, a refused action);
+    /// the help, opened and scrolled, keeps it and shows it in full.
     var hint: String?
     /// Every fire, bounded.
     var log: FireLog
@@ -114,8 +117,14 @@ struct DashboardState: Sendable {
 
     /// Adds `row` after the others; the layout and the selections follow.
     mutating func append(_ row: RowState) {
-        positions[row.id] = rows.count
-        rows.append(row)
+        insert(row, at: rows.count)
+    }
+
+    /// Adds `row` at `position` in ``rows`` (at the end when past it); the layout and the
+    /// selections follow.
+    mutating func insert(_ row: RowState, at position: Int) {
+        rows.insert(row, at: min(position, rows.count))
+        positions = Self.positions(of: rows)
         rowsChanged()
     }
 

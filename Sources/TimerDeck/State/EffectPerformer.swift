@@ -6,6 +6,7 @@ protocol EffectPerformer: AnyObject {
     /// Runs `body` soon, inside whatever run the loop is in then: the events still queued when a
     /// nested run starts are applied first thing inside it.
     func soon(_ body: @escaping () -> Void)
-    /// `event` was applied: the log entries from `firstNewEntry` on are its fires (the trace).
+    /// `event` was applied: the log entries from `firstNewEntry` on are its fires (the trace); a
+    /// key goes to the recording (`--record`).
     func applied(_ event: Event, firstNewEntry: Int)
 }

@@ -1,5 +1,6 @@
 /// An action a `[keys]` table may move to another key, named as the config names it, with the key
-/// the default keymap (``Keymap``) gives it.
+/// the default keymap gives it and the command it stands for. ``Keymap/lines`` lists them in the
+/// help with the keys they have.
 enum KeyAction: String, CaseIterable, Sendable {
     case startStop = "start-stop"
     case pause, mode, fire, invalidate, track, help, quit
@@ -10,7 +11,7 @@ enum KeyAction: String, CaseIterable, Sendable {
     case scrollDown = "scroll-down"
     case modal
     case modalCommon = "modal-common"
-    case write, add, delete
+    case write, add, delete, undo
     case pauseAll = "pause-all"
     case step, slower, faster, sleep
     case wallBack = "wall-back"
@@ -38,6 +39,7 @@ enum KeyAction: String, CaseIterable, Sendable {
         case .write: "W"
         case .add: "a"
         case .delete: "d"
+        case .undo: "u"
         case .pauseAll: " "
         case .step: "."
         case .slower: "<"
@@ -49,6 +51,45 @@ enum KeyAction: String, CaseIterable, Sendable {
         case .lab: "2"
         case .phases: "3"
         case .timeline: "4"
+        }
+    }
+
+    /// Another key for the action while it keeps its default key and no other action has it.
+    var alias: Character? { self == .frameUp ? "=" : nil }
+
+    /// What its key asks the dashboard to do.
+    var command: Command {
+        switch self {
+        case .startStop: .startOrStop
+        case .pause: .suspendOrResume
+        case .mode: .moveMode
+        case .fire: .fireNow
+        case .invalidate: .invalidate
+        case .track: .toggleTrackingHold
+        case .help: .toggleHelp
+        case .quit: .quit
+        case .slowLoad: .toggleSlowLoad
+        case .frameUp: .frameIntervalUp
+        case .frameDown: .frameIntervalDown
+        case .scrollUp: .scroll(lines: -1)
+        case .scrollDown: .scroll(lines: 1)
+        case .modal: .toggleModal
+        case .modalCommon: .makeModalCommon
+        case .write: .writeTimers
+        case .add: .addTimer
+        case .delete: .deleteTimer
+        case .undo: .undoDelete
+        case .pauseAll: .time(.togglePause)
+        case .step: .time(.step)
+        case .slower: .time(.slower)
+        case .faster: .time(.faster)
+        case .sleep: .time(.sleep)
+        case .wallBack: .time(.jumpWall(hours: -1))
+        case .wallForward: .time(.jumpWall(hours: 1))
+        case .panels: .show(.panels)
+        case .lab: .show(.lab)
+        case .phases: .show(.phases)
+        case .timeline: .show(.timeline)
         }
     }
 

@@ -60,29 +60,39 @@ extension TimerDefinition {
             }
     }
 
-    /// What is wrong with the definition as a whole (its fields each passed), or `nil`.
-    var problem: String? {
+    /// What is wrong with the definition as a whole (its fields each passed), with the field (its key
+    /// in the table) the message is about, or `nil`.
+    var problem: (key: String, message: String)? {
         if !Self.isValidName(name) {
-            return "field 'timers.name' = \(UserText.quote(name)) is invalid (accepted: \(Self.nameRule))"
+            return ("name", "field 'timers.name' = \(UserText.quote(name)) is invalid (accepted: \(Self.nameRule))")
         }
         if kind.isOnUptimeClock && clock != .uptime {
-            return "field 'timers.clock' = \"\(clock)\" is invalid for mechanism = \"\(kind.rawValue)\" "
-                + "(accepted: \"uptime\"; use mechanism = \"dispatch\" for the continuous or wall clock)"
+            return (
+                "clock",
+                "field 'timers.clock' = \"\(clock)\" is invalid for mechanism = \"\(kind.rawValue)\" "
+                    + "(accepted: \"uptime\"; use mechanism = \"dispatch\" for the continuous or wall clock)"
+            )
         }
         if !kind.hasModes && mode != .default {
-            return "field 'timers.mode' is set for a dispatch timer, which has no mode (G1) "
-                + "(accepted: leave it out, or use mechanism = \"runloop\")"
+            return (
+                "mode",
+                "field 'timers.mode' is set for a dispatch timer, which has no mode (G1) "
+                    + "(accepted: leave it out, or use mechanism = \"runloop\")"
+            )
         }
         if actions.actsOn == .end && repeats && drives != .countdown {
-            return "field 'timers.act_on' = \"end\" is invalid for a repeating timer, which never ends by itself "
-                + "(accepted: \"fire\", or repeats = false, or drives = \"countdown\")"
+            return (
+                "act_on",
+                "field 'timers.act_on' = \"end\" is invalid for a repeating timer, which never ends by itself "
+                    + "(accepted: \"fire\", or repeats = false, or drives = \"countdown\")"
+            )
         }
-        return drivesProblem
+        return drivesProblem.map { ("drives", $0) }
     }
 
     /// The first of `keys` (a table's field names) that would be accepted and then do nothing for
     /// this timer, with why, or `nil`: such a field is refused rather than silently ignored.
-    func ignoredField(among keys: Set<String>) -> String? {
+    func ignoredField(among keys: Set<String>) -> (key: String, message: String)? {
         var ignored: [(key: String, why: String)] = []
         if kind == .displayLink {
             let why = "a display link, which fires once a frame at refresh_rate Hz on the uptime clock"
@@ -95,7 +105,7 @@ extension TimerDefinition {
         if drives != .countdown { ignored.append(("countdown", "a timer that drives no countdown")) }
         if actions.hook == nil { ignored.append(("hook_limit", "a timer without a hook")) }
         return ignored.first { keys.contains($0.key) }.map {
-            "field 'timers.\($0.key)' does nothing for \($0.why) (accepted: leave it out)"
+            ($0.key, "field 'timers.\($0.key)' does nothing for \($0.why) (accepted: leave it out)")
         }
     }
 

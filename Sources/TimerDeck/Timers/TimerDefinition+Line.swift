@@ -22,7 +22,7 @@ extension TimerDefinition {
                 )
             }
         }
-        let timer = try Config.timer(table, source: "")
+        let timer = try Config.timer(table, places: nil)
         guard !taken.contains(timer.name) else {
             throw ConfigError(message: "the name \(UserText.quote(timer.name)) is taken: give the timer another")
         }

@@ -9,7 +9,8 @@ import TerminalUI
 /// ```swift
 /// let recorder = try SessionRecorder(path: "session.txt")
 /// recorder.begin(size: screen.size, at: loop.now)
-/// recorder.keys([.character("s")], at: loop.now)
+/// recorder.input(at: loop.now)
+/// recorder.key(.character("s"), quits: false)
 /// recorder.finish(at: loop.now)
 /// ```
 package final class SessionRecorder {
@@ -33,21 +34,24 @@ package final class SessionRecorder {
         file.write("size \(size.width)x\(size.height)")
     }
 
-    /// Records `keys` read at `time`.
-    package func keys(_ keys: [Key], at time: Instant) {
-        guard !keys.isEmpty else { return }
+    /// Records that input was read at `time`: the wait since the last.
+    package func input(at time: Instant) {
+        guard !ended else { return }
         wait(until: time)
-        for key in keys where !ended {
-            if key == .character("q") {
-                // The screen the session ended on, then the quit.
-                file.write("snapshot")
-                ended = true
-            }
-            if let name = Self.scriptName(of: key) {
-                file.write("key \(name)")
-            } else {
-                file.write("# \(key): not replayable")
-            }
+    }
+
+    /// Records `key`, as the dashboard applied it; `quits`: it ended the session (the bound quit
+    /// key), so the script ends with the screen it left, then the key.
+    package func key(_ key: Key, quits: Bool) {
+        guard !ended else { return }
+        if quits {
+            file.write("snapshot")
+            ended = true
+        }
+        if let name = Self.scriptName(of: key) {
+            file.write("key \(name)")
+        } else {
+            file.write("# \(key): not replayable")
         }
     }
 

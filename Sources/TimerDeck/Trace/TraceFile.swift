@@ -2,7 +2,7 @@ import RunLoopKit
 
 /// `--trace FILE`: every fire the fire log records, every nested run of the loop, every move of a
 /// timer to another mode, every simulated sleep and, while the phases page is shown, every wake-up;
-/// one JSON object per line (the README lists the fields). Times are nanoseconds on the dashboard's uptime
+/// one JSON object per line (``TraceFile/fields`` lists them). Times are nanoseconds on the dashboard's uptime
 /// clock from its start, so a headless run's trace is the same every time.
 ///
 /// ```swift

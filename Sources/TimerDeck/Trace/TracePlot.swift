@@ -116,8 +116,9 @@ package struct TracePlot: Sendable {
             return [
                 "<line class=\"sleep\" data-t-ns=\"\(line.time)\" x1=\"\(at)\" y1=\"\(Self.number(Self.top - 6))\" "
                     + "x2=\"\(at)\" y2=\"\(Self.number(bottom))\" stroke=\"#7f3fbf\" stroke-dasharray=\"4 3\"/>",
-                "<text class=\"sleep\" x=\"\(at)\" y=\"\(Self.number(Self.top - 8))\" fill=\"#7f3fbf\">"
-                    + "slept \(DurationText.format(.nanoseconds(line.sleep ?? 0)))</text>",
+                Self.label(
+                    "slept \(DurationText.format(.nanoseconds(line.sleep ?? 0)))", at: x(line.time),
+                    y: Self.top - 8, attributes: "class=\"sleep\" fill=\"#7f3fbf\""),
             ]
         }
     }
@@ -151,8 +152,8 @@ package struct TracePlot: Sendable {
                     + "fill=\"\(late ? "#d62728" : "#1f77b4")\"><title>\(Self.escaped(tooltip(line)))</title></circle>")
             if let ticks = line.ticks, ticks > 1, x(line.time) >= labelsEnd + Self.characterWidth / 2 {
                 let label = "×\(ticks)"
-                out.append("<text class=\"ticks\" x=\"\(at)\" y=\"\(Self.number(y - 7))\">\(label)</text>")
-                labelsEnd = x(line.time) + Double(label.count) * Self.characterWidth
+                out.append(Self.label(label, at: x(line.time), y: y - 7, attributes: "class=\"ticks\""))
+                labelsEnd = x(line.time) + Self.textWidth(label)
             }
         }
         for line in lines where line.event == "mode" && line.timer == name {
@@ -161,8 +162,7 @@ package struct TracePlot: Sendable {
                 "<path class=\"move\" data-t-ns=\"\(line.time)\" d=\"M\(Self.number(at)) \(Self.number(y - 6)) "
                     + "l6 6 l-6 6 l-6 -6 z\" fill=\"#2ca02c\"/>")
             out.append(
-                "<text class=\"move\" x=\"\(Self.number(at + 8))\" y=\"\(Self.number(y + 12))\" fill=\"#2ca02c\">"
-                    + "\(Self.escaped(line.mode ?? ""))</text>")
+                Self.label(line.mode ?? "", at: at + 8, y: y + 12, attributes: "class=\"move\" fill=\"#2ca02c\""))
         }
         out.append("</g>")
         return out
@@ -196,9 +196,9 @@ package struct TracePlot: Sendable {
             out.append(
                 "<line x1=\"\(at)\" y1=\"\(Self.number(y))\" x2=\"\(at)\" y2=\"\(Self.number(y + 5))\" stroke=\"black\"/>"
             )
-            out.append(
-                "<text x=\"\(at)\" y=\"\(Self.number(y + 18))\" text-anchor=\"middle\">\(DurationText.format(.nanoseconds(tick)))</text>"
-            )
+            // The origin reads 0 in any unit.
+            let text = tick == 0 ? "0" : DurationText.format(.nanoseconds(tick))
+            out.append(Self.label(text, at: x(tick), y: y + 18, centred: true))
             let (next, overflow) = tick.addingReportingOverflow(step)
             if overflow { break }
             tick = next
@@ -234,6 +234,21 @@ package struct TracePlot: Sendable {
         case 2: return decade * 5
         default: return decade * 10
         }
+    }
+
+    /// The width `text` takes in the plot's font.
+    static func textWidth(_ text: String) -> Double { Double(text.count) * characterWidth }
+
+    /// A `<text>` element of `text` starting at `x` (centred on it with `centred`), moved left as far
+    /// as it takes to end inside the image: a label at the right edge is read whole, not clipped.
+    static func label(_ text: String, at x: Double, y: Double, centred: Bool = false, attributes: String = "")
+        -> String
+    {
+        let extent = centred ? textWidth(text) / 2 : textWidth(text)
+        let at = min(x, width - 2 - extent)
+        return "<text" + (attributes.isEmpty ? "" : " \(attributes)")
+            + " x=\"\(number(at))\" y=\"\(number(y))\"\(centred ? " text-anchor=\"middle\"" : "")>"
+            + "\(escaped(text))</text>"
     }
 
     /// A coordinate with at most two decimals.

@@ -1,8 +1,20 @@
 import Glibc
 
-/// The time base of a run loop: the kernel's clocks, a ``VirtualClock`` for deterministic tests,
-/// or a ``TimeControl`` laid over either, which a program can pause, step, slow down and put to sleep.
-public enum RunLoopClock: Sendable {
+/// Where a run loop's time comes from: the kernel's clocks, a ``VirtualClock`` for deterministic
+/// tests, or a ``TimeControl`` laid over either, which a program can pause, step, slow down and put
+/// to sleep.
+///
+/// The time types, one family: an ``Instant`` is a reading of one of three clocks (``ClockKind``:
+/// uptime, continuous, wall); a loop reads them from its time source (``RunLoop/timeSource``); and
+/// three Swift `Clock`s sleep on a loop — ``VirtualClock`` and ``TimeControl`` (in the loop made
+/// first on them) and ``LoopClock`` (a loop's clock of one kind, in chosen modes).
+///
+/// ```swift
+/// let virtual = VirtualClock()
+/// let loop = RunLoop(clock: .virtual(virtual))
+/// let uptime = loop.timeSource.now(.uptime)   // .zero: virtual time starts at zero
+/// ```
+public enum TimeSource: Sendable {
     /// The kernel clocks: `CLOCK_MONOTONIC`, `CLOCK_BOOTTIME`, `CLOCK_REALTIME` (decisions.md 9).
     case system
     /// A clock that moves only when the run loop waits or a callout declares work.

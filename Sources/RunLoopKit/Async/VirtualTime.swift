@@ -1,0 +1,242 @@
+import Glibc
+import Synchronization
+@_spi(ExperimentalScheduling) import _Concurrency
+
+/// A scope in which the Swift runtime's global executor is a run loop on a ``VirtualClock``: every
+/// task that is not bound to an actor or an executor runs on the loop's thread, and the runtime's
+/// sleeps are timers of the loop, so they take virtual time.
+///
+/// Inside ``run(on:resolution:runawayJobLimit:_:)``, a job the runtime would give its global
+/// executor — the start and every resumption of a `Task {}`, a `Task.detached {}` or a child task
+/// without an executor preference — is queued on the loop like a job of its
+/// ``RunLoop/LoopTaskExecutor`` (rule C-X1), from any thread, waking the loop. Such a job runs with the scope as its task executor, so a sleep in it —
+/// `Task.sleep(for:)`, `Task.sleep(nanoseconds:)`, `ContinuousClock().sleep(for:)`,
+/// `SuspendingClock().sleep(for:)` — becomes a one-shot timer of the loop in its common modes,
+/// at the loop's uptime now plus the time left: sleepers resume in deadline order, equal
+/// deadlines in the order they slept (C-T3). Both runtime clocks map to the loop's uptime. Their
+/// deadlines are real instants, computed a moment before the sleep reaches the loop, so the time
+/// left is rounded up to a multiple of the scope's `resolution` (a millisecond by default): a
+/// sleep of whole milliseconds takes exactly that long in virtual time, and a sleep of 1.5
+/// milliseconds takes 2. A thread preempted in that moment for longer than the resolution (a busy
+/// machine) would make the sleep shorter by the stall: a test that must be exact under load uses
+/// a coarser resolution, such as a second for sleeps of whole seconds.
+///
+/// When `body` returns (or throws), the scope runs the loop in its default mode until none of
+/// the jobs it took is left: the queued jobs have run and no sleep's timer is waiting. Virtual
+/// time jumps from deadline to deadline, so hours of sleeps take milliseconds. Then the runtime's
+/// previous hook is restored. A task that never stops sleeping keeps the scope running; a task
+/// still waiting for something else (a continuation, real I/O) resumes later on the runtime's own
+/// executor, in real time.
+///
+/// What stays outside: sleeps in an actor's code — the runtime asks the actor's executor and then
+/// its own default executor, never the scope, so they take real time (the actor's other jobs run
+/// on the loop's thread unless the actor has an executor of its own); the main actor's jobs (on the
+/// main executor) and those of tasks that prefer another executor; threads not made as tasks
+/// (a `Task {}` they make is caught); `DispatchQueue.asyncAfter`, dispatch timers and other real
+/// timers; real I/O and the time it takes; and clocks read directly — `ContinuousClock.now` is
+/// real time, while the loop's ``RunLoop/now`` is virtual.
+///
+/// The hook is process-wide: one scope at a time in a process, and never in a process running
+/// other work in parallel — a test runner that runs tests in parallel in one process must run a
+/// test of the scope in a child process (an exit test). Call it on the loop's thread.
+///
+/// ```swift
+/// let clock = VirtualClock()
+/// let loop = RunLoop(clock: .virtual(clock))
+/// VirtualTime.run(on: loop) {
+///     Task {
+///         try await Task.sleep(for: .seconds(3_600))
+///         print(clock.now())   // an hour of virtual uptime, at once
+///     }
+/// }
+/// ```
+public enum VirtualTime {
+    /// Runs `body` with the runtime's global executor and sleeps on `loop`, whose clock must be a
+    /// ``VirtualClock``, then runs the loop until the tasks of the scope are done or waiting for
+    /// something other than a sleep; see ``VirtualTime``. Stops the program, with a message, if
+    /// another scope is active or the calling thread is not the loop's.
+    ///
+    /// The runtime's sleeps are rounded up to a multiple of `resolution`, which must be positive.
+    ///
+    /// A task that neither sleeps nor ends (`while true { await Task.yield() }`) would keep the
+    /// scope running forever without virtual time moving: once the loop has run `runawayJobLimit`
+    /// jobs at one virtual instant after `body` returned, the program stops with a message
+    /// naming that instant.
+    @available(*, noasync)
+    @discardableResult
+    public static func run<Result, Failure: Error>(
+        on loop: RunLoop, resolution: Duration = .milliseconds(1), runawayJobLimit: Int = 100_000,
+        _ body: () throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        precondition(
+            loop.timeSource.virtualClock != nil, "VirtualTime.run(on:): the run loop's clock is not a VirtualClock")
+        loop.preconditionOnLoopThread("VirtualTime.run(on:resolution:runawayJobLimit:_:)")
+        precondition(resolution > .zero, "VirtualTime.run(on:): the resolution must be positive")
+        let scope = VirtualTimeScope(handle: loop.handle, resolution: resolution)
+        RuntimeHook.install(scope)
+        defer {
+            scope.finish(on: loop, runawayJobLimit: runawayJobLimit)
+            RuntimeHook.uninstall()
+        }
+        return try body()
+    }
+}
+
+/// The executor of one ``VirtualTime`` scope: the runtime's global jobs go to its loop, and the
+/// sleeps of tasks running on it become timers of the loop.
+///
+/// A job of the scope runs on the loop with the scope as its thread's task executor, so the
+/// runtime's sleeps (`Task.sleep`, the clocks' `sleep`) find it as their scheduling executor and
+/// call ``enqueue(_:after:tolerance:clock:)`` or ``enqueue(_:at:tolerance:clock:)``.
+final class VirtualTimeScope: TaskExecutor, SchedulingExecutor {
+    private let handle: RunLoop.Handle
+    /// What the time left until a deadline of the runtime's clocks is rounded up to a multiple of.
+    private let resolution: Duration
+    /// Sleeps whose timer has not fired yet.
+    private let waitingSleeps = Atomic<Int>(0)
+
+    init(handle: RunLoop.Handle, resolution: Duration) {
+        self.handle = handle
+        self.resolution = resolution
+    }
+
+    /// Queues `job` on the loop (rule C-X1), to run with the scope as its task executor.
+    func enqueue(_ job: UnownedJob) {
+        handle.executor.jobs.add(job, isolated: false, taskExecutor: self)
+    }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        enqueue(UnownedJob(job))
+    }
+
+    /// Queues `job` on the loop after `delay` of its virtual uptime, whatever `clock` is.
+    func enqueue<C: Clock>(_ job: consuming ExecutorJob, after delay: C.Duration, tolerance: C.Duration?, clock: C) {
+        enqueue(UnownedJob(job), after: Self.duration(delay, of: clock))
+    }
+
+    /// Queues `job` on the loop when the time left until `instant` of `clock` has passed on its
+    /// virtual uptime. The runtime's own clocks read real time, a moment after the sleep computed
+    /// its deadline: their time left is rounded up to a multiple of ``resolution``.
+    func enqueue<C: Clock>(_ job: consuming ExecutorJob, at instant: C.Instant, tolerance: C.Duration?, clock: C) {
+        var delay = Self.duration(clock.now.duration(to: instant), of: clock)
+        if clock is ContinuousClock || clock is SuspendingClock {
+            let (step, left) = (resolution.nanoseconds, delay.nanoseconds)
+            let whole = left - left % step
+            delay = .nanoseconds(whole == left ? left : whole + min(step, Int64.max - whole))
+        }
+        enqueue(UnownedJob(job), after: delay)
+    }
+
+    /// `duration` of `clock` as a `Duration`; the program stops for a clock whose durations are not.
+    private static func duration<C: Clock>(_ duration: C.Duration, of clock: C) -> Duration {
+        guard let duration = duration as? Duration else {
+            fatalError("VirtualTime: a sleep on \(C.self), whose durations are not Swift.Duration")
+        }
+        return max(duration, .zero)
+    }
+
+    /// Queues `job` on the loop when `delay` of its uptime has passed: a one-shot timer in its
+    /// common modes, added at once on the loop's thread and at its next pass from another.
+    private func enqueue(_ job: UnownedJob, after delay: Duration) {
+        waitingSleeps.add(1, ordering: .relaxed)
+        let deadline = handle.timeSource.now(.uptime) + delay
+        let schedule: @Sendable (RunLoop) -> Void = { loop in
+            let timer = Timer(fireAt: deadline, interval: .zero, repeats: false) { _ in
+                self.enqueue(job)
+                self.waitingSleeps.subtract(1, ordering: .relaxed)
+            }
+            loop.add(timer, forMode: .common)
+        }
+        if handle.isOnLoopThread {
+            handle.executor.jobs.withLoop(schedule)
+        } else {
+            handle.execute(wake: true, schedule)
+        }
+    }
+
+    /// Whether a job of the scope is queued, a sleep of it waits, or work outside the loop that
+    /// may start more is under way (``RunLoop/Handle/beginExternalWork()``).
+    private var isBusy: Bool {
+        waitingSleeps.load(ordering: .relaxed) > 0 || handle.executor.jobs.hasPendingJobs
+            || handle.shared.externalWork.load(ordering: .acquiring) > 0
+    }
+
+    /// Runs `loop` in its default mode until the scope is no longer busy: an observer stops the
+    /// run before the loop would wait with nothing of the scope left, and stops the program once
+    /// `runawayJobLimit` jobs have run at one virtual instant.
+    func finish(on loop: RunLoop, runawayJobLimit: Int) {
+        guard isBusy else { return }
+        var instant = loop.now
+        var jobsAtInstant = loop.executorJobsRun
+        let observer = RunLoop.Observer(activities: [.beforeTimers, .beforeWaiting]) {
+            [unowned loop] _, activity in
+            if activity == .beforeWaiting {
+                if !self.isBusy { loop.stop() }
+            } else if loop.now != instant {
+                instant = loop.now
+                jobsAtInstant = loop.executorJobsRun
+            } else if loop.executorJobsRun - jobsAtInstant >= runawayJobLimit {
+                fatalError(
+                    "VirtualTime: \(loop.executorJobsRun - jobsAtInstant) jobs ran with virtual time standing still "
+                        + "at \(instant); a task that neither sleeps nor ends keeps the scope running forever")
+            }
+        }
+        loop.add(observer, forMode: .default)
+        defer { observer.invalidate() }
+        while isBusy {
+            loop.run(mode: .default)
+        }
+    }
+}
+
+/// The concurrency runtime's hook for its global executor (`swift_task_enqueueGlobal_hook`,
+/// exported by libswift_Concurrency), pointed at the active scope. The runtime's sleeps need no
+/// hook: they go to the scheduling executor the sleeping task runs on.
+private enum RuntimeHook {
+    typealias Enqueue = @convention(thin) (UnownedJob) -> Void
+    typealias Hook = @convention(thin) (UnownedJob, Enqueue) -> Void
+
+    /// The active scope, and the hook it replaced (as a bit pattern) to restore when it ends.
+    private struct State {
+        var scope: VirtualTimeScope?
+        var previous: UInt = 0
+    }
+
+    private static let state = Mutex(State())
+
+    private static let hook: Hook = { job, original in
+        guard let scope = state.withLock({ $0.scope }) else { return original(job) }
+        scope.enqueue(job)
+    }
+
+    /// The hook variable.
+    private static func variable() -> UnsafeMutablePointer<UInt> {
+        let name = "swift_task_enqueueGlobal_hook"
+        let process = dlopen(nil, RTLD_NOW)
+        defer { if let process { dlclose(process) } }
+        guard let symbol = dlsym(process, name) else {
+            fatalError("VirtualTime: the concurrency runtime exports no \(name)")
+        }
+        return symbol.assumingMemoryBound(to: UInt.self)
+    }
+
+    /// Points the hook at `scope`; stops the program if a scope is active.
+    static func install(_ scope: VirtualTimeScope) {
+        state.withLock { state in
+            precondition(state.scope == nil, "VirtualTime.run(on:): another virtual-time scope is active")
+            state.scope = scope
+            let variable = variable()
+            state.previous = variable.pointee
+            variable.pointee = unsafeBitCast(hook, to: UInt.self)
+        }
+    }
+
+    /// Restores the hook the active scope replaced. A job the runtime hands over meanwhile goes
+    /// to the runtime's own executor (the hook finds no scope and calls the original).
+    static func uninstall() {
+        state.withLock { state in
+            variable().pointee = state.previous
+            state = State()
+        }
+    }
+}

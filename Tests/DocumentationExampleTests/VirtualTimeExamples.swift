@@ -1,0 +1,46 @@
+import Glibc
+import RunLoopKit
+import Synchronization
+import Testing
+
+// The examples of ``VirtualTime`` (its documentation comment and the Testing Time article). The
+// scope takes over the concurrency runtime of the whole process, so the scope itself runs only in
+// the child process of the article's exit test.
+
+private func virtualTimeExample() {
+    let clock = VirtualClock()
+    let loop = RunLoop(clock: .virtual(clock))
+    VirtualTime.run(on: loop) {
+        Task {
+            try await Task.sleep(for: .seconds(3_600))
+            print(clock.now())  // an hour of virtual uptime, at once
+        }
+    }
+}
+
+@Suite("The Testing Time article's exit test")
+struct VirtualTimeArticleExamples {
+    @Test func anHourPassesAtOnce() async {
+        await #expect(processExitsWith: .success) {
+            exit(anHourOfSleep() == "3600" ? 0 : 1)
+        }
+    }
+}
+
+/// The virtual uptime, in seconds, after a task sleeps an hour in a ``VirtualTime`` scope.
+private func anHourOfSleep() -> String {
+    let clock = VirtualClock()
+    let loop = RunLoop(clock: .virtual(clock))
+    let slept = Mutex("")
+    let record: @Sendable () -> Void = {
+        let now = clock.now()
+        slept.withLock { $0 = "\(now.nanoseconds / 1_000_000_000)" }
+    }
+    VirtualTime.run(on: loop, resolution: .seconds(1)) {
+        Task {
+            try await Task.sleep(for: .seconds(3_600))
+            record()
+        }
+    }
+    return slept.withLock { $0 }
+}
