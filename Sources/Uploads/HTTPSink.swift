@@ -76,7 +76,9 @@ public final class HTTPSink: BatchSink {
         self.format = format
         self.access = access
         let tls = try TLSDiagnosis.configuration(access)
-        tlsDiagnosis = scheme == "https" ? TLSDiagnosis(host: host, port: url.port ?? 443, tls: tls) : nil
+        tlsDiagnosis =
+            scheme == "https"
+            ? TLSDiagnosis(host: host, port: url.port ?? 443, tls: tls, timeout: Self.timeAmount(timeout)) : nil
         var configuration = HTTPClient.Configuration(
             tlsConfiguration: tls, redirectConfiguration: .disallow,
             timeout: .init(connect: Self.timeAmount(timeout), read: Self.timeAmount(timeout)))
@@ -128,7 +130,13 @@ public final class HTTPSink: BatchSink {
                     diagnosis.reason { completion(.failure(.tlsFailed(destination: destination, reason: $0))) }
                     return
                 }
-                completion(.failure(Self.classify(error, destination: destination, timeout: timeout)))
+                let failure = Self.classify(error, destination: destination, timeout: timeout)
+                guard let diagnosis, case .remoteConnectionClosed? = error as? HTTPClientError else {
+                    return completion(.failure(failure))
+                }
+                diagnosis.alertAfterHandshake { reason in
+                    completion(.failure(reason.map { .tlsFailed(destination: destination, reason: $0) } ?? failure))
+                }
             }
         }
     }

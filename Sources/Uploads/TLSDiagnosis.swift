@@ -17,6 +17,8 @@ struct TLSDiagnosis: Sendable {
     let port: Int
     /// The sink's TLS configuration (the same trust roots and client certificate).
     let tls: TLSConfiguration
+    /// The sink's timeout: the bound of the connection and of the whole handshake.
+    let timeout: TimeAmount
 
     /// `access`'s trust roots, client certificate and verification for a client.
     ///
@@ -87,36 +89,70 @@ struct TLSDiagnosis: Sendable {
     }
 
     /// Why the server's certificate was refused, found by a handshake that fetches it without
-    /// trusting it; `answer` runs once, on an event loop thread.
+    /// trusting it; `answer` runs once, on an event loop thread, within twice ``timeout`` (the
+    /// connection, then the handshake, each bounded by it).
     func reason(_ answer: @escaping @Sendable (String) -> Void) {
         let leaf = NIOLockedValueBox<NIOSSLCertificate?>(nil)
+        probe(
+            verify: { certificates, verdict in
+                leaf.withLockedValue { $0 = certificates.first }
+                verdict.succeed(.failed)
+            },
+            answer: { _ in answer(Self.describe(leaf.withLockedValue { $0 }, now: time(nil))) })
+    }
+
+    /// Why a server hung up without an answer, when a TLS alert after the handshake says it (TLS
+    /// 1.3 tells of a client certificate wanted or refused only then, and the HTTP client reports
+    /// a closed connection); `nil` when no alert came. `answer` runs once, within twice ``timeout``.
+    func alertAfterHandshake(_ answer: @escaping @Sendable (String?) -> Void) {
+        probe(verify: nil) { error in answer(error.flatMap { Self.reason(for: $0) }) }
+    }
+
+    /// One handshake with the sink's settings (with `verify` in place of the trust store's check,
+    /// if given), kept open until the server closes it or ``timeout`` passes; `answer` gets the
+    /// first error the connection met, once.
+    private func probe(
+        verify: (@Sendable ([NIOSSLCertificate], EventLoopPromise<NIOSSLVerificationResult>) -> Void)?,
+        answer: @escaping @Sendable ((any Error)?) -> Void
+    ) {
         let context: NIOSSLContext
         do {
             context = try NIOSSLContext(configuration: tls)
         } catch {
-            return answer("the server's certificate could not be verified")
+            return answer(error)
         }
         let serverName = (try? SocketAddress(ipAddress: host, port: 0)) == nil ? host : nil
+        let recorder = ErrorRecorder()
         let bootstrap = ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .connectTimeout(.seconds(10))
+            .connectTimeout(timeout)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    let handler = try NIOSSLClientHandler(context: context, serverHostname: serverName) {
-                        certificates, verdict in
-                        leaf.withLockedValue { $0 = certificates.first }
-                        verdict.succeed(NIOSSLVerificationResult.failed)
-                    }
-                    try channel.pipeline.syncOperations.addHandler(handler)
+                    let handler =
+                        try verify.map {
+                            try NIOSSLClientHandler(
+                                context: context, serverHostname: serverName, customVerificationCallback: $0)
+                        } ?? NIOSSLClientHandler(context: context, serverHostname: serverName)
+                    try channel.pipeline.syncOperations.addHandlers([handler, recorder])
                 }
             }
         bootstrap.connect(host: host, port: port).whenComplete { connected in
             guard case .success(let channel) = connected else {
-                return answer("the server's certificate could not be verified")
+                if case .failure(let error) = connected { answer(error) }
+                return
             }
-            channel.eventLoop.scheduleTask(in: .seconds(10)) { channel.close(promise: nil) }
-            channel.closeFuture.whenComplete { _ in
-                answer(Self.describe(leaf.withLockedValue { $0 }, now: time(nil)))
-            }
+            channel.eventLoop.scheduleTask(in: timeout) { channel.close(promise: nil) }
+            channel.closeFuture.whenComplete { _ in answer(recorder.first.withLockedValue { $0 }) }
+        }
+    }
+
+    /// Keeps the first error a probe's connection meets, and closes it then.
+    private final class ErrorRecorder: ChannelInboundHandler, Sendable {
+        typealias InboundIn = Any
+        let first = NIOLockedValueBox<(any Error)?>(nil)
+
+        func errorCaught(context: ChannelHandlerContext, error: any Error) {
+            first.withLockedValue { $0 = $0 ?? error }
+            context.close(promise: nil)
         }
     }
 

@@ -95,10 +95,7 @@ final class CollectorProcess {
 
     private static func stop(_ process: Process, _ input: Pipe) {
         try? input.fileHandleForWriting.close()
-        if process.isRunning {
-            process.terminate()
-        }
-        process.waitUntilExit()
+        process.stop(within: 30)
     }
 
     /// A port on 127.0.0.1 with nothing listening: bound once by the kernel's choice, then released.

@@ -16,13 +16,15 @@ final class PrometheusProcess {
     }
 
     /// Prometheus's web config: TLS with `certFile` and `keyFile`, basic auth for `user`, and
-    /// with `clientCAFile` a client certificate that CA signed, required.
+    /// with `clientCAFile` a client certificate that CA signed, required; the test's own requests
+    /// then present `clientCertificate` (a certificate file and its key).
     struct Web {
         var certFile: String
         var keyFile: String
         var user: String
         var password: String
         var clientCAFile: String?
+        var clientCertificate: (certFile: String, keyFile: String)?
     }
 
     static let binary = "/usr/bin/prometheus"
@@ -65,19 +67,26 @@ final class PrometheusProcess {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = try FileHandle(forWritingTo: Self.createFile(scratch.path("stderr")))
         try process.run()
-        for _ in 0..<120 {
-            if (try? request("\(base)/-/ready", timeout: 2)) != nil { return }
-            guard process.isRunning else { break }
+        // A bound for a server that never becomes ready, never part of an assertion: each poll
+        // ends within its own timeout, and the polls within a minute.
+        let giveUp = Date().addingTimeInterval(60)
+        var lastError = ""
+        while Date() < giveUp, process.isRunning {
+            do {
+                _ = try request("\(base)/-/ready", timeout: 2)
+                return
+            } catch {
+                lastError = "\(error)"
+            }
             usleep(250_000)
         }
         let log = (try? String(contentsOf: scratch.path("stderr"), encoding: .utf8)) ?? ""
-        process.terminate()
-        throw CollectorFailure("prometheus did not become ready: \(log)")
+        process.stop(within: 10)
+        throw CollectorFailure("prometheus did not become ready (\(lastError)): \(log)")
     }
 
     deinit {
-        if process.isRunning { process.terminate() }
-        process.waitUntilExit()
+        process.stop(within: 30)
     }
 
     /// The remote-write endpoint.
@@ -89,7 +98,9 @@ final class PrometheusProcess {
     /// A `GET` of `url`, with the web config's credentials if any.
     private func request(_ url: String, timeout seconds: Int) throws -> Data {
         guard let web else { return try loopbackRequest("GET", url, timeout: seconds) }
-        return try securedRequest(.GET, url, user: web.user, password: web.password)
+        return try securedRequest(
+            .GET, url, user: web.user, password: web.password, clientCertificate: web.clientCertificate,
+            timeout: seconds)
     }
 
     /// Every stored sample of every series matching `selector` (e.g. `{instance="a"}`) in the

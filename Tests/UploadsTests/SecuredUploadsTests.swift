@@ -19,7 +19,8 @@ extension LoopbackServerSuites {
             try PrometheusProcess(
                 web: .init(
                     certFile: tls.path(certificate), keyFile: tls.path("server.key"), user: user, password: password,
-                    clientCAFile: clientCertificates ? tls.path("ca.pem") : nil))
+                    clientCAFile: clientCertificates ? tls.path("ca.pem") : nil,
+                    clientCertificate: clientCertificates ? (tls.path("client.pem"), tls.path("client.key")) : nil))
         }
 
         /// A remote-write sink for `endpoint` trusting the test CA, with basic auth reading `passwordFile`.
@@ -171,10 +172,67 @@ extension LoopbackServerSuites {
             #expect(try collector.received().tenants == ["team-a"])
         }
 
+        /// The `[uploads]` section and timers of a headless secret-scan run: samples every 5 s,
+        /// an upload every 5 minutes, and a hook writing its environment to `hookOutput`.
+        static func scanConfig(uploads: String, hookOutput: String) -> String {
+            """
+            [uploads]
+            \(uploads)
+
+            [[timers]]
+            name = "sampler"
+            drives = "samples"
+            interval = "5s"
+            mode = "common"
+
+            [[timers]]
+            name = "uploader"
+            drives = "uploads"
+            interval = "5m"
+            mode = "common"
+
+            [[timers]]
+            name = "tea"
+            interval = "1m"
+            hook = "env > \(hookOutput)"
+
+            """
+        }
+
+        /// Runs `config` headless (the screen at 6 minutes, the help overlay, quit) with
+        /// `environment`, and returns every text the program wrote: screen captures and `--json`
+        /// (standard output), standard error, the trace, the hook's environment and
+        /// `--print-config`'s output.
+        static func everythingWritten(config: String, environment: [String: String], in scratch: ScratchDirectory)
+            throws -> [(String, String)]
+        {
+            let script = try scratch.write("size 120x40\nwait 6m\nsnapshot\nkey ?\nsnapshot\nquit\n", to: "run.txt")
+            let trace = scratch.path("trace.jsonl")
+            let output = scratch.path("stdout.json")
+            let outcome = try TimerDeckProcess(
+                script: script,
+                ["--config", config, "--json", "--trace", trace.path, "--outbox", scratch.path("outbox.sqlite").path],
+                environment: environment, output: output
+            ).finish()
+            #expect(outcome.status == 0, "\(outcome.standardError)")
+            let printed = try ChildProcess.run(
+                TimerDeckProcess.binary, ["--print-config", "--config", config], environment: environment)
+            return [
+                ("standard output (screens and --json)", try String(contentsOf: output, encoding: .utf8)),
+                ("standard error", outcome.standardError),
+                ("trace", try String(contentsOf: trace, encoding: .utf8)),
+                (
+                    "hook environment",
+                    try String(contentsOfFile: scratch.path("hook-environment").path, encoding: .utf8)
+                ),
+                ("--print-config", printed.output + printed.error),
+            ]
+        }
+
         @Test(
-            "A headless run with a token and a tenant: the token is in no screen, --json, trace, error output or hook environment"
+            "A headless run with a token and a tenant: the token is in no screen, --json, trace, error output, hook environment or --print-config"
         )
-        func secretIsNeverWritten() throws {
+        func tokenIsNeverWritten() throws {
             guard TimerDeckProcess.isBuilt else {
                 Issue.record("timerdeck is not built beside the tests")
                 return
@@ -182,52 +240,53 @@ extension LoopbackServerSuites {
             let collector = try CollectorProcess()
             let scratch = try ScratchDirectory()
             let token = "s3cr3t-token-\(UUID().uuidString)"
-            let hookOutput = scratch.path("hook-environment").path
             let config = try scratch.write(
-                """
-                [uploads]
-                url = "\(collector.endpoint)"
-                bearer_token_env = "TIMERDECK_TEST_TOKEN"
-                headers = "X-Scope-OrgID=team-a"
-
-                [[timers]]
-                name = "sampler"
-                drives = "samples"
-                interval = "5s"
-                mode = "common"
-
-                [[timers]]
-                name = "uploader"
-                drives = "uploads"
-                interval = "5m"
-                mode = "common"
-
-                [[timers]]
-                name = "tea"
-                interval = "1m"
-                hook = "env > \(hookOutput)"
-
-                """, to: "timerdeck.toml")
+                Self.scanConfig(
+                    uploads: """
+                        url = "\(collector.endpoint)"
+                        bearer_token_env = "TIMERDECK_TEST_TOKEN"
+                        headers = "X-Scope-OrgID=team-a"
+                        """, hookOutput: scratch.path("hook-environment").path), to: "timerdeck.toml")
             chmod(config, 0o600)
-            let script = try scratch.write("size 120x40\nwait 6m\nsnapshot\nkey ?\nsnapshot\nquit\n", to: "run.txt")
-            let trace = scratch.path("trace.jsonl")
-            let output = scratch.path("stdout.json")
-            let outcome = try TimerDeckProcess(
-                script: script,
-                ["--config", config, "--json", "--trace", trace.path, "--outbox", scratch.path("outbox.sqlite").path],
-                environment: ["TIMERDECK_TEST_TOKEN": token], output: output
-            ).finish()
-            #expect(outcome.status == 0, "\(outcome.standardError)")
-            #expect(try collector.received().tenants == ["team-a"])
-            let written = [
-                ("standard output", try String(contentsOf: output, encoding: .utf8)),
-                ("standard error", outcome.standardError),
-                ("trace", try String(contentsOf: trace, encoding: .utf8)),
-                ("hook environment", try String(contentsOfFile: hookOutput, encoding: .utf8)),
-            ]
+            let written = try Self.everythingWritten(
+                config: config, environment: ["TIMERDECK_TEST_TOKEN": token], in: scratch)
+            let tenants = try collector.received().tenants
+            #expect(!tenants.isEmpty && tenants.allSatisfy { $0 == "team-a" }, "\(tenants)")
             #expect(written[0].1.contains("\"uploads\""), "the --json snapshot has the uploads")
             #expect(written[3].1.contains("TIMERDECK_TIMER=tea"), "the hook ran")
+            #expect(!written[3].1.contains("TIMERDECK_TEST_TOKEN"), "the hook inherited the token's variable")
             for (name, text) in written { #expect(!text.contains(token), "the token is in the \(name)") }
+        }
+
+        @Test(
+            "A headless run whose password the server refuses: the refusal is shown, the password is in nothing written"
+        )
+        func refusedPasswordIsNeverWritten() throws {
+            guard TimerDeckProcess.isBuilt else {
+                Issue.record("timerdeck is not built beside the tests")
+                return
+            }
+            let collector = try CollectorProcess()
+            try collector.control(["status": 401])
+            let scratch = try ScratchDirectory()
+            let password = "pa55-\(UUID().uuidString)"
+            let passwordFile = try Self.secretFile(password, in: scratch)
+            let config = try scratch.write(
+                Self.scanConfig(
+                    uploads: """
+                        url = "\(collector.endpoint)"
+                        username = "timerdeck"
+                        password_file = "\(passwordFile)"
+                        """, hookOutput: scratch.path("hook-environment").path), to: "timerdeck.toml")
+            chmod(config, 0o600)
+            let written = try Self.everythingWritten(config: config, environment: [:], in: scratch)
+            #expect(try collector.received().requests >= 1)
+            #expect(written[0].1.contains("401"), "the refusal is shown")
+            let encoded = Data("timerdeck:\(password)".utf8).base64EncodedString()
+            for (name, text) in written {
+                #expect(!text.contains(password), "the password is in the \(name)")
+                #expect(!text.contains(encoded), "the encoded credentials are in the \(name)")
+            }
         }
     }
 }

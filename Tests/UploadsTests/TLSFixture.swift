@@ -61,42 +61,27 @@ final class TLSFixture {
     /// `self-signed.pem`, `client.pem`, `client.key`.
     func path(_ name: String) -> String { scratch.path(name).path }
 
+    /// Runs `openssl` in the scratch directory (standard input closed, so no prompt can wait),
+    /// killed if it has not ended within a minute.
     private func openssl(_ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-        process.arguments = arguments
-        process.currentDirectoryURL = scratch.url
-        let errors = Pipe()
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = errors
-        try process.run()
-        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw CollectorFailure("openssl \(arguments.joined(separator: " ")) failed: \(text)")
+        let outcome = try ChildProcess.run(
+            "/bin/sh", ["-c", "cd \"$0\" && exec /usr/bin/openssl \"$@\"", scratch.url.path] + arguments,
+            timeout: .seconds(60))
+        guard outcome.status == 0 else {
+            throw CollectorFailure("openssl \(arguments.joined(separator: " ")) failed: \(outcome)")
         }
     }
 
-    /// A bcrypt hash of `password` for Prometheus's `basic_auth_users`, by Python's `crypt`
-    /// (glibc's libxcrypt knows bcrypt).
+    /// A bcrypt hash of `password` for Prometheus's `basic_auth_users`, by `htpasswd` (Debian's
+    /// apache2-utils, which ./test.sh installs).
     static func bcrypt(_ password: String) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [
-            "python3", "-W", "ignore", "-c",
-            "import crypt, sys; print(crypt.crypt(sys.argv[1], crypt.mksalt(crypt.METHOD_BLOWFISH, rounds=1024)))",
-            password,
-        ]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let hash = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            .trimmingCharacters(in: .whitespacesAndNewlines)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0, hash.hasPrefix("$2") else {
-            throw CollectorFailure("python3 could not make a bcrypt hash: \(hash)")
+        let outcome = try ChildProcess.run(
+            "/usr/bin/htpasswd", ["-nbBC", "10", "user", password], timeout: .seconds(60))
+        let line = outcome.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard outcome.status == 0, line.hasPrefix("user:$2") else {
+            throw CollectorFailure("htpasswd could not make a bcrypt hash: \(outcome)")
         }
-        return hash
+        return String(line.dropFirst("user:".count))
     }
 }
 
@@ -105,15 +90,27 @@ final class TLSFixture {
 ///
 /// It trusts any certificate: it reads back what the sink stored, and the servers of the tests
 /// that refuse certificates (expired, self-signed) must still answer it.
-func securedRequest(_ method: HTTPMethod, _ url: String, user: String, password: String) throws -> Data {
+func securedRequest(
+    _ method: HTTPMethod, _ url: String, user: String, password: String,
+    clientCertificate: (certFile: String, keyFile: String)? = nil, timeout seconds: Int = 30
+) throws -> Data {
     var tls = TLSConfiguration.makeClientConfiguration()
     tls.certificateVerification = .none
-    let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(tlsConfiguration: tls))
+    if let clientCertificate {
+        tls.certificateChain = try NIOSSLCertificate.fromPEMFile(clientCertificate.certFile).map { .certificate($0) }
+        tls.privateKey = .privateKey(try NIOSSLPrivateKey(file: clientCertificate.keyFile, format: .pem))
+    }
+    // One attempt per request, within `seconds`: a refused handshake fails it at once instead of
+    // being tried again until the deadline.
+    var configuration = HTTPClient.Configuration(
+        tlsConfiguration: tls, timeout: .init(connect: .seconds(Int64(seconds)), read: .seconds(Int64(seconds))))
+    configuration.connectionPool.retryConnectionEstablishment = false
+    let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     defer { try? client.syncShutdown() }
     var headers = HTTPHeaders()
     headers.add(name: "Authorization", value: "Basic " + Data("\(user):\(password)".utf8).base64EncodedString())
     let request = try HTTPClient.Request(url: url, method: method, headers: headers)
-    let response = try client.execute(request: request, deadline: .now() + .seconds(30)).wait()
+    let response = try client.execute(request: request, deadline: .now() + .seconds(Int64(seconds))).wait()
     let body = response.body.map { Data($0.readableBytesView) } ?? Data()
     guard response.status == .ok else {
         throw CollectorFailure("\(method) \(url) failed: \(response.status), \(String(decoding: body, as: UTF8.self))")

@@ -45,9 +45,16 @@ struct TimerDeckProcess {
     }
 
     /// Waits for the end (the child's own exit, a real event) and collects its standard error.
-    func finish() -> Outcome {
+    ///
+    /// A child still running after `seconds` is killed, so that a hung run fails its test (with
+    /// `SIGKILL` as the reason) instead of holding up the suite; the bound is never an assertion.
+    func finish(within seconds: Int = 300) -> Outcome {
+        let pid = process.processIdentifier
+        let watchdog = DispatchWorkItem { kill(pid, SIGKILL) }
+        DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(seconds), execute: watchdog)
         let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
+        watchdog.cancel()
         return Outcome(status: process.terminationStatus, reason: process.terminationReason, standardError: text)
     }
 }
