@@ -98,4 +98,23 @@ import Uploads
         }
         #expect(!ShippedFile.config.contains("password = "))
     }
+
+    @Test(
+        "The README's and the manual's credentials examples are configs timerdeck takes, with every secret in a file",
+        arguments: ["README.md", "Docs/Manual.md"])
+    func documentedExamples(document: String) throws {
+        let text = try String(contentsOfFile: RepositoryFile.path(document), encoding: .utf8)
+        let blocks = text.components(separatedBy: "```toml\n").dropFirst().map {
+            $0.components(separatedBy: "```")[0]
+        }
+        let credentials = blocks.filter { $0.contains("_file = ") }
+        #expect(credentials.count >= 2, "a Grafana-Cloud-style and a Mimir-style example")
+        for block in credentials {
+            let config = try Config.parse(block)
+            let access = try UploadsConfig.access(in: config)
+            #expect(access.authorization != .none, "\(block)")
+            #expect(!block.contains("password =") && !block.contains("token ="), "a secret in the config: \(block)")
+        }
+        #expect(credentials.contains { $0.contains("X-Scope-OrgID=") }, "a tenant header")
+    }
 }
