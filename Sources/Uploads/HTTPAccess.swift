@@ -90,7 +90,7 @@ public struct HTTPAccess: Sendable, Hashable {
         if sendsCredentials && !allowPlainHTTP && !Self.isLoopback(host) {
             throw .invalidConfiguration(
                 "credentials would cross the network unencrypted to \(host); use an https:// URL "
-                    + "(or allow plain HTTP explicitly, on a network you trust)")
+                    + "(or, on a network you trust, allow plain HTTP: uploads.allow_plain_http = true)")
         }
     }
 

@@ -117,4 +117,19 @@ import Uploads
         }
         #expect(credentials.contains { $0.contains("X-Scope-OrgID=") }, "a tenant header")
     }
+
+    @Test("Credentials over plain HTTP to another host stop the start with the place, the field and the way out")
+    func plainHTTPCredentialsStopTheStart() throws {
+        let fields =
+            "[uploads]\nurl = \"http://db.example:9090/api/v1/write\"\nusername = \"u\"\npassword_file = \"/p\"\n"
+        #expect {
+            try UploadsSetup(config: try Config.parse(fields), outboxPath: nil, uploadURL: nil, headless: true)
+        } throws: { error in
+            let text = "\(error)"
+            return text.hasPrefix("config:2: field 'uploads.url': credentials would cross the network unencrypted")
+                && text.contains("uploads.allow_plain_http = true")
+        }
+        let allowed = try Config.parse(fields + "allow_plain_http = true\n")
+        _ = try UploadsSetup(config: allowed, outboxPath: nil, uploadURL: nil, headless: true)
+    }
 }
