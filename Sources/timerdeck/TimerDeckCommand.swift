@@ -64,6 +64,8 @@ struct TimerDeckCommand: ParsableCommand {
             valueName: "URL"))
     var uploadURL: String?
 
+    @OptionGroup(title: "Upload credentials") var uploadAccess: UploadAccessOptions
+
     @Option(
         help: ArgumentHelp(
             "The outbox database (default: ~/.local/state/timerdeck/outbox.sqlite; headless: a temporary one).",
@@ -119,6 +121,7 @@ struct TimerDeckCommand: ParsableCommand {
         if let config { settings = try Config.load(from: config) }
         if let fps { settings.setRippleRefreshRate(try Config.validateFPS(fps)) }
         if noMouse { settings.mouse = false }
+        try uploadAccess.apply(to: &settings)
         return settings
     }
 

@@ -20,6 +20,8 @@ final class CollectorProcess {
         let keys: [String]
         /// The `X-Scope-OrgID` of every batch POST (`nil` where it had none).
         let tenants: [String?]
+        /// The `Authorization` of every batch POST (`nil` where it had none).
+        let authorizations: [String?]
     }
 
     let port: Int
