@@ -186,7 +186,7 @@ struct TimerDeckCommand: ParsableCommand {
                     try RunLoop.makeMain(clock: .controlled(TimeControl(base: .system)))
                 })
         // Said before the dashboard takes the terminal, so it is still there after it quits.
-        for warning in settings.uploads.exposedSecretWarnings(configPath: config) {
+        for warning in settings.uploads.exposedSecretWarnings(configPath: config, setByOption: settings.isSetByOption) {
             printError("timerdeck: \(warning)")
         }
         // A config whose timers drive no uploads opens no outbox.

@@ -131,6 +131,22 @@ import Uploads
                     + "(accepted: \"\" or a path; set both or neither)") == true)
     }
 
+    @Test("A readable config is warned of only when the file itself names credentials, not the options")
+    func readableConfigWarningCountsTheFileOnly() throws {
+        let scratch = try ScratchDirectory()
+        let config = try scratch.write("[uploads]\nurl = \"http://127.0.0.1:9/w\"\n", to: "timerdeck.toml")
+        let withHeader = try scratch.write("[uploads]\nheaders = \"X-Source=lab\"\n", to: "headers.toml")
+        chmod(config, 0o644)
+        chmod(withHeader, 0o644)
+        let options = ["--upload-bearer-token-env", "T", "--upload-header", "X-Scope-OrgID=team-a"]
+        for (path, warned) in [(config, false), (withHeader, true)] {
+            let settings = try TimerDeckCommand.parse(["--config", path] + options).settings()
+            let warnings = settings.uploads.exposedSecretWarnings(
+                configPath: path, setByOption: settings.isSetByOption)
+            #expect(warnings.isEmpty != warned, "\(path): \(warnings)")
+        }
+    }
+
     @Test("--help and the manual name every option, and say that none takes a secret itself")
     func helpAndManualNameTheOptions() throws {
         let help = TimerDeckCommand.helpMessage(columns: 80)

@@ -21,6 +21,9 @@ extension Config {
         return "--upload-\(name)"
     }
 
+    /// Whether a command-line option set the field `key` (the file's value does not count).
+    package func isSetByOption(_ key: String) -> Bool { places.option(of: key) != nil }
+
     /// The field `key` as a message names it: its option when the command line set it, else `'key'`.
     func name(of key: String) -> String {
         places.option(of: key) ?? UserText.field(key)
@@ -42,7 +45,8 @@ extension Config {
     }
 
     /// Sets request headers from `--upload-header NAME=VALUE` options: each replaces the file's
-    /// header of the same name (in any case) and the file's other headers stay.
+    /// header of the same name (in any case) and the file's other headers stay; the field counts
+    /// as set by the option once none of the file's is left.
     /// - Throws: ``ConfigError`` for a value without a name or a value, or a name given twice.
     package mutating func setUploadHeaders(fromOptions pairs: [String]) throws(ConfigError) {
         let option = Self.option(for: "uploads.headers")
@@ -62,8 +66,9 @@ extension Config {
             headers[parts[0]] = parts[1]
         }
         let replaced = Set(headers.keys.map { $0.lowercased() })
-        uploads.headers = uploads.headers.filter { !replaced.contains($0.key.lowercased()) }.merging(headers) { $1 }
-        places.set("uploads.headers", byOption: option)
+        let kept = uploads.headers.filter { !replaced.contains($0.key.lowercased()) }
+        uploads.headers = kept.merging(headers) { $1 }
+        if kept.isEmpty { places.set("uploads.headers", byOption: option) }
     }
 
     /// Stores `value` into the field `key` from its option, replacing the file's group first.

@@ -70,11 +70,17 @@ extension UploadsConfig {
 
     /// Warnings for secrets that other users can read: the config file when it names a secret
     /// file or variable or sets headers, and each secret file itself. Each says `chmod 600`.
-    package func exposedSecretWarnings(configPath: String?) -> [String] {
+    /// `setByOption` tells the fields a command-line option set, which the config file does not name.
+    package func exposedSecretWarnings(configPath: String?, setByOption: (String) -> Bool = { _ in false })
+        -> [String]
+    {
         var warnings: [String] = []
-        let namesSecrets =
-            passwordFile != nil || bearerTokenFile != nil || bearerTokenEnvironment != nil || keyFile != nil
-            || !headers.isEmpty
+        let named = [
+            ("uploads.password_file", passwordFile != nil), ("uploads.bearer_token_file", bearerTokenFile != nil),
+            ("uploads.bearer_token_env", bearerTokenEnvironment != nil), ("uploads.key_file", keyFile != nil),
+            ("uploads.headers", !headers.isEmpty),
+        ]
+        let namesSecrets = named.contains { key, isSet in isSet && !setByOption(key) }
         if let configPath, namesSecrets, Self.isReadableByOthers(configPath) {
             warnings.append(
                 "warning: \(configPath) names the uploads' credentials and other users can read it; chmod 600 \(configPath)"
