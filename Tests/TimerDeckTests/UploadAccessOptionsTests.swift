@@ -151,7 +151,12 @@ import Uploads
     func helpAndManualNameTheOptions() throws {
         let help = TimerDeckCommand.helpMessage(columns: 80)
         let manual = try String(contentsOfFile: RepositoryFile.path("Docs/Manual.md"), encoding: .utf8)
-        for key in Config.accessOptionKeys {
+        let keys = [
+            "uploads.username", "uploads.password_file", "uploads.bearer_token_file", "uploads.bearer_token_env",
+            "uploads.headers", "uploads.ca_file", "uploads.cert_file", "uploads.key_file",
+            "uploads.insecure_skip_verify", "uploads.allow_plain_http",
+        ]
+        for key in keys {
             let option = Config.option(for: key)
             #expect(help.contains(option + " ") || help.contains(option + "\n"), "--help lacks \(option)")
             #expect(manual.contains("`\(option)"), "the manual lacks \(option)")

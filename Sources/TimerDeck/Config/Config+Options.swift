@@ -1,12 +1,4 @@
 extension Config {
-    /// The `[uploads]` fields that have a command-line option, in the help's order. A field's
-    /// option is ``option(for:)``.
-    package static let accessOptionKeys = [
-        "uploads.username", "uploads.password_file", "uploads.bearer_token_file", "uploads.bearer_token_env",
-        "uploads.headers", "uploads.ca_file", "uploads.cert_file", "uploads.key_file", "uploads.insecure_skip_verify",
-        "uploads.allow_plain_http",
-    ]
-
     /// The fields an option replaces together: one option of a group replaces the file's whole
     /// group, so the command line's credentials (or client certificate) never mix with the file's.
     static let optionGroups: [Set<String>] = [
