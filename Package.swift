@@ -103,8 +103,8 @@ let package = Package(
             ]
         ),
         // Shared by the test targets: child processes, built products, scratch directories,
-        // repository files, tags for the slow suites.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        // repository files, tags for the slow suites. Over RunLoopKit's platform layer (package API).
+        .target(name: "TestSupport", dependencies: ["RunLoopKit"], path: "Tests/TestSupport"),
         // Foundation's and libdispatch's own timer checks, and the seeds' examples, in Foundation's names.
         .testTarget(
             name: "RunLoopKitFoundationCompatTests",

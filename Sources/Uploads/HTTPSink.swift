@@ -1,5 +1,7 @@
 import Foundation
 
+import enum RunLoopKit.Nanoseconds
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -128,13 +130,10 @@ public final class HTTPSink: BatchSink {
         task.resume()
     }
 
-    /// `duration` for a dispatch deadline, in nanoseconds, saturating instead of overflowing.
+    /// `duration` for a dispatch deadline, in nanoseconds; one too long to count is never.
     private static func dispatchInterval(_ duration: Duration) -> DispatchTimeInterval {
-        let (seconds, attoseconds) = duration.components
-        let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-        guard !overflow else { return .never }
-        let (total, overflowAgain) = whole.addingReportingOverflow(attoseconds / 1_000_000_000)
-        return overflowAgain ? .never : .nanoseconds(Int(total))
+        let nanoseconds = duration.nanoseconds
+        return nanoseconds == .max ? .never : .nanoseconds(Int(nanoseconds))
     }
 
     /// 2xx acknowledges; 408, 429 and 5xx are retryable; anything else rejects the batch

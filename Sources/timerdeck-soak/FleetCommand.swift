@@ -83,7 +83,8 @@ struct FleetCommand: ParsableCommand {
             total + Int(seqs) * 3 + (0..<Int(seqs)).filter { route[$0 % route.count].elevation != nil }.count
         }
         let at = Date(
-            timeIntervalSince1970: Double(VirtualClock.defaultWallStart.nanoseconds) / 1e9 + Double(hours * 3_600 + 1))
+            timeIntervalSince1970: Nanoseconds.seconds(VirtualClock.defaultWallStart.nanoseconds)
+                + Double(hours * 3_600 + 1))
         let window = "\(hours + 1)h"
         let stored = try prometheus.query("count_over_time(timerdeck_sample_seq[\(window)])", at: at)
         let highest = try prometheus.query("max_over_time(timerdeck_sample_seq[\(window)])", at: at)

@@ -17,7 +17,7 @@ struct DashboardStateTests {
         DashboardState(scene: .standard(Config(), uploadsLabel: "dir (test)"), size: size)
     }
 
-    func second(_ n: Int64) -> Instant { Instant(nanoseconds: n * 1_000_000_000) }
+    func second(_ n: Int64) -> Instant { Instant(nanoseconds: n * Nanoseconds.perSecond) }
 
     func timerFire(at time: Instant, mode: RunLoop.Mode = .default, lateness: Duration = .zero, ticks: Int = 1) -> Fire
     {

@@ -72,7 +72,8 @@ struct HookTests {
                 .fired(
                     row,
                     .timer(
-                        time: Instant(nanoseconds: seconds * 1_000_000_000), mode: .default, lateness: .zero, ticks: 1,
+                        time: Instant(nanoseconds: seconds * Nanoseconds.perSecond), mode: .default, lateness: .zero,
+                        ticks: 1,
                         isManual: false)))
         }
         #expect(fire(1).contains { if case .runHook = $0 { true } else { false } })
@@ -163,7 +164,8 @@ struct HookTests {
                 .fired(
                     row,
                     .timer(
-                        time: Instant(nanoseconds: seconds * 1_000_000_000), mode: .default, lateness: .zero, ticks: 1,
+                        time: Instant(nanoseconds: seconds * Nanoseconds.perSecond), mode: .default, lateness: .zero,
+                        ticks: 1,
                         isManual: false)))
         }
         #expect(!fire(1).contains(.ring))

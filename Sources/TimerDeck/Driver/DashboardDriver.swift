@@ -346,9 +346,7 @@ extension DashboardDriver: EffectPerformer {
         if let clock = loop.timeSource.virtualClock {
             clock.busy(duration)
         } else {
-            var request = timespec(
-                tv_sec: Int(duration.nanoseconds / 1_000_000_000),
-                tv_nsec: Int(duration.nanoseconds % 1_000_000_000))
+            var request = Nanoseconds.timespec(duration.nanoseconds)
             nanosleep(&request, nil)
         }
     }
