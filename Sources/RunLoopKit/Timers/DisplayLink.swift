@@ -134,6 +134,12 @@ public final class DisplayLink {
         loop.remove(timer, forMode: mode)
     }
 
+    /// Moves the link from `old` to `new` mode of `loop`, keeping its vsync grid.
+    package func move(in loop: RunLoop, from old: RunLoop.Mode, to new: RunLoop.Mode) {
+        guard let timer, runLoop === loop else { return }
+        loop.move(timer, from: old, to: new)
+    }
+
     /// Removes the link from every mode and releases the callback (D4, C-D1); idempotent.
     public func invalidate() {
         guard validity else { return }
