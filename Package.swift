@@ -22,8 +22,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
     ],
     targets: [
-        // ncursesw and panelw from Debian's libncurses-dev; the module map links them and the shim
-        // asks for the wide-character API (pkg-config's flags are not used: SwiftPM refuses its -D's).
+        // ncursesw from Debian's libncurses-dev; the module map links it and the shim asks for the
+        // wide-character API (pkg-config's flags are not used: SwiftPM refuses its -D's).
         .systemLibrary(name: "CNcurses"),
         .systemLibrary(name: "CLinuxEvents"),
         // The benchmark's own pseudo-terminal, spawn and timerfd declarations.
@@ -99,9 +99,12 @@ let package = Package(
         .executableTarget(
             name: "timerdeck-soak",
             dependencies: [
-                "Uploads", "RunLoopKit", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "Uploads", "RunLoopKit", "LocalPrometheus",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // Debian's prometheus as a child process on loopback, for the soak and the uploads tests.
+        .target(name: "LocalPrometheus"),
         // Shared by the test targets: child processes, built products, scratch directories,
         // repository files, tags for the slow suites. Over RunLoopKit's platform layer (package API).
         .target(name: "TestSupport", dependencies: ["RunLoopKit"], path: "Tests/TestSupport"),
@@ -135,7 +138,8 @@ let package = Package(
         .testTarget(
             name: "UploadsTests",
             dependencies: [
-                "Uploads", "TestSupport", .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+                "Uploads", "TestSupport", "LocalPrometheus",
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ]),
         // Runs the built timerdeck-bench (and through it timerdeck) as a child process.
         .testTarget(name: "BenchTests", dependencies: ["TestSupport"]),

@@ -1,11 +1,9 @@
 import Foundation
+import LocalPrometheus
 import TestSupport
 
-/// Debian's `prometheus` running as a child process on loopback, receiving remote writes
-/// (`--web.enable-remote-write-receiver`) into a scratch TSDB, and read back through its query API.
-///
-/// Started per test on a free port; stopped when released, or by the kernel when the test process
-/// dies (a parent-death signal), so none is left running.
+/// A Prometheus per test (``LocalPrometheus``) on a free port with a scratch TSDB, read back
+/// through its query API.
 final class PrometheusProcess {
     /// One stored sample: the time in milliseconds since the epoch and the value.
     struct Point: Equatable, CustomStringConvertible {
@@ -15,51 +13,30 @@ final class PrometheusProcess {
         var description: String { "\(value)@\(milliseconds)" }
     }
 
-    static let binary = "/usr/bin/prometheus"
-    static var isInstalled: Bool { FileManager.default.isExecutableFile(atPath: binary) }
+    static var isInstalled: Bool { LocalPrometheus.isInstalled }
 
-    let port: Int
     private let scratch: ScratchDirectory
-    private let process = Process()
+    private let server: LocalPrometheus
 
-    /// Starts Prometheus with no scrape targets and waits (bounded) until `/-/ready` answers.
+    /// Starts Prometheus (``LocalPrometheus``) on a free port in a scratch directory.
     ///
     /// `outOfOrderWindow`, when given, accepts samples that much older than the newest.
     init(outOfOrderWindow: String? = nil) throws {
         scratch = try ScratchDirectory(prefix: "prometheus")
-        let config = scratch.path("prometheus.yml")
-        var text = "global:\n  scrape_interval: 1h\n"
-        if let outOfOrderWindow { text += "storage:\n  tsdb:\n    out_of_order_time_window: \(outOfOrderWindow)\n" }
-        try text.write(to: config, atomically: true, encoding: .utf8)
-        port = try CollectorProcess.unusedPort()
-        // setpriv execs Prometheus in its place (the pid `terminate()` signals) and has the kernel
-        // terminate it when the test process dies.
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-        process.arguments = [
-            "--pdeathsig", "TERM", Self.binary, "--config.file=\(config.path)",
-            "--storage.tsdb.path=\(scratch.path("data").path)",
-            "--web.listen-address=127.0.0.1:\(port)", "--web.enable-remote-write-receiver", "--log.level=warn",
-        ]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = try FileHandle(forWritingTo: Self.createFile(scratch.path("stderr")))
-        try process.run()
-        for _ in 0..<120 {
-            if (try? loopbackRequest("GET", "http://127.0.0.1:\(port)/-/ready", timeout: 2)) != nil { return }
-            guard process.isRunning else { break }
-            usleep(250_000)
+        do {
+            server = try LocalPrometheus(
+                directory: scratch.url, port: try CollectorProcess.unusedPort(),
+                configuration: outOfOrderWindow.map { "storage:\n  tsdb:\n    out_of_order_time_window: \($0)\n" }
+                    ?? "")
+        } catch let failure as LocalPrometheus.StartFailure {
+            throw CollectorFailure(failure.description)
         }
-        let log = (try? String(contentsOf: scratch.path("stderr"), encoding: .utf8)) ?? ""
-        process.terminate()
-        throw CollectorFailure("prometheus did not become ready: \(log)")
     }
 
-    deinit {
-        if process.isRunning { process.terminate() }
-        process.waitUntilExit()
-    }
-
+    /// The port it listens on.
+    var port: Int { server.port }
     /// The remote-write endpoint.
-    var endpoint: String { "http://127.0.0.1:\(port)/api/v1/write" }
+    var endpoint: String { server.endpoint }
 
     /// Every stored sample of every series matching `selector` (e.g. `{instance="a"}`) in the
     /// `window` (a PromQL duration) before `end`, by series; a series is named by its `__name__`.
@@ -105,7 +82,7 @@ final class PrometheusProcess {
     }
 
     private func query(_ expression: String, at time: Date) throws -> [Series] {
-        var components = URLComponents(string: "http://127.0.0.1:\(port)/api/v1/query")!
+        var components = URLComponents(url: server.url("/api/v1/query"), resolvingAgainstBaseURL: false)!
         components.queryItems = [
             URLQueryItem(name: "query", value: expression),
             URLQueryItem(name: "time", value: String(format: "%.3f", time.timeIntervalSince1970)),
@@ -114,10 +91,5 @@ final class PrometheusProcess {
         let url = components.url!.absoluteString.replacingOccurrences(of: "+", with: "%2B")
         let answer = try JSONDecoder().decode(Answer.self, from: try loopbackRequest("GET", url, timeout: 60))
         return answer.data.result
-    }
-
-    private static func createFile(_ url: URL) -> URL {
-        _ = FileManager.default.createFile(atPath: url.path, contents: nil)
-        return url
     }
 }
