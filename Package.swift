@@ -99,12 +99,13 @@ let package = Package(
         .executableTarget(
             name: "timerdeck-soak",
             dependencies: [
-                "Uploads", "RunLoopKit", "LocalPrometheus",
+                "Uploads", "RunLoopKit", "LocalServers",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        // Debian's prometheus as a child process on loopback, for the soak and the uploads tests.
-        .target(name: "LocalPrometheus"),
+        // Debian's prometheus and the loopback collector as child processes, for the soak and the
+        // uploads tests.
+        .target(name: "LocalServers"),
         // Shared by the test targets: child processes, built products, scratch directories,
         // repository files, tags for the slow suites. Over RunLoopKit's platform layer (package API).
         .target(name: "TestSupport", dependencies: ["RunLoopKit"], path: "Tests/TestSupport"),
@@ -138,7 +139,7 @@ let package = Package(
         .testTarget(
             name: "UploadsTests",
             dependencies: [
-                "Uploads", "TestSupport", "LocalPrometheus",
+                "Uploads", "TestSupport", "LocalServers",
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ]),
         // Runs the built timerdeck-bench (and through it timerdeck) as a child process.

@@ -36,10 +36,7 @@ struct FleetCommand: ParsableCommand {
             .appendingPathComponent("timerdeck-fleet-\(getpid())", isDirectory: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
         let prometheus = try SoakPrometheus(directory: scratch.appendingPathComponent("prometheus"), port: port)
-        let route = try RouteReplay(
-            contentsOf: URL(
-                fileURLWithPath: SoakCollector.scriptPath
-                    .replacingOccurrences(of: "Tests/Collector/collector.py", with: "Resources/route.gpx")))
+        let route = try shippedRoute()
         var settings = UploadPipeline.Settings()
         settings.sampleInterval = .seconds(sampleInterval)
         let loop = RunLoop(clock: .virtual(VirtualClock()))

@@ -1,5 +1,5 @@
 import Foundation
-import LocalPrometheus
+import LocalServers
 
 /// The fleet's Prometheus (``LocalPrometheus``), read back through its query API and its own metrics.
 final class SoakPrometheus {

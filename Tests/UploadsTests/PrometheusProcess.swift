@@ -1,5 +1,5 @@
 import Foundation
-import LocalPrometheus
+import LocalServers
 import TestSupport
 
 /// A Prometheus per test (``LocalPrometheus``) on a free port with a scratch TSDB, read back
