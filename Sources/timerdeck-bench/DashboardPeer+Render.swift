@@ -33,6 +33,6 @@ extension DashboardPeer {
             bytesPerFrame: frames > 0 ? Double(bytes) / Double(frames) : 0,
             writesPerFrame: frames > 0 ? Double(difference.writeCalls) / Double(frames) : 0,
             cpuPercent: Double(difference.cpuNanoseconds) * 100 / Double(elapsed),
-            wakeUpsPerSecond: Double(difference.wakeUps) * 1e9 / Double(elapsed))
+            wakeUpsPerSecond: Double(difference.wakeUps) / Nanoseconds.seconds(elapsed))
     }
 }

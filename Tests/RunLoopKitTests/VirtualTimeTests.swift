@@ -196,8 +196,10 @@ private func describe(_ nanoseconds: Int64) -> String {
     var words = parts.filter { $0.0 > 0 }.map { "\($0.0) \($0.1)" }
     let fraction = nanoseconds % Nanoseconds.perSecond
     if fraction > 0 {
-        let milliseconds = Double(fraction) / 1_000_000
-        words.append(fraction % 1_000_000 == 0 ? "\(fraction / 1_000_000) ms" : "\(milliseconds) ms")
+        let milliseconds = Nanoseconds.milliseconds(fraction)
+        words.append(
+            fraction % Nanoseconds.perMillisecond == 0
+                ? "\(fraction / Nanoseconds.perMillisecond) ms" : "\(milliseconds) ms")
     }
     return words.isEmpty ? "0" : words.joined(separator: " ")
 }
