@@ -71,10 +71,7 @@ struct HookTests {
             state.apply(
                 .fired(
                     row,
-                    .timer(
-                        time: Instant(nanoseconds: seconds * Nanoseconds.perSecond), mode: .default, lateness: .zero,
-                        ticks: 1,
-                        isManual: false)))
+                    .scheduled(at: Instant(nanoseconds: seconds * Nanoseconds.perSecond))))
         }
         #expect(fire(1).contains { if case .runHook = $0 { true } else { false } })
         #expect(!fire(2).contains { if case .runHook = $0 { true } else { false } })
@@ -163,10 +160,7 @@ struct HookTests {
             state.apply(
                 .fired(
                     row,
-                    .timer(
-                        time: Instant(nanoseconds: seconds * Nanoseconds.perSecond), mode: .default, lateness: .zero,
-                        ticks: 1,
-                        isManual: false)))
+                    .scheduled(at: Instant(nanoseconds: seconds * Nanoseconds.perSecond))))
         }
         #expect(!fire(1).contains(.ring))
         let atSend = fire(2)
