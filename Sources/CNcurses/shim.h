@@ -8,7 +8,6 @@
 #include <locale.h>
 #include <wchar.h>
 #include <ncursesw/curses.h>
-#include <ncursesw/panel.h>
 
 // Swift 6 rejects C globals as shared mutable state and cannot see function-like macros:
 // each one the terminal layer needs gets a prefixed static inline shim.
