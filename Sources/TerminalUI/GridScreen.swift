@@ -46,4 +46,33 @@ public final class GridScreen: Screen {
     public func snapshot() -> String {
         (0..<grid.size.height).map { grid.text(row: $0) }.joined(separator: "\n")
     }
+
+    /// How the screen looks under `palette`, for golden screens of themes: one line per row with a
+    /// letter per cell (`.` for a plain cell, the letters in the order their looks first appear),
+    /// then a legend with each letter's ``Appearance``.
+    public func appearances(under palette: Palette) -> String {
+        let letters = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+        var codes: [Appearance: Character] = [:]
+        var legend: [String] = []
+        let plain = palette.appearance(of: .normal)
+        var lines: [String] = []
+        for row in 0..<grid.size.height {
+            var line = ""
+            for column in 0..<grid.size.width where !grid[row, column].isContinuation {
+                let appearance = palette.appearance(of: grid[row, column].style)
+                if appearance == plain {
+                    line.append(".")
+                } else if let code = codes[appearance] {
+                    line.append(code)
+                } else {
+                    let code = codes.count < letters.count ? letters[codes.count] : "?"
+                    codes[appearance] = code
+                    legend.append("\(code) \(appearance)")
+                    line.append(code)
+                }
+            }
+            lines.append(line)
+        }
+        return (lines + [". \(plain)"] + legend).joined(separator: "\n")
+    }
 }

@@ -13,7 +13,7 @@ struct TimerDeckCommand: ParsableCommand {
         // Without a subcommand the dashboard runs: the usage says so, where ArgumentParser's would
         // end in a required-looking <subcommand>.
         usage: """
-            timerdeck [--config FILE] [--fps N] [--no-mouse] [--upload-url URL]
+            timerdeck [--config FILE] [--fps N] [--no-mouse] [--color WHEN] [--upload-url URL]
               [--outbox PATH] [--trace FILE] [--record FILE]
             timerdeck --headless --script FILE [--json] [--config FILE] [--fps N]
               [--upload-url URL] [--outbox PATH] [--trace FILE]
@@ -42,6 +42,14 @@ struct TimerDeckCommand: ParsableCommand {
 
     @Flag(name: .customLong("no-mouse"), help: "Do not capture the mouse (wheel scrolling and drags).")
     var noMouse = false
+
+    // Taken as text and checked by `Config.validateColor`, so a bad value names the accepted ones
+    // in the project's words.
+    @Option(
+        help: ArgumentHelp(
+            "Colour: auto (unless NO_COLOR is set and not empty), always or never; [theme] in the config picks the colours.",
+            valueName: "WHEN"))
+    var color: String?
 
     @Flag(help: "Run on a virtual clock and an in-memory screen, driven by --script; no terminal needed.")
     var headless = false
@@ -119,6 +127,7 @@ struct TimerDeckCommand: ParsableCommand {
         if let config { settings = try Config.load(from: config) }
         if let fps { settings.setRippleRefreshRate(try Config.validateFPS(fps)) }
         if noMouse { settings.mouse = false }
+        if let color { settings.color = try Config.validateColor(color) }
         return settings
     }
 

@@ -36,11 +36,13 @@ package final class HeadlessSession {
     /// The upload pipeline runs on the same virtual clock; its outbox and sink come from `uploads`
     /// (`nil` when the config's timers drive no uploads); `configPath` names the file `config` came from.
     /// With `json`, each snapshot is one JSON line of the dashboard's state instead of the screen.
+    /// The dashboard draws on `screen` (a test reads its cells' styles there).
     /// - Throws: ``SystemCallError`` when the run loop cannot be created (out of descriptors).
     @available(*, noasync)
     package init(
         config: Config, configPath: String? = nil, uploads setup: UploadsSetup?, script: HeadlessScript,
-        trace: TraceFile? = nil, json: Bool = false, output: @escaping (String) -> Void
+        trace: TraceFile? = nil, json: Bool = false, screen: GridScreen = GridScreen(size: DashboardLayout.minimumSize),
+        output: @escaping (String) -> Void
     ) throws(SystemCallError) {
         self.json = json
         var resolved: [ResolvedStep] = []
@@ -59,7 +61,7 @@ package final class HeadlessSession {
         virtualClock = base
         time = TimeControl(base: .virtual(base))
         loop = try RunLoop.make(clock: .controlled(time))
-        screen = GridScreen(size: DashboardLayout.minimumSize)
+        self.screen = screen
         uploads = setup?.makePipeline(on: loop)
         // Nobody watches between snapshots: changes accumulate and `snapshot` draws the whole
         // screen from the state, which gives the same screen as drawing every change, minutes faster.
