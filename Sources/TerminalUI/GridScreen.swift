@@ -12,9 +12,13 @@ public final class GridScreen: Screen {
     /// How many times the bell rang (``ring()``).
     public private(set) var ringCount = 0
 
-    /// Counts the ring: a grid has no bell.
+    /// What a ring does besides being counted (the plain mode writes the bell character).
+    public var onRing: (() -> Void)?
+
+    /// Counts the ring (a grid has no bell) and calls ``onRing``.
     public func ring() {
         ringCount += 1
+        onRing?()
     }
 
     /// A blank screen of `size`.

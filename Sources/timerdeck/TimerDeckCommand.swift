@@ -15,7 +15,8 @@ struct TimerDeckCommand: ParsableCommand {
         usage: """
             timerdeck [--config FILE] [--fps N] [--no-mouse] [--color WHEN] [--upload-url URL]
               [--outbox PATH] [--trace FILE] [--record FILE]
-            timerdeck --headless --script FILE [--json] [--config FILE] [--fps N]
+            timerdeck --plain [--config FILE] [--upload-url URL] [--outbox PATH] [--trace FILE]
+            timerdeck --headless --script FILE [--json | --plain] [--config FILE] [--fps N]
               [--upload-url URL] [--outbox PATH] [--trace FILE]
             timerdeck plot TRACE --out FILE [--late DURATION]
             timerdeck --print-config | --help | --version
@@ -50,6 +51,14 @@ struct TimerDeckCommand: ParsableCommand {
             "Colour: auto (unless NO_COLOR is set and not empty), always or never; [theme] in the config picks the colours.",
             valueName: "WHEN"))
     var color: String?
+
+    @Flag(
+        help: ArgumentHelp(
+            "No screen: one line per event on standard output (a fire, a start, a stop, a paused mode), for a screen reader or a plain terminal.",
+            discussion:
+                "The keys are the dashboard's, read as they are typed; r prints the state of every timer. With --headless, a snapshot prints that line."
+        ))
+    var plain = false
 
     @Flag(help: "Run on a virtual clock and an in-memory screen, driven by --script; no terminal needed.")
     var headless = false
@@ -144,6 +153,8 @@ struct TimerDeckCommand: ParsableCommand {
         } else if headless && script == nil {
             problem =
                 "--headless needs --script FILE (commands: size WxH, key NAME, wait DURATION, snapshot, quit)"
+        } else if json && plain {
+            problem = "--json and --plain are two ways to print a headless run; choose one"
         } else if headless && record != nil {
             problem = "--record records a live session; a headless run replays one (--headless --script FILE)"
         } else {
@@ -175,14 +186,14 @@ struct TimerDeckCommand: ParsableCommand {
         // The last checks that can refuse the run come before any file is opened or created: the
         // headless script, or a terminal that can show the dashboard.
         let script = try headless ? parsedScript() : nil
-        if script == nil {
+        if script == nil && !plain {
             try started { () throws(TerminalError) in try CursesScreen.check() }
         }
         // Before anything can start a thread (opening the outbox does): every thread inherits the
         // mask, so the signals reach only the run loop's signalfd (live) or the thread that ends
         // a headless run. In a terminal, Ctrl-Z and resizes must not land on another thread (where
         // ncurses' own handler would take them).
-        SignalSource.block(headless ? Self.headlessSignals : TerminalSession.signals)
+        SignalSource.block(headless ? Self.headlessSignals : plain ? PlainSession.signals : TerminalSession.signals)
         // The live dashboard's loop first: the loop of the main thread, which drains the main
         // queue (C-M12), on a clock the time-control keys steer.
         let session: Session =
@@ -213,9 +224,8 @@ struct TimerDeckCommand: ParsableCommand {
                 if let failure = recorder?.failure { printError("timerdeck: \(failure); the recording stops there") }
             }
             let left = try started { () throws in
-                try TerminalSession.run(
-                    on: loop, config: settings, configPath: config, uploads: uploads, trace: traceFile,
-                    recorder: recorder)
+                try (plain ? PlainSession.run : TerminalSession.run)(
+                    loop, settings, config, uploads, traceFile, recorder)
             }
             try reportUploads(left: left, uploads: uploads)
         }
@@ -280,7 +290,8 @@ struct TimerDeckCommand: ParsableCommand {
     ) throws {
         let session = try started { () throws(SystemCallError) in
             try HeadlessSession(
-                config: settings, configPath: config, uploads: uploads, script: steps, trace: trace, json: json
+                config: settings, configPath: config, uploads: uploads, script: steps, trace: trace, json: json,
+                plain: plain
             ) { print($0) }
         }
         try reportUploads(left: session.run(), uploads: uploads)

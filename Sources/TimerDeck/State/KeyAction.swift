@@ -17,6 +17,7 @@ enum KeyAction: String, CaseIterable, Sendable {
     case wallBack = "wall-back"
     case wallForward = "wall-forward"
     case panels, lab, phases, timeline
+    case report
 
     /// Its key in the default keymap.
     var defaultKey: Character {
@@ -51,6 +52,7 @@ enum KeyAction: String, CaseIterable, Sendable {
         case .lab: "2"
         case .phases: "3"
         case .timeline: "4"
+        case .report: "r"
         }
     }
 
@@ -90,6 +92,7 @@ enum KeyAction: String, CaseIterable, Sendable {
         case .lab: .show(.lab)
         case .phases: .show(.phases)
         case .timeline: .show(.timeline)
+        case .report: .report
         }
     }
 
