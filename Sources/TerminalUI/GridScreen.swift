@@ -35,9 +35,13 @@ public final class GridScreen: Screen {
         grid.resize(to: size)
     }
 
+    /// What the last flush that updated the screen changed, by row: a terminal would be sent
+    /// these cells only.
+    public private(set) var lastChanges: [CellGrid.Change] = []
+
     public func flush() {
         guard grid.hasChanges else { return }
-        _ = grid.takeChanges()
+        lastChanges = grid.takeChanges()
         updateCount += 1
     }
 

@@ -18,6 +18,7 @@ enum KeyAction: String, CaseIterable, Sendable {
     case wallForward = "wall-forward"
     case panels, lab, phases, timeline
     case report
+    case bigDigits = "big-digits"
 
     /// Its key in the default keymap.
     var defaultKey: Character {
@@ -53,6 +54,7 @@ enum KeyAction: String, CaseIterable, Sendable {
         case .phases: "3"
         case .timeline: "4"
         case .report: "r"
+        case .bigDigits: "5"
         }
     }
 
@@ -93,6 +95,7 @@ enum KeyAction: String, CaseIterable, Sendable {
         case .phases: .show(.phases)
         case .timeline: .show(.timeline)
         case .report: .report
+        case .bigDigits: .show(.bigDigits)
         }
     }
 
