@@ -13,11 +13,12 @@ struct TimerDeckCommand: ParsableCommand {
         // Without a subcommand the dashboard runs: the usage says so, where ArgumentParser's would
         // end in a required-looking <subcommand>.
         usage: """
-            timerdeck [--config FILE] [--fps N] [--no-mouse] [--color WHEN] [--upload-url URL]
-              [--outbox PATH] [--trace FILE] [--record FILE]
-            timerdeck --plain [--config FILE] [--upload-url URL] [--outbox PATH] [--trace FILE]
-            timerdeck --headless --script FILE [--json | --plain] [--config FILE] [--fps N]
-              [--upload-url URL] [--outbox PATH] [--trace FILE]
+            timerdeck [--config FILE] [--fps N] [--no-mouse] [--color WHEN]
+              [--upload-url URL] [--outbox PATH] [--trace FILE] [--record FILE]
+            timerdeck --plain [--config FILE] [--upload-url URL] [--outbox PATH]
+              [--trace FILE] [--record FILE]
+            timerdeck --headless --script FILE [--json | --plain] [--config FILE]
+              [--fps N] [--upload-url URL] [--outbox PATH] [--trace FILE]
             timerdeck plot TRACE --out FILE [--late DURATION]
             timerdeck --print-config | --help | --version
             """,
