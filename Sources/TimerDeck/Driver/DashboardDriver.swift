@@ -213,7 +213,9 @@ extension DashboardDriver: EffectPerformer {
     func applied(_ event: Event, firstNewEntry: Int) {
         if let trace { traceFires(since: firstNewEntry, to: trace) }
         if let plainOutput, var told = narration {
-            for line in told.lines(after: state, firstNewEntry: firstNewEntry, commonModes: loop.commonModes) {
+            let lines = told.lines(
+                after: event, state: state, firstNewEntry: firstNewEntry, commonModes: loop.commonModes)
+            for line in lines {
                 plainOutput(line)
             }
             narration = told

@@ -7,7 +7,7 @@ import RunLoopKit
 ///
 /// ```swift
 /// var narration = PlainNarration(state, commonModes: loop.commonModes)
-/// let lines = narration.lines(after: state, firstNewEntry: logged, commonModes: loop.commonModes)
+/// let lines = narration.lines(after: event, state: state, firstNewEntry: logged, commonModes: loop.commonModes)
 /// // ["sms-default started in default mode", "tracking: default-mode timers paused (sms-default)"]
 /// ```
 struct PlainNarration {
@@ -33,8 +33,10 @@ struct PlainNarration {
     /// The lines for what the last applied event changed: the fires it logged (from the log's
     /// `firstNewEntry`-th entry ever appended), then each row started, stopped, suspended,
     /// resumed, invalidated, moved, added or deleted, then the timers a nested run paused or
-    /// resumed, then a new status message.
-    mutating func lines(after state: DashboardState, firstNewEntry: Int, commonModes: [RunLoop.Mode]) -> [String] {
+    /// resumed, then the status message a key left (even one it left before) or a new one.
+    mutating func lines(after event: Event, state: DashboardState, firstNewEntry: Int, commonModes: [RunLoop.Mode])
+        -> [String]
+    {
         var lines: [String] = []
         let log = state.log
         let new = min(log.totalAppended - firstNewEntry, log.count)
@@ -57,7 +59,8 @@ struct PlainNarration {
             let changed = entered ? nowWaiting.subtracting(waiting) : waiting.subtracting(nowWaiting)
             lines.append("\(run?.rawValue ?? "run"): " + Self.pausedOrResumed(changed, paused: entered, in: state))
         }
-        if let text = state.hint, text != hint { lines.append(text) }
+        let isKey = if case .key = event { true } else { false }
+        if let text = state.hint, text != hint || isKey { lines.append(text) }
         remember(state, commonModes: commonModes)
         return lines
     }
