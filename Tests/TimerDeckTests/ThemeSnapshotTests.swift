@@ -13,12 +13,12 @@ struct ThemeSnapshotTests {
         "key enter\nkey down\nkey enter\nkey down\nkey enter\nwait 3s\nkey t\nwait 4500ms\nsnapshot\n"
 
     @available(*, noasync)
-    func check(_ name: String, config: Config = Config(), support: ColorSupport) throws {
+    func check(_ name: String, config: Config = Config(), support: ColorSupport, script: String = Self.script) throws {
         for size in SnapshotTests.sizes {
             let screen = GridScreen(size: DashboardLayout.minimumSize)
             let uploads = try UploadsSetup(config: config, outboxPath: nil, uploadURL: nil, headless: true)
             let session = try HeadlessSession(
-                config: config, uploads: uploads, script: HeadlessScript(parsing: "size \(size)\n" + Self.script),
+                config: config, uploads: uploads, script: HeadlessScript(parsing: "size \(size)\n" + script),
                 screen: screen
             ) { _ in }
             session.run()
@@ -51,5 +51,12 @@ struct ThemeSnapshotTests {
     func noColor() throws {
         let support = ColorSupport.detect(colors: 256, hasColors: true, noColor: "1")
         try check("no-color", support: support)
+    }
+
+    @Test("NO_COLOR: the focus view (5) of a timer paused by tracking, its state in bold reverse")
+    func noColorBigDigits() throws {
+        let support = ColorSupport.detect(colors: 256, hasColors: true, noColor: "1")
+        try check(
+            "no-color-big-digits", support: support, script: "key enter\nwait 3s\nkey 5\nkey t\nwait 2s\nsnapshot\n")
     }
 }
