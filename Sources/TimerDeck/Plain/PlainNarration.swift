@@ -40,7 +40,7 @@ struct PlainNarration {
         var lines: [String] = []
         let log = state.log
         let new = min(log.totalAppended - firstNewEntry, log.count)
-        for index in (log.count - new)..<log.count { lines.append(Self.line(for: log[index], state: state)) }
+        for index in (log.count - new)..<log.count { lines.append(Self.line(for: log[index])) }
         for row in state.rows {
             let now = Seen(name: row.name, run: row.run, mode: row.mode)
             guard let before = seen[row.id] else {
@@ -91,7 +91,7 @@ struct PlainNarration {
     }
 
     /// A fire, or a hook's end, as a line: `sms-default fired in default mode, 2.5s late`.
-    private static func line(for record: FireRecord, state: DashboardState) -> String {
+    private static func line(for record: FireRecord) -> String {
         if record.isHookEnd { return "\(record.timer): \(record.note ?? "hook ended")" }
         var line = "\(record.timer) fired " + (record.mode.map { "in \($0.rawValue) mode" } ?? "on its queue")
         if record.lateness >= .milliseconds(1) { line += ", \(DurationText.abbreviations(record.lateness)[0]) late" }
