@@ -27,10 +27,10 @@ struct PlainModeTests {
         return config
     }
 
-    @Test("M2: starts, fires with their mode and lateness, the tracking run pausing and resuming default-mode timers")
+    @Test("M2: starts, fires with mode and lateness, a tracking run pausing and resuming default-mode timers, a move")
     func trackingNarrated() throws {
         let lines = try plainLines(
-            "key enter\nkey down\nkey enter\nwait 1500ms\nkey t\nwait 1s\nsnapshot\nkey t\nwait 100ms\nquit\n",
+            "key enter\nkey down\nkey enter\nwait 1500ms\nkey t\nwait 1s\nsnapshot\nkey t\nwait 100ms\nkey m\nquit\n",
             config: scene)
         #expect(
             lines == [
@@ -46,6 +46,7 @@ struct PlainModeTests {
                 "tracking: default-mode timers resumed (sms-default, ticker)",
                 "ticker fired in default mode, 60 ticks at once",
                 "sms-default fired in default mode, 500ms late",
+                "sms-common moved to default mode",
             ])
     }
 
