@@ -54,6 +54,12 @@ package final class DashboardDriver {
     private lazy var notifier = HookRunner(loop: loop) { [unowned self] id, result in send(.notified(id, result)) }
     /// The program that shows desktop notifications (``DesktopNotification/program``).
     var notifyProgram = DesktopNotification.program
+    /// Where the plain mode (`--plain`) writes its lines, one per call; `nil` on the screen.
+    package var plainOutput: ((String) -> Void)? {
+        didSet { narration = plainOutput.map { _ in PlainNarration(state, commonModes: loop.commonModes) } }
+    }
+    /// What the plain mode has told so far, to tell what changes next.
+    private var narration: PlainNarration?
 
     /// A driver of `scene` on `loop`, drawing on `screen`; `pipeline` (on `loop`) drives the upload
     /// rows. The tracking mode is made common, as UIKit does (decisions.md 6). ``launch()`` starts it.
@@ -201,6 +207,14 @@ package final class DashboardDriver {
 extension DashboardDriver: EffectPerformer {
     func applied(_ event: Event, firstNewEntry: Int) {
         if let trace { traceFires(since: firstNewEntry, to: trace) }
+        if let plainOutput, var told = narration {
+            let lines = told.lines(
+                after: event, state: state, firstNewEntry: firstNewEntry, commonModes: loop.commonModes)
+            for line in lines {
+                plainOutput(line)
+            }
+            narration = told
+        }
         // Each key as it is applied, so the recording ends at the key that quit, whichever it is.
         if case .key(let key) = event { recorder?.key(key, quits: state.quitRequested) }
     }
@@ -269,6 +283,9 @@ extension DashboardDriver: EffectPerformer {
             timers[id]?.invalidate()
             timers[id] = nil
         case .ring: screen.ring()
+        case .report:
+            let line = PlainNarration.report(snapshot())
+            if let plainOutput { plainOutput(line) } else { send(.notice(line)) }
         case .writeTimers(let path, let text, let overwrite): writeTimers(text, to: path, overwrite: overwrite)
         case .endFlash(let id, let duration):
             // In the common modes, so a flash ends during a scroll too.

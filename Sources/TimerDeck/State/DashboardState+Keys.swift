@@ -79,6 +79,7 @@ extension DashboardState {
         case .selectStrategy, .openScreen, .closeScreen, .stopLeftBehind: return labAction(command)
         case .toggleModal, .makeModalCommon: return modalAction(command)
         case .time(let key): return timeAction(key)
+        case .report: return [.report]
         }
     }
 
