@@ -1,5 +1,7 @@
 import Foundation
 
+import enum RunLoopKit.FileIO
+
 /// How an ``HTTPSink`` proves who it is and whom it trusts, as Prometheus's `remote_write` says it:
 /// `basic_auth` with a password file, `authorization` with a credentials file, extra `headers`
 /// (a tenant such as `X-Scope-OrgID`), and `tls_config` (a CA file, a client certificate and
@@ -122,7 +124,7 @@ public struct HTTPAccess: Sendable, Hashable {
     private static func read(_ path: String) throws(UploadError) -> String {
         let text: String
         do {
-            text = try TextFile.read(atPath: path)
+            text = String(decoding: try FileIO.read(atPath: path), as: UTF8.self)
         } catch {
             throw .credentialsUnreadable(path: path, reason: error.reason)
         }

@@ -4,6 +4,8 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 
+import enum RunLoopKit.Nanoseconds
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -168,11 +170,7 @@ public final class HTTPSink: BatchSink {
 
     /// `duration` as NIO's time amount, saturating instead of overflowing.
     private static func timeAmount(_ duration: Duration) -> TimeAmount {
-        let (seconds, attoseconds) = duration.components
-        let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-        guard !overflow else { return .nanoseconds(.max) }
-        let (total, overflowAgain) = whole.addingReportingOverflow(attoseconds / 1_000_000_000)
-        return .nanoseconds(overflowAgain ? .max : total)
+        .nanoseconds(duration.nanoseconds)
     }
 
     /// 2xx acknowledges; 408, 429 and 5xx are retryable; anything else rejects the batch

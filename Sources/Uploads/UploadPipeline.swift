@@ -358,6 +358,6 @@ public final class UploadPipeline {
 
     /// Now on the loop's wall clock (virtual in tests and headless runs).
     private var wallNow: Date {
-        Date(timeIntervalSince1970: Double(loop.timeSource.now(.wall).nanoseconds) / 1e9)
+        Date(timeIntervalSince1970: Nanoseconds.seconds(loop.timeSource.now(.wall).nanoseconds))
     }
 }

@@ -13,10 +13,12 @@ struct TimerDeckCommand: ParsableCommand {
         // Without a subcommand the dashboard runs: the usage says so, where ArgumentParser's would
         // end in a required-looking <subcommand>.
         usage: """
-            timerdeck [--config FILE] [--fps N] [--no-mouse] [--upload-url URL]
-              [--outbox PATH] [--trace FILE] [--record FILE]
-            timerdeck --headless --script FILE [--json] [--config FILE] [--fps N]
-              [--upload-url URL] [--outbox PATH] [--trace FILE]
+            timerdeck [--config FILE] [--fps N] [--no-mouse] [--color WHEN]
+              [--upload-url URL] [--outbox PATH] [--trace FILE] [--record FILE]
+            timerdeck --plain [--config FILE] [--upload-url URL] [--outbox PATH]
+              [--trace FILE] [--record FILE]
+            timerdeck --headless --script FILE [--json | --plain] [--config FILE]
+              [--fps N] [--upload-url URL] [--outbox PATH] [--trace FILE]
             timerdeck plot TRACE --out FILE [--late DURATION]
             timerdeck --print-config | --help | --version
             """,
@@ -42,6 +44,22 @@ struct TimerDeckCommand: ParsableCommand {
 
     @Flag(name: .customLong("no-mouse"), help: "Do not capture the mouse (wheel scrolling and drags).")
     var noMouse = false
+
+    // Taken as text and checked by `Config.validateColor`, so a bad value names the accepted ones
+    // in the project's words.
+    @Option(
+        help: ArgumentHelp(
+            "Colour: auto (unless NO_COLOR is set and not empty), always or never; [theme] in the config picks the colours.",
+            valueName: "WHEN"))
+    var color: String?
+
+    @Flag(
+        help: ArgumentHelp(
+            "No screen: one line per event on standard output (a fire, a start, a stop, a paused mode), for a screen reader or a plain terminal.",
+            discussion:
+                "The keys are the dashboard's, read as they are typed; r prints the state of every timer. With --headless, a snapshot prints that line."
+        ))
+    var plain = false
 
     @Flag(help: "Run on a virtual clock and an in-memory screen, driven by --script; no terminal needed.")
     var headless = false
@@ -121,6 +139,7 @@ struct TimerDeckCommand: ParsableCommand {
         if let config { settings = try Config.load(from: config) }
         if let fps { settings.setRippleRefreshRate(try Config.validateFPS(fps)) }
         if noMouse { settings.mouse = false }
+        if let color { settings.color = try Config.validateColor(color) }
         try uploadAccess.apply(to: &settings)
         return settings
     }
@@ -138,6 +157,8 @@ struct TimerDeckCommand: ParsableCommand {
         } else if headless && script == nil {
             problem =
                 "--headless needs --script FILE (commands: size WxH, key NAME, wait DURATION, snapshot, quit)"
+        } else if json && plain {
+            problem = "--json and --plain are two ways to print a headless run; choose one"
         } else if headless && record != nil {
             problem = "--record records a live session; a headless run replays one (--headless --script FILE)"
         } else {
@@ -169,14 +190,14 @@ struct TimerDeckCommand: ParsableCommand {
         // The last checks that can refuse the run come before any file is opened or created: the
         // headless script, or a terminal that can show the dashboard.
         let script = try headless ? parsedScript() : nil
-        if script == nil {
+        if script == nil && !plain {
             try started { () throws(TerminalError) in try CursesScreen.check() }
         }
         // Before anything can start a thread (opening the outbox does): every thread inherits the
         // mask, so the signals reach only the run loop's signalfd (live) or the thread that ends
         // a headless run. In a terminal, Ctrl-Z and resizes must not land on another thread (where
         // ncurses' own handler would take them).
-        SignalSource.block(headless ? Self.headlessSignals : TerminalSession.signals)
+        SignalSource.block(headless ? Self.headlessSignals : plain ? PlainSession.signals : TerminalSession.signals)
         // The live dashboard's loop first: the loop of the main thread, which drains the main
         // queue (C-M12), on a clock the time-control keys steer.
         let session: Session =
@@ -211,9 +232,8 @@ struct TimerDeckCommand: ParsableCommand {
                 if let failure = recorder?.failure { printError("timerdeck: \(failure); the recording stops there") }
             }
             let left = try started { () throws in
-                try TerminalSession.run(
-                    on: loop, config: settings, configPath: config, uploads: uploads, trace: traceFile,
-                    recorder: recorder)
+                try (plain ? PlainSession.run : TerminalSession.run)(
+                    loop, settings, config, uploads, traceFile, recorder)
             }
             try reportUploads(left: left, uploads: uploads)
         }
@@ -278,7 +298,8 @@ struct TimerDeckCommand: ParsableCommand {
     ) throws {
         let session = try started { () throws(SystemCallError) in
             try HeadlessSession(
-                config: settings, configPath: config, uploads: uploads, script: steps, trace: trace, json: json
+                config: settings, configPath: config, uploads: uploads, script: steps, trace: trace, json: json,
+                plain: plain
             ) { print($0) }
         }
         try reportUploads(left: session.run(), uploads: uploads)

@@ -32,7 +32,7 @@ import Uploads
                 loop: loop, outbox: outbox, sampler: sampler ?? route, sink: try sink(scratch),
                 settings: settings, random: FixedRandom.zero)
             pipeline.onFire = { [unowned self] job, fire in
-                fires.append((job, fire.time.nanoseconds / 1_000_000_000, fire.mode))
+                fires.append((job, fire.time.nanoseconds / Nanoseconds.perSecond, fire.mode))
             }
         }
 
@@ -41,7 +41,7 @@ import Uploads
         }
 
         func run(untilSecond second: Int64) {
-            loop.run(mode: .default, until: Instant(nanoseconds: second * 1_000_000_000))
+            loop.run(mode: .default, until: Instant(nanoseconds: second * Nanoseconds.perSecond))
         }
 
         func storedSeqs() throws -> [Int64] {

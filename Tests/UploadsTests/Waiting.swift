@@ -53,15 +53,3 @@ func waitUntilReleased(_ url: URL) throws {
         throw OutboxError.inUse(path: url.path, holder: getpid())
     }
 }
-
-extension Process {
-    /// Ends the child (`SIGTERM`, then `SIGKILL` if it is still there after `seconds`) and reaps it:
-    /// a server that will not stop fails its test instead of holding the suite up.
-    func stop(within seconds: Int) {
-        if isRunning { terminate() }
-        let giveUp = Date().addingTimeInterval(TimeInterval(seconds))
-        while isRunning, Date() < giveUp { usleep(20_000) }
-        if isRunning { kill(processIdentifier, SIGKILL) }
-        waitUntilExit()
-    }
-}

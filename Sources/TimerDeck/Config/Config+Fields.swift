@@ -3,7 +3,10 @@ import RunLoopKit
 extension Config {
     /// Every field of the config file with what it accepts (decisions.md 13): the one place the
     /// ranges live. `Resources/timerdeck.toml` documents the same fields, defaults and ranges.
-    static let fields: [ConfigField<Config>] = [
+    static let fields = sectionFields + themeFields
+
+    /// The fields of the sections other than `[theme]` (``themeFields``).
+    private static let sectionFields: [ConfigField<Config>] = [
         .duration("gesture.quiet", \.gestureQuiet, in: .milliseconds(1) ... .seconds(10)),
         .integer("log.capacity", \.logCapacity, in: 10...100_000),
         .duration("time.sleep", \.simulatedSleep, in: .seconds(1) ... .seconds(86_400)),

@@ -1,9 +1,10 @@
 import Glibc
+import RunLoopKit
 
 extension DashboardDriver {
     /// Writes the defined timers' config `text` to `path` (`~/` is the home directory) and says how
-    /// it went in the status bar. An existing file is replaced only with `overwrite`: otherwise the
-    /// state asks first, and says so when the file is the running config.
+    /// it went in the status bar. An existing file is replaced only with `overwrite`, and whole:
+    /// otherwise the state asks first, and says so when the file is the running config.
     func writeTimers(_ text: String, to path: String, overwrite: Bool) {
         let path = Self.expandingHome(path)
         var info = stat()
@@ -15,16 +16,15 @@ extension DashboardDriver {
             send(.fileExists(path: path, isRunningConfig: isRunningConfig(info)))
             return
         }
+        // Written beside it and renamed over it: a failure leaves the file that was there whole.
         do {
-            let file = try LineFile(path: path, role: "timers file")
-            file.write(String(text.dropLast()))
-            if let failure = file.failure {
-                send(.notice("could not write the timers: \(failure)"))
-            } else {
-                send(.notice("wrote the timers to \(UserText.quote(path)); use it with --config"))
-            }
+            try FileIO.replace(atPath: path, with: Array(text.utf8), mode: 0o644)
+            send(.notice("wrote the timers to \(UserText.quote(path)); use it with --config"))
         } catch {
-            send(.notice("could not write the timers: \(error.message)"))
+            send(
+                .notice(
+                    "could not write the timers to \(UserText.quote(path)): \(error.reason); nothing there was changed")
+            )
         }
     }
 

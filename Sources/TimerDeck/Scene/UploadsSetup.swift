@@ -3,8 +3,6 @@ import RunLoopKit
 import Uploads
 
 import class Foundation.FileManager
-import class Foundation.NSString
-import func Foundation.NSTemporaryDirectory
 import class Foundation.ProcessInfo
 import class Foundation.Thread
 import struct Foundation.URL
@@ -206,15 +204,11 @@ package final class UploadsSetup {
     }
 
     private static func makeTemporaryDirectory() throws(UploadsSetupError) -> URL {
-        var template = Array(
-            (NSTemporaryDirectory() as NSString).appendingPathComponent("timerdeck.XXXXXX").utf8CString)
-        guard let created = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
-            throw UploadsSetupError(
-                message:
-                    "cannot create a temporary directory in \(NSTemporaryDirectory()): \(String(cString: strerror(errno)))"
-            )
+        do {
+            return URL(fileURLWithPath: try FileIO.makeTemporaryDirectory(prefix: "timerdeck"), isDirectory: true)
+        } catch {
+            throw UploadsSetupError(message: "\(error) (set TMPDIR to a directory you can write to)")
         }
-        return URL(fileURLWithPath: String(cString: created), isDirectory: true)
     }
 }
 

@@ -104,6 +104,11 @@ package enum CommandHelp {
                 + "started, as the trace's `t_ns`"
         ),
         ("`TERM`", "the terminal; one that cannot move the cursor or show reverse video is refused"),
+        (
+            "`NO_COLOR`",
+            "when set and not empty, no colour (bold, dim, underline and reverse tell the states apart); "
+                + "`--color always` colours anyway"
+        ),
         ("`TZ`", "the local time of a `first_fire = \"HH:MM\"` (or `/etc/localtime`)"),
         ("`notify-send`", "shows `notify = true`'s desktop notifications, when installed"),
     ]

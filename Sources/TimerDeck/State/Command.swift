@@ -54,6 +54,8 @@ enum Command: Equatable, Sendable {
     case addTimer
     /// Asks for a file and writes every row's timer definition to it (`W`).
     case writeTimers
+    /// Tells the state of every timer on one line (`r`).
+    case report
 }
 
 /// What a time-control key asks for; the simulated sleep's length comes from the scene.

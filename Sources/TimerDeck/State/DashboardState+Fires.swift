@@ -76,7 +76,7 @@ extension DashboardState {
             ends = true
         }
         if !isManual || ends {
-            effects += act(row: id, ends: ends, time: time, mode: mode, lateness: lateness, ticks: ticks)
+            effects += fireActions(row: id, ends: ends, time: time, mode: mode, lateness: lateness, ticks: ticks)
         }
         return effects
     }
@@ -100,7 +100,7 @@ extension DashboardState {
         if self[id].button?.isEnabled == true {
             self[id].run = .idle
             effects.append(.stop(id))
-            effects += act(row: id, ends: true, time: time, mode: mode, lateness: lateness, ticks: ticks)
+            effects += fireActions(row: id, ends: true, time: time, mode: mode, lateness: lateness, ticks: ticks)
         }
         return effects
     }

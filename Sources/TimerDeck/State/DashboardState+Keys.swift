@@ -46,11 +46,11 @@ extension DashboardState {
         case .selectPrevious: return moveSelection(by: -1)
         case .selectNext: return moveSelection(by: 1)
         case .press: return press()
-        case .startOrStop: return act("start or stop") { state, row in state.startOrStop(row) }
-        case .suspendOrResume: return act("suspend or resume") { state, row in state.suspendOrResume(row) }
-        case .moveMode: return act("move") { state, row in state.moveToNextMode(row) }
-        case .fireNow: return act("fire") { state, row in state.fireNow(row) }
-        case .invalidate: return act("invalidate") { state, row in state.invalidate(row) }
+        case .startOrStop: return onSelectedRow("start or stop") { state, row in state.startOrStop(row) }
+        case .suspendOrResume: return onSelectedRow("suspend or resume") { state, row in state.suspendOrResume(row) }
+        case .moveMode: return onSelectedRow("move") { state, row in state.moveToNextMode(row) }
+        case .fireNow: return onSelectedRow("fire") { state, row in state.fireNow(row) }
+        case .invalidate: return onSelectedRow("invalidate") { state, row in state.invalidate(row) }
         case .toggleTrackingHold: return toggleTrackingHold()
         case .scroll(let lines): return scroll(by: lines)
         case .scrollToOldest: return scroll(by: -log.count)
@@ -79,6 +79,7 @@ extension DashboardState {
         case .selectStrategy, .openScreen, .closeScreen, .stopLeftBehind: return labAction(command)
         case .toggleModal, .makeModalCommon: return modalAction(command)
         case .time(let key): return timeAction(key)
+        case .report: return [.report]
         }
     }
 
@@ -131,7 +132,10 @@ extension DashboardState {
         return redraw(row) + [.start(row.id)]
     }
 
-    private mutating func act(_ verb: String, _ body: (inout DashboardState, RowState) -> [Effect]) -> [Effect] {
+    /// Runs `body` on the selected row; without one, the hint says how to select a timer to `verb`.
+    private mutating func onSelectedRow(_ verb: String, _ body: (inout DashboardState, RowState) -> [Effect])
+        -> [Effect]
+    {
         guard let row = selectedRow else {
             hint = "select a timer to \(verb) (Tab to the SMS, ticker, inspector or uploads panel)"
             return []

@@ -65,6 +65,9 @@ enum Effect: Equatable, Sendable {
     /// ``Event/notice(_:)`` says how it went. An existing file is replaced only with `overwrite`;
     /// otherwise ``Event/fileExists(path:isRunningConfig:)`` asks first.
     case writeTimers(path: String, text: String, overwrite: Bool)
+    /// Tells the state of every timer on one line (``PlainNarration/report(_:)``): written out in
+    /// the plain mode, shown in the status bar on the screen.
+    case report
     /// Rings the terminal bell (a timer's action).
     case ring
     /// Ends a row's flash after `duration`, with ``Event/flashEnded(_:)``.

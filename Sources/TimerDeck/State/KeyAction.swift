@@ -17,6 +17,8 @@ enum KeyAction: String, CaseIterable, Sendable {
     case wallBack = "wall-back"
     case wallForward = "wall-forward"
     case panels, lab, phases, timeline
+    case report
+    case bigDigits = "big-digits"
 
     /// Its key in the default keymap.
     var defaultKey: Character {
@@ -51,6 +53,8 @@ enum KeyAction: String, CaseIterable, Sendable {
         case .lab: "2"
         case .phases: "3"
         case .timeline: "4"
+        case .report: "r"
+        case .bigDigits: "5"
         }
     }
 
@@ -90,6 +94,8 @@ enum KeyAction: String, CaseIterable, Sendable {
         case .lab: .show(.lab)
         case .phases: .show(.phases)
         case .timeline: .show(.timeline)
+        case .report: .report
+        case .bigDigits: .show(.bigDigits)
         }
     }
 
