@@ -92,7 +92,8 @@ public struct HTTPAccess: Sendable, Hashable {
         if sendsCredentials && !allowPlainHTTP && !Self.isLoopback(host) {
             throw .invalidConfiguration(
                 "credentials would cross the network unencrypted to \(host); use an https:// URL "
-                    + "(or, on a network you trust, allow plain HTTP: uploads.allow_plain_http = true)")
+                    + "(or, on a network you trust, allow plain HTTP: uploads.allow_plain_http = true or --upload-allow-plain-http)"
+            )
         }
     }
 

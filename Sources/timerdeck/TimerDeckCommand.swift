@@ -82,6 +82,8 @@ struct TimerDeckCommand: ParsableCommand {
             valueName: "URL"))
     var uploadURL: String?
 
+    @OptionGroup(title: "Upload credentials") var uploadAccess: UploadAccessOptions
+
     @Option(
         help: ArgumentHelp(
             "The outbox database (default: ~/.local/state/timerdeck/outbox.sqlite; headless: a temporary one).",
@@ -138,6 +140,7 @@ struct TimerDeckCommand: ParsableCommand {
         if let fps { settings.setRippleRefreshRate(try Config.validateFPS(fps)) }
         if noMouse { settings.mouse = false }
         if let color { settings.color = try Config.validateColor(color) }
+        try uploadAccess.apply(to: &settings)
         return settings
     }
 
@@ -204,7 +207,7 @@ struct TimerDeckCommand: ParsableCommand {
                     try RunLoop.makeMain(clock: .controlled(TimeControl(base: .system)))
                 })
         // Said before the dashboard takes the terminal, so it is still there after it quits.
-        for warning in settings.uploads.exposedSecretWarnings(configPath: config) {
+        for warning in settings.uploads.exposedSecretWarnings(configPath: config, setByOption: settings.isSetByOption) {
             printError("timerdeck: \(warning)")
         }
         // A config whose timers drive no uploads opens no outbox.

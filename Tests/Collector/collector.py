@@ -15,7 +15,9 @@ GET /received     JSON: {"requests": POSTs seen, "batches": keys delivered in or
                   "truncated": POSTs whose body was shorter than their Content-Length,
                   "keys": the Idempotency-Key of every batch POST, in arrival order,
                   "tenants": the X-Scope-OrgID header of every batch POST, in arrival
-                  order (null where it was missing)}
+                  order (null where it was missing),
+                  "authorizations": the Authorization header of every batch POST, the
+                  same way}
 GET /received?requests=N&within=S
                   the same, once N batch POSTs have arrived or after S seconds,
                   whichever comes first
@@ -73,6 +75,7 @@ class Collector:
         self.truncated = 0
         self.keys = []
         self.tenants = []
+        self.authorizations = []
         self.batches = []
         self.seqs = []
         self.delivered = set()
@@ -89,6 +92,7 @@ class Collector:
                 "truncated": self.truncated,
                 "keys": list(self.keys),
                 "tenants": list(self.tenants),
+                "authorizations": list(self.authorizations),
             }
 
     def snapshot_after(self, requests, within):
@@ -104,12 +108,13 @@ class Collector:
                     raise ValueError("unknown behaviour key %r" % key)
                 self.behaviour[key] = value
 
-    def next_answer(self, key, tenant, complete):
+    def next_answer(self, key, tenant, authorization, complete):
         """Counts a batch POST and decides its status, Retry-After and delay, or None to drop it."""
         with self.lock:
             self.requests += 1
             self.keys.append(key)
             self.tenants.append(tenant)
+            self.authorizations.append(authorization)
             if not complete:
                 self.truncated += 1
             self.lock.notify_all()
@@ -243,7 +248,10 @@ def make_handler(collector, upstream):
                 self.answer(200, {"ok": True})
                 return
             answer = collector.next_answer(
-                self.headers.get("Idempotency-Key"), self.headers.get("X-Scope-OrgID"), complete
+                self.headers.get("Idempotency-Key"),
+                self.headers.get("X-Scope-OrgID"),
+                self.headers.get("Authorization"),
+                complete,
             )
             if answer is None:
                 self.close_connection = True

@@ -18,6 +18,8 @@ final class CollectorProcess {
         let keys: [String]
         /// The `X-Scope-OrgID` of every batch POST (`nil` where it had none).
         let tenants: [String?]
+        /// The `Authorization` of every batch POST (`nil` where it had none).
+        let authorizations: [String?]
     }
 
     private let server: LocalCollector

@@ -259,6 +259,43 @@ extension LoopbackServerSuites {
         }
 
         @Test(
+            "Credentials and a tenant from the command line replace the config's: every batch carries the option's token and tenant"
+        )
+        func optionsReplaceTheConfigsCredentials() throws {
+            guard TimerDeckProcess.isBuilt else {
+                Issue.record("timerdeck is not built beside the tests")
+                return
+            }
+            let collector = try CollectorProcess()
+            let scratch = try ScratchDirectory()
+            let token = "option-token-\(UUID().uuidString)"
+            // The config's token file does not exist: a batch sent with the config's credentials fails.
+            let config = try scratch.write(
+                Self.scanConfig(
+                    uploads: """
+                        url = "\(collector.endpoint)"
+                        bearer_token_file = "\(scratch.path("missing-token").path)"
+                        headers = "X-Scope-OrgID=team-a"
+                        """, hookOutput: scratch.path("hook-environment").path), to: "timerdeck.toml")
+            chmod(config, 0o600)
+            let script = try scratch.write("wait 6m\nquit\n", to: "run.txt")
+            let outcome = try TimerDeckProcess(
+                script: script,
+                [
+                    "--config", config, "--upload-bearer-token-env", "TIMERDECK_OPTION_TOKEN", "--upload-header",
+                    "X-Scope-OrgID=team-b",
+                ],
+                environment: ["TIMERDECK_OPTION_TOKEN": token]
+            ).finish()
+            #expect(outcome.status == 0, "\(outcome.standardError)")
+            let received = try collector.received()
+            #expect(received.requests >= 1 && received.rejected == 0, "\(received)")
+            #expect(received.tenants.allSatisfy { $0 == "team-b" }, "\(received.tenants)")
+            #expect(received.authorizations.allSatisfy { $0 == "Bearer \(token)" })
+            #expect(!outcome.standardError.contains(token))
+        }
+
+        @Test(
             "A headless run whose password the server refuses: the refusal is shown, the password is in nothing written"
         )
         func refusedPasswordIsNeverWritten() throws {

@@ -17,6 +17,8 @@ struct ConfigPlaces: Equatable, Sendable {
     private var tables: [String: [[String: Int]]] = [:]
     /// The `[[section]]` whose latest table is being read, if the last header was one.
     private var current: String?
+    /// The command-line option that replaced each field, by `section.key` (``Config/setUploads(_:fromOption:)``).
+    private var options: [String: String] = [:]
 
     /// The places of a file named `source` (`config` for text that came from no file).
     init(source: String = "config") {
@@ -32,6 +34,12 @@ struct ConfigPlaces: Equatable, Sendable {
 
     /// Where `key` (`section.key`) is set: `source:line`, or `source` when the file does not set it.
     func of(_ key: String) -> String { at(fields[key]) }
+
+    /// The option that replaced the field `key` (`--upload-username`), or `nil` when the file's value stands.
+    func option(of key: String) -> String? { options[key] }
+
+    /// The field `key` replaced by the command-line option `option`.
+    mutating func set(_ key: String, byOption option: String) { options[key] = option }
 
     /// The line of the header `[section]` or the first `[[section]]`.
     func header(_ section: String) -> Int? { headers[section]?.line }

@@ -9,7 +9,8 @@ extension UploadsConfig {
     /// process's environment, so that no hook started later inherits it: call this before any
     /// other thread can read the environment.
     /// - Throws: ``UploadsSetupError`` for a user name without a password file (or the reverse),
-    ///   two kinds of credentials at once, or a token variable that is not set.
+    ///   two kinds of credentials at once, a client certificate without its key (or the reverse),
+    ///   or a token variable that is not set; a field a command-line option set is named by the option.
     static func access(in settings: Config) throws(UploadsSetupError) -> HTTPAccess {
         let config = settings.uploads
         var access = HTTPAccess()
@@ -24,11 +25,11 @@ extension UploadsConfig {
             ("uploads.bearer_token_env", config.bearerTokenEnvironment),
         ].filter { $0.1 != nil }.map(\.0)
         if kinds.count > 1 {
-            let others = kinds.dropFirst().map(UserText.field).joined(separator: " and ")
+            let others = kinds.dropFirst().map(settings.name).joined(separator: " and ")
             throw UploadsSetupError(
                 message: UploadsSetup.fieldProblem(
                     kinds[1], in: settings,
-                    "set together with \(UserText.field(kinds[0])); give one kind of credentials",
+                    "set together with \(settings.name(of: kinds[0])); give one kind of credentials",
                     fix: "; remove \(others)"))
         }
         if let key = config.username == nil
@@ -38,7 +39,17 @@ extension UploadsConfig {
             let other = key == "uploads.username" ? "uploads.password_file" : "uploads.username"
             throw UploadsSetupError(
                 message: UploadsSetup.fieldProblem(
-                    key, in: settings, "basic auth needs \(UserText.field(other)) too", fix: "; set both or neither"))
+                    key, in: settings, "basic auth needs \(settings.name(of: other)) too", fix: "; set both or neither")
+            )
+        }
+        if (config.certFile == nil) != (config.keyFile == nil) {
+            let (key, other) =
+                config.certFile == nil
+                ? ("uploads.key_file", "uploads.cert_file") : ("uploads.cert_file", "uploads.key_file")
+            throw UploadsSetupError(
+                message: UploadsSetup.fieldProblem(
+                    key, in: settings, "a client certificate needs \(settings.name(of: other)) too",
+                    fix: "; set both or neither"))
         }
         if let username = config.username, let passwordFile = config.passwordFile {
             access.authorization = .basic(username: username, passwordFile: passwordFile)
@@ -59,11 +70,17 @@ extension UploadsConfig {
 
     /// Warnings for secrets that other users can read: the config file when it names a secret
     /// file or variable or sets headers, and each secret file itself. Each says `chmod 600`.
-    package func exposedSecretWarnings(configPath: String?) -> [String] {
+    /// `setByOption` tells the fields a command-line option set, which the config file does not name.
+    package func exposedSecretWarnings(configPath: String?, setByOption: (String) -> Bool = { _ in false })
+        -> [String]
+    {
         var warnings: [String] = []
-        let namesSecrets =
-            passwordFile != nil || bearerTokenFile != nil || bearerTokenEnvironment != nil || keyFile != nil
-            || !headers.isEmpty
+        let named = [
+            ("uploads.password_file", passwordFile != nil), ("uploads.bearer_token_file", bearerTokenFile != nil),
+            ("uploads.bearer_token_env", bearerTokenEnvironment != nil), ("uploads.key_file", keyFile != nil),
+            ("uploads.headers", !headers.isEmpty),
+        ]
+        let namesSecrets = named.contains { key, isSet in isSet && !setByOption(key) }
         if let configPath, namesSecrets, Self.isReadableByOthers(configPath) {
             warnings.append(
                 "warning: \(configPath) names the uploads' credentials and other users can read it; chmod 600 \(configPath)"

@@ -15,7 +15,8 @@ extension UploadsConfig {
         return labels
     }
 
-    private static func trimmed(_ text: Substring) -> String {
+    /// `text` without white space at either end.
+    static func trimmed(_ text: Substring) -> String {
         String(String(text.drop(while: \.isWhitespace).reversed()).drop(while: \.isWhitespace).reversed())
     }
 

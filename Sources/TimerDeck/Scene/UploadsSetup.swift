@@ -138,11 +138,13 @@ package final class UploadsSetup {
     }
 
     /// A start-up error about the config field `key`, in the config's words: where the file sets
-    /// it, the field, what is wrong, and what the field accepts (then `fix`).
+    /// it (or the option that replaced it), the field, what is wrong, and what the field accepts
+    /// (then `fix`).
     static func fieldProblem(_ key: String, in settings: Config, _ problem: String, fix: String = "")
         -> String
     {
         let accepted = Config.fieldsByKey[key].map { " (accepted: \($0.accepted)\(fix))" } ?? ""
+        if let option = settings.places.option(of: key) { return "option \(option): \(problem)\(accepted)" }
         return "\(settings.places.of(key)): field \(UserText.field(key)): \(problem)\(accepted)"
     }
 

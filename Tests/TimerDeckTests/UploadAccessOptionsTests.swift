@@ -1,0 +1,167 @@
+import Foundation
+import Glibc
+import TestSupport
+import Testing
+import Uploads
+
+@testable import TimerDeck
+@testable import timerdeck
+
+/// The `--upload-*` options of a database that asks who is writing: each replaces its `[uploads]`
+/// field, the credentials and the client certificate as a whole, and errors name the option.
+@Suite(.serialized) struct UploadAccessOptionsTests {
+    /// The sink's access from `arguments` (with `config`'s text as the config file, if given).
+    static func access(_ arguments: [String], config: String? = nil) throws -> HTTPAccess {
+        let scratch = try ScratchDirectory()
+        let file = try config.map { try scratch.write($0, to: "timerdeck.toml") }
+        let command = try TimerDeckCommand.parse((file.map { ["--config", $0] } ?? []) + arguments)
+        return try UploadsConfig.access(in: try command.settings())
+    }
+
+    /// What timerdeck says when `arguments` (and `config`) cannot give the sink its access.
+    static func problem(_ arguments: [String], config: String? = nil) -> String? {
+        do {
+            _ = try access(arguments, config: config)
+            return nil
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    @Test("Each option sets its field as the config file would")
+    func optionsSetTheFields() throws {
+        let options = try Self.access([
+            "--upload-username", "123456", "--upload-password-file", "/etc/timerdeck/password", "--upload-header",
+            "X-Scope-OrgID=team-a", "--upload-ca-file", "/etc/timerdeck/ca.pem", "--upload-cert-file",
+            "/etc/timerdeck/client.pem", "--upload-key-file", "/etc/timerdeck/client-key.pem",
+            "--upload-insecure-skip-verify", "--upload-allow-plain-http",
+        ])
+        let file = try UploadsConfig.access(
+            in: try Config.parse(
+                """
+                [uploads]
+                username = "123456"
+                password_file = "/etc/timerdeck/password"
+                headers = "X-Scope-OrgID=team-a"
+                ca_file = "/etc/timerdeck/ca.pem"
+                cert_file = "/etc/timerdeck/client.pem"
+                key_file = "/etc/timerdeck/client-key.pem"
+                insecure_skip_verify = true
+                allow_plain_http = true
+                """))
+        #expect(options == file)
+        #expect(try Self.access(["--upload-bearer-token-file", "/t"]).authorization == .bearerFile("/t"))
+        #expect(try Self.access([]) == HTTPAccess())
+    }
+
+    @Test(
+        "A credentials option replaces all the config's credentials, a header the config's header of its name, a file its field"
+    )
+    func optionsReplaceTheConfig() throws {
+        let config = """
+            [uploads]
+            bearer_token_file = "/etc/timerdeck/token"
+            headers = "X-Scope-OrgID=team-a,X-Source=lab"
+            ca_file = "/etc/timerdeck/ca.pem"
+            cert_file = "/etc/timerdeck/client.pem"
+            key_file = "/etc/timerdeck/client-key.pem"
+            """
+        let access = try Self.access(
+            [
+                "--upload-username", "u", "--upload-password-file", "/p", "--upload-header", "x-scope-orgid = team-b",
+                "--upload-ca-file", "/other-ca.pem",
+            ], config: config)
+        #expect(access.authorization == .basic(username: "u", passwordFile: "/p"))
+        #expect(access.headers == ["x-scope-orgid": "team-b", "X-Source": "lab"])
+        #expect(access.caFile == "/other-ca.pem")
+        #expect(access.certFile == "/etc/timerdeck/client.pem" && access.keyFile == "/etc/timerdeck/client-key.pem")
+        let both = try Self.access(["--upload-cert-file", "/c.pem", "--upload-key-file", "/k.pem"], config: config)
+        #expect(both.certFile == "/c.pem" && both.keyFile == "/k.pem")
+        #expect(both.authorization == .bearerFile("/etc/timerdeck/token"))
+        #expect(try Self.access(["--upload-bearer-token-file", ""], config: config).authorization == .none)
+    }
+
+    @Test(
+        "Options that cannot go together, or a value the option does not take, are refused naming the option and the way out",
+        arguments: [
+            (
+                ["--upload-password-file", "/p"],
+                "option --upload-password-file: basic auth needs --upload-username too "
+                    + "(accepted: \"\" or a path; set both or neither)"
+            ),
+            (
+                ["--upload-bearer-token-file", "/t", "--upload-bearer-token-env", "T"],
+                "option --upload-bearer-token-env: set together with --upload-bearer-token-file; give one kind of "
+                    + "credentials (accepted: \"\" or an environment variable's name; remove --upload-bearer-token-env)"
+            ),
+            (
+                ["--upload-cert-file", "/c.pem"],
+                "option --upload-cert-file: a client certificate needs --upload-key-file too "
+                    + "(accepted: \"\" or a path; set both or neither)"
+            ),
+            (
+                ["--upload-header", "X-Scope-OrgID"],
+                "option --upload-header: \"X-Scope-OrgID\" is invalid (accepted: NAME=VALUE, e.g. X-Scope-OrgID=team-a)"
+            ),
+            (
+                ["--upload-header", "A=1", "--upload-header", "a=2"],
+                "option --upload-header: the header a is given twice; give each header once"
+            ),
+            (
+                ["--upload-bearer-token-env", "TIMERDECK_OPTION_TEST_UNSET"],
+                "option --upload-bearer-token-env: the environment variable TIMERDECK_OPTION_TEST_UNSET is not set "
+                    + "(accepted: \"\" or an environment variable's name; export it before starting)"
+            ),
+        ])
+    func refusedOptions(arguments: [String], message: String) {
+        #expect(Self.problem(arguments) == message)
+    }
+
+    @Test(
+        "The config's own credentials and client certificate still name the file's lines when no option replaces them")
+    func configProblemsNameTheFile() {
+        let config = "[uploads]\ncert_file = \"/c.pem\"\nusername = \"u\"\n"
+        #expect(
+            Self.problem(["--upload-ca-file", "/ca.pem"], config: config)?.hasSuffix(
+                ":3: field 'uploads.username': basic auth needs 'uploads.password_file' too "
+                    + "(accepted: \"\" or a user name; set both or neither)") == true)
+        #expect(
+            Self.problem(["--upload-username", "u", "--upload-password-file", "/p"], config: config)?.hasSuffix(
+                ":2: field 'uploads.cert_file': a client certificate needs 'uploads.key_file' too "
+                    + "(accepted: \"\" or a path; set both or neither)") == true)
+    }
+
+    @Test("A readable config is warned of only when the file itself names credentials, not the options")
+    func readableConfigWarningCountsTheFileOnly() throws {
+        let scratch = try ScratchDirectory()
+        let config = try scratch.write("[uploads]\nurl = \"http://127.0.0.1:9/w\"\n", to: "timerdeck.toml")
+        let withHeader = try scratch.write("[uploads]\nheaders = \"X-Source=lab\"\n", to: "headers.toml")
+        chmod(config, 0o644)
+        chmod(withHeader, 0o644)
+        let options = ["--upload-bearer-token-env", "T", "--upload-header", "X-Scope-OrgID=team-a"]
+        for (path, warned) in [(config, false), (withHeader, true)] {
+            let settings = try TimerDeckCommand.parse(["--config", path] + options).settings()
+            let warnings = settings.uploads.exposedSecretWarnings(
+                configPath: path, setByOption: settings.isSetByOption)
+            #expect(warnings.isEmpty != warned, "\(path): \(warnings)")
+        }
+    }
+
+    @Test("--help and the manual name every option, and say that none takes a secret itself")
+    func helpAndManualNameTheOptions() throws {
+        let help = TimerDeckCommand.helpMessage(columns: 80)
+        let manual = try String(contentsOfFile: RepositoryFile.path("Docs/Manual.md"), encoding: .utf8)
+        let keys = [
+            "uploads.username", "uploads.password_file", "uploads.bearer_token_file", "uploads.bearer_token_env",
+            "uploads.headers", "uploads.ca_file", "uploads.cert_file", "uploads.key_file",
+            "uploads.insecure_skip_verify", "uploads.allow_plain_http",
+        ]
+        for key in keys {
+            let option = Config.option(for: key)
+            #expect(help.contains(option + " ") || help.contains(option + "\n"), "--help lacks \(option)")
+            #expect(manual.contains("`\(option)"), "the manual lacks \(option)")
+        }
+        let flattened = help.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(flattened.contains("No option takes a password or token itself"))
+    }
+}
