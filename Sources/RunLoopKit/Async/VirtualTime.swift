@@ -145,6 +145,7 @@ final class VirtualTimeScope: TaskExecutor, SchedulingExecutor {
                 self.enqueue(job)
                 self.waitingSleeps.subtract(1, ordering: .relaxed)
             }
+            timer.kind = .sleeper
             loop.add(timer, forMode: .common)
         }
         if handle.isOnLoopThread {

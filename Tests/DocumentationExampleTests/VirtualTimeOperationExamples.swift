@@ -1,0 +1,25 @@
+import RunLoopKit
+import Testing
+
+// The examples of the virtual-time operations and their errors (``VirtualTimeError``, the Testing
+// Time article), each checked.
+
+@Suite("The virtual-time operations, as documented")
+struct VirtualTimeOperationExamples {
+    @Test func notIdleErrorNamesTheTimer() {
+        let loop = RunLoop(clock: .virtual(VirtualClock()))
+        let beat = Timer.scheduledTimer(withInterval: .seconds(1), repeats: true, on: loop) { _ in }
+        do {
+            try loop.runUntilIdle(limit: 100)
+        } catch {
+            print(error)  // mode default was still not idle after 100 deadlines, at 100.000s, then the timer
+        }
+        let error = #expect(throws: VirtualTimeError.self) { try loop.runUntilIdle(limit: 1) }
+        #expect(
+            error?.description
+                == "mode default was still not idle after 1 deadlines, at 101.000s\n"
+                + "  timer due at 102.000s made at DocumentationExampleTests/VirtualTimeOperationExamples.swift:11 in default"
+        )
+        beat.invalidate()
+    }
+}
