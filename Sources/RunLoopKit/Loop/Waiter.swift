@@ -157,6 +157,22 @@ final class Waiter {
         virtualClock.advance(toUptime: Instant(nanoseconds: deadline))
     }
 
+    /// Waits up to `duration` of real time for input or a wake-up in `state`'s epoll set; returns
+    /// whether any came. Readable descriptors stay readable for the next pass; wake-ups are read.
+    func awaitInput(in state: ModeState, forReal duration: Duration) -> Bool {
+        let epoll: Int32
+        do {
+            epoll = try epollDescriptor(for: state)
+        } catch {
+            fatalError(
+                "RunLoop: cannot wait in mode \(state.mode): \(error); free descriptors or raise the limit (ulimit -n)")
+        }
+        sawWakeUp = false
+        sawEvent = false
+        var ready: [Int32] = []
+        return waitForInput(epoll, forReal: duration, into: &ready)
+    }
+
     /// Waits up to `duration` of real time for input or a wake-up, after a poll found none;
     /// returns whether any came.
     private func waitForInput(_ epoll: Int32, forReal duration: Duration, into ready: inout [Int32]) -> Bool {
