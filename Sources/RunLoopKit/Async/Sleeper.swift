@@ -73,8 +73,9 @@ final class Sleeper: Sendable {
     }
 
     /// Resumes the sleeper at once with `CancellationError`, unless it has finished; the timer is
-    /// invalidated on the loop's thread (``invalidateTimer()``) — on that thread before the task
-    /// resumes, so code on the loop right after the resumption no longer sees it.
+    /// invalidated on the loop's thread (``invalidateTimer()``) before a task on the loop resumes:
+    /// at once on that thread, and from another thread by a message the loop handles before it
+    /// runs the jobs queued after it — code on the loop right after the resumption never sees it.
     func cancel() {
         let continuation = take(setting: .cancelled)
         if handle.isOnLoopThread {
