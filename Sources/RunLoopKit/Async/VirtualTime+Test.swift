@@ -46,26 +46,10 @@ extension VirtualTime {
         on loop: RunLoop, timeLimit: Duration = .seconds(60), checkingLeaks: Bool = true,
         _ body: @escaping @Sendable () async throws -> Result
     ) throws -> Result {
-        guard case .virtual(let clock) = loop.timeSource else {
-            throw VirtualTimeError(
-                kind: .notVirtual, instant: loop.now,
-                message:
-                    "VirtualTime.test(on:) needs a loop on a VirtualClock: "
-                    + "make it with RunLoop(clock: .virtual(VirtualClock()))",
-                registrations: [])
-        }
-        loop.preconditionOnLoopThread("VirtualTime.test(on:timeLimit:checkingLeaks:_:)")
-        let scope: VirtualTimeScope
-        if let active = RuntimeHook.activeScope(for: loop.handle) {
-            scope = active
-        } else {
-            scope = VirtualTimeScope(handle: loop.handle)
-            RuntimeHook.install(scope)
-        }
-        defer { if RuntimeHook.activeScope(for: loop.handle) === scope { RuntimeHook.uninstall() } }
         let outcome = LockedValue<Swift.Result<Result, any Error>?>(nil)
         let handle = loop.handle
-        Task(executorPreference: scope) {
+        let executor = scope(for: handle)
+        Task(executorPreference: executor) {
             let result: Swift.Result<Result, any Error>
             do {
                 result = .success(try await body())
@@ -75,14 +59,56 @@ extension VirtualTime {
             outcome.withLock { $0 = result }
             handle.wakeUp()
         }
-        let watchdog = Watchdog(handle: handle, timeLimit: timeLimit)
+        try drive(
+            on: loop, executor: executor, timeLimit: timeLimit, checkingLeaks: checkingLeaks,
+            succeeded: {
+                guard let result = outcome.withLock({ $0 }) else { return nil }
+                if case .success = result { return true }
+                return false
+            })
+        guard let result = outcome.withLock({ $0 }) else {
+            preconditionFailure("VirtualTime.test: the drive ended before the test's task")
+        }
+        return try result.get()
+    }
+
+    /// The task executor a test's task on the loop behind `handle` prefers: the active
+    /// virtual-time scope of that loop, or a new one that ``drive(on:executor:timeLimit:checkingLeaks:succeeded:)``
+    /// installs. Its sleeps take the loop's virtual time.
+    package static func scope(for handle: RunLoop.Handle) -> any TaskExecutor {
+        RuntimeHook.activeScope(for: handle) ?? VirtualTimeScope(handle: handle)
+    }
+
+    /// Drives virtual time on `loop` for a test's task, which prefers `executor` (from
+    /// ``scope(for:)``), until `succeeded` says the task has ended (`true` when it succeeded,
+    /// `false` when it failed, `nil` while it runs); see ``test(on:timeLimit:checkingLeaks:_:)``,
+    /// whose errors it throws. Leaks are checked after a success only. Installs the scope for its
+    /// duration unless it is the active one.
+    package static func drive(
+        on loop: RunLoop, executor: any TaskExecutor, timeLimit: Duration, checkingLeaks: Bool,
+        succeeded: () -> Bool?
+    ) throws(VirtualTimeError) {
+        guard case .virtual(let clock) = loop.timeSource else {
+            throw VirtualTimeError(
+                kind: .notVirtual, instant: loop.now,
+                message:
+                    "VirtualTime.test(on:) needs a loop on a VirtualClock: "
+                    + "make it with RunLoop(clock: .virtual(VirtualClock()))",
+                registrations: [])
+        }
+        loop.preconditionOnLoopThread("VirtualTime.test(on:timeLimit:checkingLeaks:_:)")
+        guard let scope = executor as? VirtualTimeScope, scope.handle.shared === loop.handle.shared else {
+            preconditionFailure("VirtualTime.drive: the executor is not VirtualTime.scope(for:) of this loop")
+        }
+        let installed = RuntimeHook.activeScope(for: loop.handle) !== scope
+        if installed { RuntimeHook.install(scope) }
+        defer { if installed { RuntimeHook.uninstall() } }
+        let watchdog = Watchdog(handle: loop.handle, timeLimit: timeLimit)
         defer { watchdog.cancel() }
-        let result: Swift.Result<Result, any Error>
+        var success: Bool?
         while true {
-            if let done = outcome.withLock({ $0 }) {
-                result = done
-                break
-            }
+            success = succeeded()
+            if success != nil { break }
             if watchdog.expired {
                 throw VirtualTimeError(
                     kind: .watchdog, instant: loop.now,
@@ -90,21 +116,19 @@ extension VirtualTime {
                     registrations: loop.allRegistrations)
             }
             try loop.runCurrent()
-            guard outcome.withLock({ $0 }) == nil else { continue }
+            guard succeeded() == nil else { continue }
             try loop.moveOn(on: clock)
             // Input that came while waiting: its sources run in one pass.
             loop.run(mode: .default, until: .zero)
         }
-        if checkingLeaks, case .success = result {
-            let left = loop.allRegistrations.filter { [.timer, .sleeper, .timeoutSet].contains($0.kind) }
-            if !left.isEmpty {
-                throw VirtualTimeError(
-                    kind: .leaked, instant: loop.now,
-                    message: "the test ended with \(left.count) timers, sleepers or timeouts still scheduled",
-                    registrations: left)
-            }
+        guard checkingLeaks, success == true else { return }
+        let left = loop.allRegistrations.filter { [.timer, .sleeper, .timeoutSet].contains($0.kind) }
+        if !left.isEmpty {
+            throw VirtualTimeError(
+                kind: .leaked, instant: loop.now,
+                message: "the test ended with \(left.count) timers, sleepers or timeouts still scheduled",
+                registrations: left)
         }
-        return try result.get()
     }
 }
 
