@@ -38,3 +38,42 @@ extension XCTestCase {
         }
     }
 }
+
+extension XCTestCase {
+    /// Lets XCTest's waits (`wait(for:timeout:)`, `waitForExpectations(timeout:)`) run `loop`, the
+    /// calling thread's RunLoopKit loop by default, until the test ends.
+    ///
+    /// XCTest's waits on Linux spin Foundation's `RunLoop.current` in its default mode, which knows
+    /// nothing of RunLoopKit's loop; Foundation on Linux has no public way to add a source or a
+    /// file descriptor to it, but its own timers run there. So a Foundation timer fires every
+    /// `interval` while a wait spins and runs one pass of `loop` in `mode` that does not sleep:
+    /// RunLoopKit's due timers, sources and jobs run up to `interval` late. Outside XCTest's
+    /// waits nothing changes.
+    ///
+    /// ```swift
+    /// func testFiresDuringAWait() {
+    ///     pumpRunLoopKitDuringWaits()
+    ///     let loop = RunLoopKit.RunLoop.current
+    ///     let fired = expectation(description: "fired")
+    ///     let timer = RunLoopKit.Timer(fireAt: loop.now + .seconds(1), interval: .zero, repeats: false) { _ in
+    ///         fired.fulfill()
+    ///     }
+    ///     loop.add(timer, forMode: .common)
+    ///     XCTAssertEqual(XCTWaiter.wait(for: [fired], timeout: 10), .completed)
+    /// }
+    /// ```
+    @available(*, noasync)
+    public func pumpRunLoopKitDuringWaits(
+        _ loop: RunLoopKit.RunLoop = .current, mode: RunLoopKit.RunLoop.Mode = .default,
+        interval: Duration = .milliseconds(1)
+    ) {
+        let pumped = UncheckedSendable(loop)
+        let seconds = Double(interval.components.seconds) + Double(interval.components.attoseconds) * 1e-18
+        let pump = Foundation.Timer(timeInterval: max(seconds, 0.000_1), repeats: true) { _ in
+            // Foundation runs its timers on the thread whose run loop they are in: the loop's.
+            pumped.value.run(mode: mode, until: .zero)
+        }
+        Foundation.RunLoop.current.add(pump, forMode: .default)
+        addTeardownBlock { pump.invalidate() }
+    }
+}

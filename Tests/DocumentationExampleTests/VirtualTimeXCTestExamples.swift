@@ -13,3 +13,17 @@ final class CountdownTests: XCTestCase {
         XCTAssertEqual(slept, Instant.zero + .seconds(600))
     }
 }
+
+// The example of pumpRunLoopKitDuringWaits(), run by XCTest as written, in RunLoopKit's names.
+final class PumpExampleTests: XCTestCase {
+    func testFiresDuringAWait() {
+        pumpRunLoopKitDuringWaits()
+        let loop = RunLoopKit.RunLoop.current
+        let fired = expectation(description: "fired")
+        let timer = RunLoopKit.Timer(fireAt: loop.now + .seconds(1), interval: .zero, repeats: false) { _ in
+            fired.fulfill()
+        }
+        loop.add(timer, forMode: .common)
+        XCTAssertEqual(XCTWaiter.wait(for: [fired], timeout: 10), .completed)
+    }
+}
