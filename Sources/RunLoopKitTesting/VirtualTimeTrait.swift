@@ -5,10 +5,10 @@ import Testing
 
 /// A swift-testing trait that runs a test on virtual time: `@Test(.virtualTime)`.
 ///
-/// The test's body runs as a task on a new ``RunLoopKit/RunLoop`` on a ``RunLoopKit/VirtualClock``,
-/// on a thread of its own, through ``RunLoopKit/VirtualTime/test(on:timeLimit:checkingLeaks:_:)``:
+/// The test's body runs as a task on a new `RunLoop` on a `VirtualClock`,
+/// on a thread of its own, through `VirtualTime.test(on:timeLimit:checkingLeaks:_:)`:
 /// its tasks (`Task {}` included) run on the loop, its sleeps take virtual time, and a runaway, a
-/// deadlock, a leak or the real-time limit fails it with a ``RunLoopKit/VirtualTimeError``. The
+/// deadlock, a leak or the real-time limit fails it with a `VirtualTimeError`. The
 /// body reaches the loop through ``currentLoop``.
 ///
 /// That scope takes over the runtime's global executor for the whole process, and swift-testing
@@ -23,9 +23,9 @@ import Testing
 /// }
 /// ```
 public struct VirtualTimeTrait: TestTrait, SuiteTrait, TestScoping {
-    /// The real time a test may take before it fails with ``RunLoopKit/VirtualTimeError/Kind/watchdog``.
+    /// The real time a test may take before it fails with `VirtualTimeError.Kind.watchdog`.
     public var timeLimit: Duration
-    /// Whether timers and sleepers left when the test ends fail it (``RunLoopKit/VirtualTimeError/Kind/leaked``).
+    /// Whether timers and sleepers left when the test ends fail it (`VirtualTimeError.Kind.leaked`).
     public var checkingLeaks: Bool
 
     /// The handle of the loop the current test runs on, inside a test with the trait.

@@ -2,16 +2,16 @@ import RunLoopKit
 import XCTest
 
 extension XCTestCase {
-    /// Runs `body` on virtual time: as a task on a new ``RunLoopKit/RunLoop`` on a
-    /// ``RunLoopKit/VirtualClock`` bound to the calling thread, through
-    /// ``RunLoopKit/VirtualTime/test(on:timeLimit:checkingLeaks:_:)`` — its tasks run on the loop,
+    /// Runs `body` on virtual time: as a task on a new `RunLoop` on a
+    /// `VirtualClock` bound to the calling thread, through
+    /// `VirtualTime.test(on:timeLimit:checkingLeaks:_:)` — its tasks run on the loop,
     /// its sleeps take virtual time, and a runaway, a deadlock, a leak or the real-time limit
-    /// throws a ``RunLoopKit/VirtualTimeError`` (a thrown error fails the test).
+    /// throws a `VirtualTimeError` (a thrown error fails the test).
     ///
     /// XCTest runs one test at a time in a process (and `swift test --parallel` runs workers as
     /// processes), so the process-wide scope needs no child process here. XCTest's own waits
     /// (`wait(for:timeout:)`) spin Foundation's run loop, not RunLoopKit's: inside `body` await
-    /// instead (``RunLoopKit/RunLoop/Handle/sleep(for:tolerance:inModes:file:line:)``, a stream,
+    /// instead (`RunLoop.Handle.sleep(for:tolerance:inModes:file:line:)`, a stream,
     /// `Task.sleep`); the loop runs while the body waits.
     ///
     /// ```swift

@@ -7,8 +7,33 @@ import Testing
 
 @Suite("The virtual-time operations, as documented")
 struct VirtualTimeOperationExamples {
+    @Test func advanceAndJump() throws {
+        let loop = RunLoop(clock: .virtual(VirtualClock()))
+        var fires: [Instant] = []
+        let beat = Timer.scheduledTimer(withInterval: .seconds(1), repeats: true, on: loop) { _ in
+            fires.append(loop.now)
+        }
+        try loop.advance(by: .seconds(3))  // fires at 1 s, 2 s and 3 s
+        try loop.jump(by: .seconds(60))  // fires once, at 63 s; next at 64 s
+        beat.invalidate()
+        #expect(fires == [1, 2, 3, 63].map { Instant.zero + .seconds($0) })
+    }
+
+    @Test func countSleepers() throws {
+        let loop = RunLoop(clock: .virtual(VirtualClock()))
+        let handle = loop.handle
+        Task(executorPreference: handle.taskExecutor) {
+            try await handle.sleep(for: .seconds(5))
+        }
+        try loop.runCurrent()
+        let sleepers = loop.registrationCount(of: .sleeper, inMode: .default)  // 1
+        #expect(sleepers == 1)
+        try loop.runUntilIdle()
+    }
+
     @Test func notIdleErrorNamesTheTimer() {
         let loop = RunLoop(clock: .virtual(VirtualClock()))
+        let line = #line + 1
         let beat = Timer.scheduledTimer(withInterval: .seconds(1), repeats: true, on: loop) { _ in }
         do {
             try loop.runUntilIdle(limit: 100)
@@ -19,7 +44,7 @@ struct VirtualTimeOperationExamples {
         #expect(
             error?.description
                 == "mode default was still not idle after 1 deadlines, at 101.000s\n"
-                + "  timer due at 102.000s made at DocumentationExampleTests/VirtualTimeOperationExamples.swift:12 in default"
+                + "  timer due at 102.000s made at DocumentationExampleTests/VirtualTimeOperationExamples.swift:\(line) in default"
         )
         beat.invalidate()
     }
