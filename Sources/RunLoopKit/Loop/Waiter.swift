@@ -113,6 +113,10 @@ final class Waiter {
         // Only a strictCF loop is ever interrupted without a wake-up for work (RunLoop.Handle.rearm).
         defer { wokeOnlyToRearm = sawWakeUp && !sawWakeUpForWork && !sawEvent && shared.isStrictCF }
         if poll {
+            // On a virtual clock a mode without descriptors or the main queue has only the loop's
+            // wake-ups in its set, and the pass has just read those (settleOutsideWork): a later
+            // one is read at the next pass. Polling it would be a system call for nothing.
+            if clock.virtualClock != nil && state.descriptorSources.isEmpty && !state.watchesMainQueue { return }
             collect(epoll, timeout: 0, into: &ready)
             return
         }
