@@ -6,7 +6,7 @@ import Testing
 /// A swift-testing trait that runs a test on virtual time: `@Test(.virtualTime)`.
 ///
 /// The test's body runs as a task on a new `RunLoop` on a `VirtualClock`,
-/// on a thread of its own, through `VirtualTime.test(on:timeLimit:checkingLeaks:_:)`:
+/// on a thread of its own, through `VirtualTime.test(on:timeLimit:checkingLeaks:resolution:_:)`:
 /// its tasks (`Task {}` included) run on the loop, its sleeps take virtual time, and a runaway, a
 /// deadlock, a leak or the real-time limit fails it with a `VirtualTimeError`. The
 /// body reaches the loop through ``currentLoop``.
@@ -17,7 +17,7 @@ import Testing
 /// failures. On a suite, the trait applies to each of its tests.
 ///
 /// ```swift
-/// @Test(.virtualTime) func anHourAtOnce() async throws {
+/// @Test(.virtualTime(resolution: .seconds(1))) func anHourAtOnce() async throws {
 ///     try await Task.sleep(for: .seconds(3_600))
 ///     #expect(VirtualTimeTrait.currentLoop?.timeSource.now() == Instant.zero + .seconds(3_600))
 /// }
@@ -27,6 +27,10 @@ public struct VirtualTimeTrait: TestTrait, SuiteTrait, TestScoping {
     public var timeLimit: Duration
     /// Whether timers and sleepers left when the test ends fail it (`VirtualTimeError.Kind.leaked`).
     public var checkingLeaks: Bool
+    /// What the runtime's sleeps (`Task.sleep`, `ContinuousClock`) are rounded up to a multiple of:
+    /// they reach the loop as real deadlines computed a moment earlier, and a thread preempted in
+    /// that moment for longer would shorten them.
+    public var resolution: Duration
 
     /// The handle of the loop the current test runs on, inside a test with the trait.
     @TaskLocal public static var currentLoop: RunLoopKit.RunLoop.Handle?
@@ -63,9 +67,9 @@ public struct VirtualTimeTrait: TestTrait, SuiteTrait, TestScoping {
             // here (with this task's task-locals: the running test's), then drives it.
             let go = DispatchSemaphore(value: 0)
             let (handle, executor) = await withCheckedContinuation { made in
-                Thread.detachNewThread { [timeLimit, checkingLeaks] in
+                Thread.detachNewThread { [timeLimit, checkingLeaks, resolution] in
                     let loop = RunLoopKit.RunLoop(clock: .virtual(VirtualClock()))
-                    let executor = VirtualTime.scope(for: loop.handle)
+                    let executor = VirtualTime.scope(for: loop.handle, resolution: resolution)
                     made.resume(returning: (loop.handle, executor))
                     go.wait()
                     do {
@@ -103,13 +107,17 @@ public struct VirtualTimeTrait: TestTrait, SuiteTrait, TestScoping {
 }
 
 extension Trait where Self == VirtualTimeTrait {
-    /// Runs the test on virtual time, in a child process, with a minute of real time at most
-    /// and leaks checked; see ``VirtualTimeTrait``.
-    public static var virtualTime: Self { VirtualTimeTrait(timeLimit: .seconds(60), checkingLeaks: true) }
+    /// Runs the test on virtual time, in a child process, with a minute of real time at most,
+    /// leaks checked and the runtime's sleeps rounded to a millisecond; see ``VirtualTimeTrait``.
+    public static var virtualTime: Self { virtualTime() }
 
-    /// Runs the test on virtual time with a real-time limit and, if asked, leaks checked.
-    public static func virtualTime(timeLimit: Duration, checkingLeaks: Bool = true) -> Self {
-        VirtualTimeTrait(timeLimit: timeLimit, checkingLeaks: checkingLeaks)
+    /// Runs the test on virtual time with a real-time limit, leaks checked if asked, and the
+    /// runtime's sleeps rounded up to a multiple of `resolution` (a test whose `Task.sleep`s are
+    /// whole seconds and must be exact on a loaded machine passes `.seconds(1)`).
+    public static func virtualTime(
+        timeLimit: Duration = .seconds(60), checkingLeaks: Bool = true, resolution: Duration = .milliseconds(1)
+    ) -> Self {
+        VirtualTimeTrait(timeLimit: timeLimit, checkingLeaks: checkingLeaks, resolution: resolution)
     }
 }
 

@@ -4,9 +4,10 @@ import XCTest
 extension XCTestCase {
     /// Runs `body` on virtual time: as a task on a new `RunLoop` on a
     /// `VirtualClock` bound to the calling thread, through
-    /// `VirtualTime.test(on:timeLimit:checkingLeaks:_:)` — its tasks run on the loop,
+    /// `VirtualTime.test(on:timeLimit:checkingLeaks:resolution:_:)` — its tasks run on the loop,
     /// its sleeps take virtual time, and a runaway, a deadlock, a leak or the real-time limit
-    /// throws a `VirtualTimeError` (a thrown error fails the test).
+    /// throws a `VirtualTimeError` (a thrown error fails the test). `resolution` rounds the
+    /// runtime's sleeps, as in `VirtualTime.test`.
     ///
     /// XCTest runs one test at a time in a process (and `swift test --parallel` runs workers as
     /// processes), so the process-wide scope needs no child process here. XCTest's own waits
@@ -28,12 +29,14 @@ extension XCTestCase {
     @available(*, noasync)
     @discardableResult
     public func runWithVirtualTime<Result: Sendable>(
-        timeLimit: Duration = .seconds(60), checkingLeaks: Bool = true,
+        timeLimit: Duration = .seconds(60), checkingLeaks: Bool = true, resolution: Duration = .milliseconds(1),
         _ body: @escaping @Sendable (RunLoopKit.RunLoop.Handle) async throws -> Result
     ) throws -> Result {
         let loop = RunLoopKit.RunLoop(clock: .virtual(VirtualClock()))
         let handle = loop.handle
-        return try VirtualTime.test(on: loop, timeLimit: timeLimit, checkingLeaks: checkingLeaks) {
+        return try VirtualTime.test(
+            on: loop, timeLimit: timeLimit, checkingLeaks: checkingLeaks, resolution: resolution
+        ) {
             try await body(handle)
         }
     }

@@ -50,12 +50,12 @@ struct VirtualTimeOperationExamples {
     }
 }
 
-/// The example of ``VirtualTime/test(on:timeLimit:checkingLeaks:_:)``, in a child process: the
+/// The example of ``VirtualTime/test(on:timeLimit:checkingLeaks:resolution:_:)``, in a child process: the
 /// test's scope takes over the runtime's global executor.
 private func ninetySecondsOfSleep() throws -> Instant {
     let loop = RunLoop(clock: .virtual(VirtualClock()))
     let handle = loop.handle
-    let slept = try VirtualTime.test(on: loop) {
+    let slept = try VirtualTime.test(on: loop, resolution: .seconds(1)) {
         try await Task.sleep(for: .seconds(90))
         return handle.timeSource.now()
     }

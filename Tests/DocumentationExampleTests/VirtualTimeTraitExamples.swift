@@ -7,12 +7,12 @@ import Testing
 
 @Suite("The virtual-time trait, as documented")
 struct VirtualTimeTraitExamples {
-    @Test(.virtualTime) func anHourAtOnce() async throws {
+    @Test(.virtualTime(resolution: .seconds(1))) func anHourAtOnce() async throws {
         try await Task.sleep(for: .seconds(3_600))
         #expect(VirtualTimeTrait.currentLoop?.timeSource.now() == Instant.zero + .seconds(3_600))
     }
 
-    @Test(.virtualTime) func unstructuredTasksToo() async throws {
+    @Test(.virtualTime(resolution: .seconds(1))) func unstructuredTasksToo() async throws {
         let handle = try #require(VirtualTimeTrait.currentLoop)
         let child = Task {
             try await Task.sleep(for: .seconds(90))

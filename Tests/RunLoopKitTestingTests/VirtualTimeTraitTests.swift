@@ -61,7 +61,7 @@ private func inItsChild(_ name: String) -> Bool {
     ProcessInfo.processInfo.environment[VirtualTimeTrait.childVariable]?.hasSuffix("/\(name)") == true
 }
 
-@Suite(.virtualTime(timeLimit: .seconds(30)))
+@Suite(.virtualTime(timeLimit: .seconds(30), resolution: .seconds(1)))
 struct VirtualTimeTraitFixtures {
     @Test(.enabled(if: inItsChild("recordsItsProcess()")))
     func recordsItsProcess() async throws {

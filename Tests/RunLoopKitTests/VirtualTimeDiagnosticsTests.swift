@@ -42,7 +42,7 @@ struct VirtualTimeDiagnosticsTests {
         try loop.runCurrent()
     }
 
-    // ``VirtualTime/test(on:timeLimit:checkingLeaks:_:)`` takes over the runtime's global executor
+    // ``VirtualTime/test(on:timeLimit:checkingLeaks:resolution:_:)`` takes over the runtime's global executor
     // for the process: each of these runs in a child process, which prints what it saw differ.
 
     @Test("VirtualTime.test: a task's sleeps take virtual time, and its result comes back")
@@ -112,7 +112,7 @@ private func reportAndExit(_ failure: String?) -> Never {
 private func childTestRunsTheTask() throws -> String? {
     let (loop, _) = makeVirtualLoop()
     let handle = loop.handle
-    let slept = try VirtualTime.test(on: loop) {
+    let slept = try VirtualTime.test(on: loop, resolution: .seconds(1)) {
         try await Task.sleep(for: .seconds(90))
         try await handle.sleep(for: .seconds(10))
         return handle.timeSource.now()

@@ -14,6 +14,10 @@ extension VirtualTime {
     /// a process that runs nothing else meanwhile. Time moves as the loop's ``RunLoop/autojump``
     /// says: to each next deadline once nothing is due, by default.
     ///
+    /// The runtime's sleeps are rounded up to a multiple of `resolution`, as in
+    /// ``run(on:resolution:runawayJobLimit:_:)``: a test that sleeps whole seconds with
+    /// `Task.sleep` and must be exact on a loaded machine passes `.seconds(1)`.
+    ///
     /// When it returns or throws, the scope (if it made one) ends at once, without waiting for the
     /// jobs of the scope: a task still running later goes on on the loop, whose thread must run it.
     ///
@@ -34,7 +38,7 @@ extension VirtualTime {
     /// ```swift
     /// let loop = RunLoop(clock: .virtual(VirtualClock()))
     /// let handle = loop.handle
-    /// let slept = try VirtualTime.test(on: loop) {
+    /// let slept = try VirtualTime.test(on: loop, resolution: .seconds(1)) {
     ///     try await Task.sleep(for: .seconds(90))
     ///     return handle.timeSource.now()
     /// }
@@ -44,11 +48,11 @@ extension VirtualTime {
     @discardableResult
     public static func test<Result: Sendable>(
         on loop: RunLoop, timeLimit: Duration = .seconds(60), checkingLeaks: Bool = true,
-        _ body: @escaping @Sendable () async throws -> Result
+        resolution: Duration = .milliseconds(1), _ body: @escaping @Sendable () async throws -> Result
     ) throws -> Result {
         let outcome = LockedValue<Swift.Result<Result, any Error>?>(nil)
         let handle = loop.handle
-        let executor = scope(for: handle)
+        let executor = scope(for: handle, resolution: resolution)
         Task(executorPreference: executor) {
             let result: Swift.Result<Result, any Error>
             do {
@@ -73,15 +77,17 @@ extension VirtualTime {
     }
 
     /// The task executor a test's task on the loop behind `handle` prefers: the active
-    /// virtual-time scope of that loop, or a new one that ``drive(on:executor:timeLimit:checkingLeaks:succeeded:)``
-    /// installs. Its sleeps take the loop's virtual time.
-    package static func scope(for handle: RunLoop.Handle) -> any TaskExecutor {
-        RuntimeHook.activeScope(for: handle) ?? VirtualTimeScope(handle: handle)
+    /// virtual-time scope of that loop, or a new one, rounding the runtime's sleeps to
+    /// `resolution`, that ``drive(on:executor:timeLimit:checkingLeaks:succeeded:)`` installs.
+    /// Its sleeps take the loop's virtual time.
+    package static func scope(for handle: RunLoop.Handle, resolution: Duration) -> any TaskExecutor {
+        precondition(resolution > .zero, "VirtualTime.test(on:): the resolution must be positive")
+        return RuntimeHook.activeScope(for: handle) ?? VirtualTimeScope(handle: handle, resolution: resolution)
     }
 
     /// Drives virtual time on `loop` for a test's task, which prefers `executor` (from
     /// ``scope(for:)``), until `succeeded` says the task has ended (`true` when it succeeded,
-    /// `false` when it failed, `nil` while it runs); see ``test(on:timeLimit:checkingLeaks:_:)``,
+    /// `false` when it failed, `nil` while it runs); see ``test(on:timeLimit:checkingLeaks:resolution:_:)``,
     /// whose errors it throws. Leaks are checked after a success only. Installs the scope for its
     /// duration unless it is the active one.
     package static func drive(
@@ -96,7 +102,7 @@ extension VirtualTime {
                     + "make it with RunLoop(clock: .virtual(VirtualClock()))",
                 registrations: [])
         }
-        loop.preconditionOnLoopThread("VirtualTime.test(on:timeLimit:checkingLeaks:_:)")
+        loop.preconditionOnLoopThread("VirtualTime.test(on:timeLimit:checkingLeaks:resolution:_:)")
         guard let scope = executor as? VirtualTimeScope, scope.handle.shared === loop.handle.shared else {
             preconditionFailure("VirtualTime.drive: the executor is not VirtualTime.scope(for:) of this loop")
         }

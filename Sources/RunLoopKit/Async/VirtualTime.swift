@@ -95,7 +95,7 @@ final class VirtualTimeScope: TaskExecutor, SchedulingExecutor {
     /// Sleeps whose timer has not fired yet.
     private let waitingSleeps = Atomic<Int>(0)
 
-    init(handle: RunLoop.Handle, resolution: Duration = .milliseconds(1)) {
+    init(handle: RunLoop.Handle, resolution: Duration) {
         self.handle = handle
         self.resolution = resolution
     }
