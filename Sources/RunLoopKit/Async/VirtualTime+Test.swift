@@ -31,7 +31,7 @@ extension VirtualTime {
     ///   ``VirtualTimeError/Kind/leaked`` with where they were made (`checkingLeaks`).
     /// - **Watchdog**: after `timeLimit` of real time the run stops with
     ///   ``VirtualTimeError/Kind/watchdog``; if the loop's thread is stuck in a callout and cannot
-    ///   stop, the program stops with a message after a second `timeLimit`.
+    ///   stop, the program stops with a message after a second `timeLimit` (ten seconds at least).
     ///
     /// Runs the loop's ``RunLoop/Mode/default`` mode. Call it on the loop's thread.
     ///
@@ -186,7 +186,8 @@ extension RunLoop {
 
 extension VirtualTime {
     /// A test's real-time limit: when it passes, the loop is woken and the test stops at its next
-    /// turn; if the loop's thread has not stopped after a second limit, the program stops.
+    /// turn; if the loop's thread has not stopped after a second limit (ten seconds at least), the
+    /// program stops.
     final class Watchdog: Sendable {
         /// How long the driver waits for input at most before it looks at the watchdog again.
         static let pollInterval = Duration.milliseconds(100)
@@ -202,7 +203,9 @@ extension VirtualTime {
                 guard state.compareExchange(expected: 0, desired: 1, ordering: .acquiringAndReleasing).exchanged
                 else { return }
                 handle.wakeUp()
-                DispatchQueue.global().asyncAfter(deadline: deadline + .nanoseconds(Int(clamping: nanoseconds))) {
+                // The loop's thread gets another time limit, and at least ten seconds on a loaded machine.
+                let grace = max(nanoseconds, 10_000_000_000)
+                DispatchQueue.global().asyncAfter(deadline: deadline + .nanoseconds(Int(clamping: grace))) {
                     [self] in
                     guard state.load(ordering: .acquiring) != 2 else { return }
                     fatalError(
