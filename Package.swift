@@ -8,6 +8,7 @@ let package = Package(
     products: [
         .library(name: "RunLoopKit", targets: ["RunLoopKit"]),
         .library(name: "RunLoopKitFoundationCompat", targets: ["RunLoopKitFoundationCompat"]),
+        .library(name: "RunLoopKitTesting", targets: ["RunLoopKitTesting"]),
         .executable(name: "timerdeck", targets: ["timerdeck"]),
         .executable(name: "timerdeck-bench", targets: ["timerdeck-bench"]),
     ],
@@ -45,6 +46,9 @@ let package = Package(
         // Foundation's names (`Timer`, `RunLoop`, `Date`, `TimeInterval`) over RunLoopKit, with
         // FoundationEssentials for the date types and never all of Foundation.
         .target(name: "RunLoopKitFoundationCompat", dependencies: ["RunLoopKit"]),
+        // Tests on virtual time under swift-testing (a trait) and XCTest (a helper): it imports the
+        // test frameworks, and through them Foundation, which RunLoopKit itself never does.
+        .target(name: "RunLoopKitTesting", dependencies: ["RunLoopKit"]),
         .target(
             name: "TerminalUI",
             dependencies: ["CNcurses"]
@@ -130,7 +134,7 @@ let package = Package(
         .testTarget(
             name: "DocumentationExampleTests",
             dependencies: [
-                "RunLoopKit", "RunLoopKitFoundationCompat", "TestSupport",
+                "RunLoopKit", "RunLoopKitFoundationCompat", "RunLoopKitTesting", "TestSupport",
                 .product(name: "CoreMetrics", package: "swift-metrics"),
             ],
             exclude: ["ReadmeExample"]
@@ -143,6 +147,7 @@ let package = Package(
             dependencies: [
                 "RunLoopKit", "TestSupport", .product(name: "MetricsTestKit", package: "swift-metrics"),
             ]),
+        .testTarget(name: "RunLoopKitTestingTests", dependencies: ["RunLoopKitTesting", "RunLoopKit"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TestSupport"]),
         // Imports the executable too, to check its command-line parsing.
         .testTarget(

@@ -25,6 +25,8 @@ struct BenchCommand: ParsableCommand {
     var throughputOnly = false
     @Flag(help: "Only the async section: sleeping tasks, job hops and actor calls.")
     var asyncOnly = false
+    @Flag(help: "Only the virtual day: 24 h of a display link, 1,000 timers and 100 sleeping tasks, simulated.")
+    var virtualDayOnly = false
 
     @Option(help: .hidden)
     var child: String?
@@ -67,6 +69,9 @@ struct BenchCommand: ParsableCommand {
         let report = Report(json: json)
         report.machine()
         guard !asyncOnly else { return try runAsync(report) }
+        // A virtual day (an hour with --quick): what simulating it costs.
+        let virtualDay = { try report.virtualDay(spawn("virtualday", "RunLoopKit", quick ? 1 : 24)) as Void }
+        guard !virtualDayOnly else { return try virtualDay() }
         let sizes = quick ? [1_000] : [1_000, 100_000, 1_000_000]
         // RunLoopKit's two timer APIs: Timer objects and the object-free TimeoutSet.
         let peers = [
@@ -121,6 +126,7 @@ struct BenchCommand: ParsableCommand {
             .map { try spawn("idle", $0, Int(idleSeconds * Nanoseconds.perSecond)) }
         report.idle(idle)
         try runAsync(report)
+        try virtualDay()
         guard DashboardSession.binary() != nil else {
             report.skipped(
                 "dashboard in a pseudo-terminal: not run, no timerdeck next to this executable (build it first: swift build -c release)"
@@ -278,6 +284,8 @@ struct BenchCommand: ParsableCommand {
                 parts[1] == "default"
                     ? ActorBench.defaultExecutor(calls: calls)
                     : ActorBench.loop(calls: calls, fromActor: parts[1] == "loop-actor"))
+        case (.virtualDay, _):
+            data = try encoder.encode(VirtualDayBench.run(hours: Int(numbers[0])))
         case (.dashboard, _):
             guard let plan = DashboardPeer.Plan(arguments: numbers), let binary = DashboardSession.binary() else {
                 throw ValidationError("bad child spec \(spec), or no timerdeck next to this executable")

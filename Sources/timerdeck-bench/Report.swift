@@ -178,6 +178,20 @@ struct Report {
         if result.exitStatus != 0 { print("\n(timerdeck exited with wait status \(result.exitStatus) after q)") }
     }
 
+    func virtualDay(_ result: VirtualDayResult) {
+        if json { return emit(result) }
+        print("\n## Virtual time: a simulated stretch with a 60 fps display link, 1,000 timers, 100 sleeping tasks")
+        table(
+            ["peer", "simulated h", "frames", "timer fires", "sleeper wakes", "CPU s", "wall s"],
+            [
+                [
+                    result.peer, String(result.simulatedSeconds / 3_600), String(result.displayLinkFrames),
+                    String(result.timerFires), String(result.sleeperWakes), format(result.cpuSeconds, digits: 2),
+                    format(result.wallSeconds, digits: 2),
+                ]
+            ])
+    }
+
     /// A section that was not run, and why.
     func skipped(_ text: String) {
         if json { return emit(["skipped": text]) }

@@ -141,4 +141,5 @@ enum Measurement: String, Codable, CaseIterable {
     case dashboard
     case hop
     case actorCalls = "actor"
+    case virtualDay = "virtualday"
 }

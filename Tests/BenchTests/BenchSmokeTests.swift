@@ -56,6 +56,13 @@ struct BenchSmokeTests {
             #expect(int(row["delivered"]) > 0 && int(row["gridSlots"]) > 0, "fires delivered: \(row)")
         }
 
+        // A virtual hour (a day without --quick): every frame, timer fire and sleeper wake-up, exactly.
+        let virtualHour = rows.filter { $0["simulatedSeconds"] != nil }
+        #expect(virtualHour.count == 1)
+        #expect(int(virtualHour.first?["displayLinkFrames"]) == 216_000, "60 frames a second: \(virtualHour)")
+        #expect(int(virtualHour.first?["timerFires"]) == 26_460, "the sum of 3,600 / n for n in 1...1,000")
+        #expect(int(virtualHour.first?["sleeperWakes"]) == 1_826, "the sum of 3,600 / 10n for n in 1...100")
+
         let idle = rows.filter { $0["wakeUpsPerSecond"] != nil && $0["scene"] == nil }
         #expect(
             Set(idle.compactMap { $0["peer"] as? String })

@@ -14,7 +14,9 @@ struct ExampleCoverageTests {
         var description: String { "\(location):\n" + lines.joined(separator: "\n") }
     }
 
-    static let documentedModules = ["Sources/RunLoopKit", "Sources/RunLoopKitFoundationCompat"]
+    static let documentedModules = [
+        "Sources/RunLoopKit", "Sources/RunLoopKitFoundationCompat", "Sources/RunLoopKitTesting",
+    ]
 
     /// The files under `directory` (relative to the repository) whose names end in `suffix`.
     static func files(under directory: String, endingIn suffix: String) -> [String] {

@@ -13,3 +13,10 @@ private func importedWithFoundationExample() {
     RunLoop.current.run(until: Date(timeIntervalSinceNow: 2))
     timer.invalidate()
 }
+
+// Porting.md's test-target aliases. Here they sit in a namespace, since this target's other
+// files use RunLoopKit's own names; a test target puts them at its top level.
+private enum TestTargetAliases {
+    typealias RunLoop = RunLoopKitFoundationCompat.RunLoop
+    typealias Timer = RunLoopKitFoundationCompat.Timer
+}

@@ -329,8 +329,10 @@ struct TimerTests {
         tolerant.tolerance = .milliseconds(100)
         #expect(tolerant.tolerance == .milliseconds(100), "back inline after a long one")
         let short = Timer(fireAt: ms(0), interval: .zero, repeats: false) { _ in }
+        // A timer made while a virtual clock exists (another test's) keeps its creation site in the extras.
+        let hadExtras = short.hasExtras
         short.tolerance = .seconds(4)
-        #expect(!short.hasExtras, "a tolerance under 4.29 s needs no second object")
+        #expect(short.hasExtras == hadExtras, "a tolerance under 4.29 s needs no second object")
         short.tolerance = .seconds(5)
         #expect(short.hasExtras && short.tolerance == .seconds(5), "a longer one is kept in the extras")
     }

@@ -161,7 +161,7 @@ private func taskFromAThread() -> [String] {
 /// A task that yields forever, after five virtual seconds of sleep, with a limit of 1000 jobs.
 private func yieldForever() {
     let loop = RunLoop(clock: .virtual(VirtualClock()))
-    VirtualTime.run(on: loop, runawayJobLimit: 1_000) {
+    VirtualTime.run(on: loop, resolution: .seconds(1), runawayJobLimit: 1_000) {
         Task {
             try await Task.sleep(for: .seconds(5))
             while true { await Task.yield() }

@@ -49,6 +49,9 @@ extension RunLoop {
         let task = taskExecutor.asUnownedTaskExecutor()
         var ran = 0
         while ran < Self.jobBatchLimit && executor.jobs.hasPendingJobs {
+            // What other threads posted before these jobs were queued is handled first: a sleeper
+            // cancelled from another thread has its timer gone before its task resumes.
+            drainInbox()
             executor.jobs.take(into: &jobs)
             for job in jobs {
                 if job.isolated {

@@ -7,7 +7,8 @@ extension RunLoop.Handle {
     /// ``TimeControl`` it follows the loop's clock: sleepers resume in deadline order, equal
     /// deadlines in the order they slept (C-T3), and pausing, stepping or slowing the clock applies
     /// to them. Cancelling the task invalidates the timer and resumes it at once with
-    /// `CancellationError`. An empty `modes` sleeps until cancelled.
+    /// `CancellationError`. An empty `modes` sleeps until cancelled. `file` and `line` name the
+    /// sleep in ``RunLoop/registrations(inMode:)`` and ``VirtualTimeError``s: leave the defaults.
     ///
     /// Called on the loop's thread (a task that prefers its ``taskExecutor``, an actor bound to its ``executor``) the timer is
     /// added at once, with no system call; from another thread it is added at the loop's next pass.
@@ -19,9 +20,10 @@ extension RunLoop.Handle {
     /// }
     /// ```
     nonisolated(nonsending) public func sleep(
-        until deadline: Instant, tolerance: Duration? = nil, inModes modes: [RunLoop.Mode] = [.common]
+        until deadline: Instant, tolerance: Duration? = nil, inModes modes: [RunLoop.Mode] = [.common],
+        file: StaticString = #fileID, line: UInt = #line
     ) async throws {
-        let sleeper = Sleeper(handle: self)
+        let sleeper = Sleeper(handle: self, file: file, line: line)
         try await withTaskCancellationHandler {
             try await withLoopThrowingContinuation { continuation in
                 sleeper.start(continuation)
@@ -40,11 +42,13 @@ extension RunLoop.Handle {
         }
     }
 
-    /// Suspends the calling task for `duration` of the loop's clock; see ``sleep(until:tolerance:inModes:)``.
+    /// Suspends the calling task for `duration` of the loop's clock; see ``sleep(until:tolerance:inModes:file:line:)``.
     nonisolated(nonsending) public func sleep(
-        for duration: Duration, tolerance: Duration? = nil, inModes modes: [RunLoop.Mode] = [.common]
+        for duration: Duration, tolerance: Duration? = nil, inModes modes: [RunLoop.Mode] = [.common],
+        file: StaticString = #fileID, line: UInt = #line
     ) async throws {
-        try await sleep(until: timeSource.now(.uptime) + duration, tolerance: tolerance, inModes: modes)
+        try await sleep(
+            until: timeSource.now(.uptime) + duration, tolerance: tolerance, inModes: modes, file: file, line: line)
     }
 
     /// The loop's clock as a Swift `Clock` on `kind`, whose sleeps are timers of this loop in

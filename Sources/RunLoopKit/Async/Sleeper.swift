@@ -27,9 +27,13 @@ final class Sleeper: Sendable {
         }
     }
 
-    /// A sleeper of the loop behind `handle`.
-    init(handle: RunLoop.Handle) {
+    /// Where the sleep was called, for ``RunLoop/registrations(inMode:)``; `nil` for a clock's sleep.
+    private let site: (file: StaticString, line: UInt)?
+
+    /// A sleeper of the loop behind `handle`, called from `file` and `line` when known.
+    init(handle: RunLoop.Handle, file: StaticString? = nil, line: UInt = 0) {
         self.handle = handle
+        site = file.map { ($0, line) }
     }
 
     private func checkOnLoopThread() {
@@ -54,6 +58,8 @@ final class Sleeper: Sendable {
     func schedule(on loop: RunLoop, until deadline: Instant, tolerance: Duration?, inModes modes: [RunLoop.Mode]) {
         guard case .waiting = state.withLock({ $0 }) else { return }
         let timer = Timer(fireAt: deadline, interval: .zero, repeats: false) { _ in self.fire() }
+        timer.kind = .sleeper
+        if let site, CreationSite.isRecording { timer.setCreationSite(file: site.file, line: site.line) }
         if let tolerance { timer.tolerance = tolerance }
         for mode in modes { loop.add(timer, forMode: mode) }
         self.timer = timer
@@ -67,8 +73,9 @@ final class Sleeper: Sendable {
     }
 
     /// Resumes the sleeper at once with `CancellationError`, unless it has finished; the timer is
-    /// invalidated on the loop's thread (``invalidateTimer()``) — on that thread before the task
-    /// resumes, so code on the loop right after the resumption no longer sees it.
+    /// invalidated on the loop's thread (``invalidateTimer()``) before a task on the loop resumes:
+    /// at once on that thread, and from another thread by a message the loop handles before it
+    /// runs the jobs queued after it — code on the loop right after the resumption never sees it.
     func cancel() {
         let continuation = take(setting: .cancelled)
         if handle.isOnLoopThread {

@@ -89,7 +89,7 @@ public enum VirtualTime {
 /// runtime's sleeps (`Task.sleep`, the clocks' `sleep`) find it as their scheduling executor and
 /// call ``enqueue(_:after:tolerance:clock:)`` or ``enqueue(_:at:tolerance:clock:)``.
 final class VirtualTimeScope: TaskExecutor, SchedulingExecutor {
-    private let handle: RunLoop.Handle
+    let handle: RunLoop.Handle
     /// What the time left until a deadline of the runtime's clocks is rounded up to a multiple of.
     private let resolution: Duration
     /// Sleeps whose timer has not fired yet.
@@ -145,6 +145,7 @@ final class VirtualTimeScope: TaskExecutor, SchedulingExecutor {
                 self.enqueue(job)
                 self.waitingSleeps.subtract(1, ordering: .relaxed)
             }
+            timer.kind = .sleeper
             loop.add(timer, forMode: .common)
         }
         if handle.isOnLoopThread {
@@ -192,7 +193,7 @@ final class VirtualTimeScope: TaskExecutor, SchedulingExecutor {
 /// The concurrency runtime's hook for its global executor (`swift_task_enqueueGlobal_hook`,
 /// exported by libswift_Concurrency), pointed at the active scope. The runtime's sleeps need no
 /// hook: they go to the scheduling executor the sleeping task runs on.
-private enum RuntimeHook {
+enum RuntimeHook {
     typealias Enqueue = @convention(thin) (UnownedJob) -> Void
     typealias Hook = @convention(thin) (UnownedJob, Enqueue) -> Void
 
@@ -229,6 +230,11 @@ private enum RuntimeHook {
             state.previous = variable.pointee
             variable.pointee = unsafeBitCast(hook, to: UInt.self)
         }
+    }
+
+    /// The active scope, if it is `handle`'s loop's.
+    static func activeScope(for handle: RunLoop.Handle) -> VirtualTimeScope? {
+        state.withLock { $0.scope?.handle.shared === handle.shared ? $0.scope : nil }
     }
 
     /// Restores the hook the active scope replaced. A job the runtime hands over meanwhile goes

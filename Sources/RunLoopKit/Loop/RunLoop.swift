@@ -65,6 +65,10 @@ public final class RunLoop {
     var wakeReason: WakeReason?
     /// The swift-metrics handles while ``reportMetrics(label:dimensions:factory:)`` is on; nil (and free) otherwise.
     var metrics: LoopMetrics?
+    /// How many passes at one virtual instant the virtual-time operations (``runCurrent(inMode:)``,
+    /// ``advance(to:inMode:)``, ``runUntilIdle(inMode:limit:)``) allow before they throw a
+    /// ``VirtualTimeError/Kind/runaway`` error.
+    public var runawayPassLimit = 10_000
     /// The state found by the last ``modeState(for:)`` lookup, to skip hashing the mode name.
     private var lastModeState: ModeState?
 
@@ -164,7 +168,7 @@ public final class RunLoop {
     /// Runs `body` with `loop` as the calling thread's ``current`` run loop, then restores the previous one.
     ///
     /// This is how a program or a test puts a loop on a ``VirtualClock`` behind the APIs that use
-    /// the current loop, such as ``Timer/scheduledTimer(withInterval:repeats:on:forMode:block:)``.
+    /// the current loop, such as ``Timer/scheduledTimer(withInterval:repeats:on:forMode:file:line:block:)``.
     @available(*, noasync)
     public static func withCurrent<Result>(_ loop: RunLoop, _ body: () throws -> Result) rethrows -> Result {
         try CurrentRunLoop.with(loop, body)

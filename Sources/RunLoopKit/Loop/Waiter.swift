@@ -13,7 +13,8 @@ import Glibc
 /// 5.11). There is no polling tick: with no deadline the loop sleeps until input or a wake-up.
 ///
 /// On a ``VirtualClock`` it lets outside work finish, checks input without blocking and then jumps
-/// the clock to the deadline; it blocks for real only when there is no deadline.
+/// the clock to the deadline as its ``autojump`` says; it blocks for real only when there is no
+/// deadline or autojump is off.
 final class Waiter {
     private let shared: LoopShared
     private let clock: TimeSource
@@ -48,6 +49,8 @@ final class Waiter {
     private var sawEvent = false
     /// Whether a wake-up read during the last wait asked for a pass.
     private var sawWakeUpForWork = false
+    /// How a wait on a ``VirtualClock`` reaches its deadline (``RunLoop/autojump``).
+    var autojump = RunLoop.Autojump.immediately
 
     init(shared: LoopShared, clock: TimeSource) throws(SystemCallError) {
         self.shared = shared
@@ -110,6 +113,10 @@ final class Waiter {
         // Only a strictCF loop is ever interrupted without a wake-up for work (RunLoop.Handle.rearm).
         defer { wokeOnlyToRearm = sawWakeUp && !sawWakeUpForWork && !sawEvent && shared.isStrictCF }
         if poll {
+            // On a virtual clock a mode without descriptors or the main queue has only the loop's
+            // wake-ups in its set, and the pass has just read those (settleOutsideWork): a later
+            // one is read at the next pass. Polling it would be a system call for nothing.
+            if clock.virtualClock != nil && state.descriptorSources.isEmpty && !state.watchesMainQueue { return }
             collect(epoll, timeout: 0, into: &ready)
             return
         }
@@ -137,11 +144,47 @@ final class Waiter {
         settleOutsideWork(clearingWakeUps: false)
         let woke = collect(epoll, timeout: 0, into: &ready)
         guard !woke else { return }
-        if let deadline, deadline != Int64.max {
-            virtualClock.advance(toUptime: Instant(nanoseconds: deadline))
-        } else {
+        guard let deadline, deadline != Int64.max else {
             collect(epoll, timeout: -1, into: &ready)
+            return
         }
+        switch autojump {
+        case .immediately:
+            break
+        case .after(let threshold):
+            // Input that comes within the threshold of real time keeps virtual time where it is.
+            if waitForInput(epoll, forReal: threshold, into: &ready) { return }
+        case .off:
+            collect(epoll, timeout: -1, into: &ready)
+            return
+        }
+        virtualClock.advance(toUptime: Instant(nanoseconds: deadline))
+    }
+
+    /// Waits up to `duration` of real time for input or a wake-up in `state`'s epoll set; returns
+    /// whether any came. Readable descriptors stay readable for the next pass; wake-ups are read.
+    func awaitInput(in state: ModeState, forReal duration: Duration) -> Bool {
+        let epoll: Int32
+        do {
+            epoll = try epollDescriptor(for: state)
+        } catch {
+            fatalError(
+                "RunLoop: cannot wait in mode \(state.mode): \(error); free descriptors or raise the limit (ulimit -n)")
+        }
+        sawWakeUp = false
+        sawEvent = false
+        var ready: [Int32] = []
+        return waitForInput(epoll, forReal: duration, into: &ready)
+    }
+
+    /// Waits up to `duration` of real time for input or a wake-up, after a poll found none;
+    /// returns whether any came.
+    private func waitForInput(_ epoll: Int32, forReal duration: Duration, into ready: inout [Int32]) -> Bool {
+        let length = max(duration.nanoseconds, 0)
+        if collect(epoll, until: SystemClock.now(.uptime).nanoseconds &+ length, into: &ready) {
+            return sawWakeUp || sawEvent || !ready.isEmpty
+        }
+        return collect(epoll, timeout: Int32(clamping: (length + 999_999) / 1_000_000), into: &ready)
     }
 
     /// On a ``VirtualClock`` outside work (``RunLoop/Handle/beginExternalWork()``) takes no

@@ -24,7 +24,7 @@ public struct LoopClock: Clock {
     /// One nanosecond: instants are integer nanoseconds.
     public var minimumResolution: Duration { .nanoseconds(1) }
 
-    /// Sleeps until `deadline` of the ``kind`` clock; see ``RunLoop/Handle/sleep(until:tolerance:inModes:)``.
+    /// Sleeps until `deadline` of the ``kind`` clock; see ``RunLoop/Handle/sleep(until:tolerance:inModes:file:line:)``.
     public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
         let uptimeDeadline = kind == .uptime ? deadline : handle.timeSource.now(.uptime) + now.duration(to: deadline)
         try await handle.sleep(until: uptimeDeadline, tolerance: tolerance, inModes: modes)

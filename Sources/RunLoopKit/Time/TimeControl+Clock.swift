@@ -8,7 +8,7 @@ extension TimeControl: Clock {
     public var minimumResolution: Duration { .nanoseconds(1) }
 
     /// Sleeps until `deadline` (uptime) as a timer in the common modes of the first loop made on
-    /// this clock (``RunLoop/Handle/sleep(until:tolerance:inModes:)``); stops the program when no
+    /// this clock (``RunLoop/Handle/sleep(until:tolerance:inModes:file:line:)``); stops the program when no
     /// loop runs on it.
     public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
         try await servingLoop.loop(of: "TimeControl").sleep(until: deadline, tolerance: tolerance)

@@ -15,7 +15,7 @@ extension VirtualClock: Clock {
     public var minimumResolution: Duration { .nanoseconds(1) }
 
     /// Sleeps until `deadline` (uptime) as a timer in the common modes of the first loop made on
-    /// this clock (``RunLoop/Handle/sleep(until:tolerance:inModes:)``); stops the program when no
+    /// this clock (``RunLoop/Handle/sleep(until:tolerance:inModes:file:line:)``); stops the program when no
     /// loop runs on it.
     public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
         try await servingLoop.loop(of: "VirtualClock").sleep(until: deadline, tolerance: tolerance)

@@ -31,6 +31,11 @@ public final class VirtualClock: Sendable {
     /// Creates a clock whose uptime and continuous time start at zero and whose wall time starts at `wallStart`.
     public init(wallStart: Instant = VirtualClock.defaultWallStart) {
         readings = Mutex(Readings(uptime: 0, continuous: 0, wall: wallStart.nanoseconds))
+        CreationSite.virtualClock(exists: true)
+    }
+
+    deinit {
+        CreationSite.virtualClock(exists: false)
     }
 
     /// The current reading of `kind`.

@@ -58,6 +58,11 @@ public final class Timer {
         var shared: TimerShared?
         /// The name in the `timer` dimension of the loop's metrics (``RunLoop/setMetricsName(_:for:)``).
         var metricsName: String?
+        /// Where the timer was made (``CreationSite``), kept while a ``VirtualClock`` exists.
+        var creationFile: StaticString?
+        var creationLine: UInt = 0
+        /// What made the timer: a ``RunLoop/Registration/Kind/sleeper`` for a sleep's timer.
+        var kind = RunLoop.Registration.Kind.timer
     }
 
     /// Creates an unscheduled timer; add it to a run loop with ``RunLoop/add(_:forMode:)-(Timer,_)``.
@@ -67,20 +72,31 @@ public final class Timer {
     ///   - interval: the repeat interval. Ignored for a one-shot timer (its ``interval`` reads zero, C-T11);
     ///     a repeating timer with an interval ≤ 0 repeats every 0.1 ms (decisions.md 1).
     ///   - repeats: whether the timer repeats.
+    ///   - file: the file that makes the timer, named by a ``VirtualTimeError``; leave the default.
+    ///   - line: the line that makes the timer; leave the default.
     ///   - block: called on the run loop's thread with the timer itself (seed L2a).
-    public init(fireAt fireDate: Instant, interval: Duration, repeats: Bool, block: @escaping (Timer) -> Void) {
+    public init(
+        fireAt fireDate: Instant, interval: Duration, repeats: Bool, file: StaticString = #fileID,
+        line: UInt = #line, block: @escaping (Timer) -> Void
+    ) {
         fireNanoseconds = fireDate.nanoseconds
         self.block = block
         if repeats {
             extrasForWriting().intervalNanoseconds = interval.nanoseconds > 0 ? interval.nanoseconds : 100_000
         }
+        if CreationSite.isRecording { setCreationSite(file: file, line: line) }
     }
 
     /// Creates an unscheduled timer whose first fire is one `interval` from now on the current
     /// thread's run loop clock (Darwin's behaviour, not Linux Foundation's fire-at-once, decisions.md 1).
     @available(*, noasync)
-    public convenience init(interval: Duration, repeats: Bool, block: @escaping (Timer) -> Void) {
-        self.init(fireAt: RunLoop.current.now + interval, interval: interval, repeats: repeats, block: block)
+    public convenience init(
+        interval: Duration, repeats: Bool, file: StaticString = #fileID, line: UInt = #line,
+        block: @escaping (Timer) -> Void
+    ) {
+        self.init(
+            fireAt: RunLoop.current.now + interval, interval: interval, repeats: repeats, file: file, line: line,
+            block: block)
     }
 
     /// Creates a timer and adds it to `runLoop` (the current thread's by default) in `mode` (seed M1).
@@ -93,10 +109,13 @@ public final class Timer {
         repeats: Bool,
         on runLoop: RunLoop? = nil,
         forMode mode: RunLoop.Mode = .default,
+        file: StaticString = #fileID,
+        line: UInt = #line,
         block: @escaping (Timer) -> Void
     ) -> Timer {
         let loop = runLoop ?? RunLoop.current
-        let timer = Timer(fireAt: loop.now + interval, interval: interval, repeats: repeats, block: block)
+        let timer = Timer(
+            fireAt: loop.now + interval, interval: interval, repeats: repeats, file: file, line: line, block: block)
         loop.add(timer, forMode: mode)
         return timer
     }
@@ -244,6 +263,25 @@ public final class Timer {
     var metricsName: String? {
         get { extras?.metricsName }
         set { extrasForWriting().metricsName = newValue }
+    }
+
+    /// Where the timer was made, if it was made while a ``VirtualClock`` existed.
+    public var creationSite: CreationSite? {
+        guard let extras, let file = extras.creationFile else { return nil }
+        return CreationSite(file: file, line: extras.creationLine)
+    }
+
+    /// Records where the timer was made (a sleep's timer records the sleep's caller).
+    func setCreationSite(file: StaticString, line: UInt) {
+        let extras = extrasForWriting()
+        extras.creationFile = file
+        extras.creationLine = line
+    }
+
+    /// What the timer serves: a plain timer, or a sleep's one-shot timer.
+    var kind: RunLoop.Registration.Kind {
+        get { extras?.kind ?? .timer }
+        set { extrasForWriting().kind = newValue }
     }
 
     /// Whether the timer has allocated its rarely used state (a repeating timer, a handle, user

@@ -71,6 +71,11 @@ final class TimerQueue {
         timer.slot(in: id) != nil
     }
 
+    /// Calls `body` with every entry in the heap, in no particular order (parked ones are not in it).
+    func forEachEntry(_ body: (Entry) -> Void) {
+        for index in 0..<heapCount { body(heap[index]) }
+    }
+
     /// Adds `timer` with the given fire time; `order` must be unique and increasing per run loop.
     func insert(_ timer: Timer, deadline: Int64, order: UInt64) {
         // A placeholder until `place` records the index: a timer's first slot is kept inline.

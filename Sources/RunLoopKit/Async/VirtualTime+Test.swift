@@ -1,0 +1,226 @@
+import Dispatch
+import Synchronization
+
+extension VirtualTime {
+    /// Runs `body` as a task on `loop`, whose clock must be a ``VirtualClock``, and drives virtual
+    /// time until the task ends; returns what it returned, or throws what it threw or a
+    /// ``VirtualTimeError`` — a test on it fails and never hangs.
+    ///
+    /// It runs in a virtual-time scope, as ``run(on:resolution:runawayJobLimit:_:)`` does (it
+    /// joins the active one of the same loop, or makes one for its duration): `Task {}`,
+    /// `Task.detached {}`, child tasks, `Task.sleep(for:)` and `ContinuousClock().sleep(for:)`
+    /// run on the loop and take virtual time, and so does ``RunLoop/Handle/sleep(for:tolerance:inModes:file:line:)``.
+    /// The scope is process-wide: run each such test in a process of its own (an exit test), or in
+    /// a process that runs nothing else meanwhile. Time moves as the loop's ``RunLoop/autojump``
+    /// says: to each next deadline once nothing is due, by default.
+    ///
+    /// The runtime's sleeps are rounded up to a multiple of `resolution`, as in
+    /// ``run(on:resolution:runawayJobLimit:_:)``: a test that sleeps whole seconds with
+    /// `Task.sleep` and must be exact on a loaded machine passes `.seconds(1)`.
+    ///
+    /// When it returns or throws, the scope (if it made one) ends at once, without waiting for the
+    /// jobs of the scope: a task still running later goes on on the loop, whose thread must run it.
+    ///
+    /// - **Runaway**: ``RunLoop/runawayPassLimit`` passes at one instant throw
+    ///   ``VirtualTimeError/Kind/runaway``, naming the timer due first and where it was made.
+    /// - **Deadlock**: when the task waits while nothing is due, scheduled or running, no source
+    ///   could deliver input and no outside work is under way, ``VirtualTimeError/Kind/deadlock``
+    ///   lists what waits (Go's `synctest`). With ``RunLoop/Autojump/after(_:)`` input gets that
+    ///   long to come first; with ``RunLoop/Autojump/off`` the loop waits for it.
+    /// - **Leaks**: when the task has ended, timers, sleepers and timeouts left in any mode throw
+    ///   ``VirtualTimeError/Kind/leaked`` with where they were made (`checkingLeaks`).
+    /// - **Watchdog**: after `timeLimit` of real time the run stops with
+    ///   ``VirtualTimeError/Kind/watchdog``; if the loop's thread is stuck in a callout and cannot
+    ///   stop, the program stops with a message after a second `timeLimit` (ten seconds at least).
+    ///
+    /// Runs the loop's ``RunLoop/Mode/default`` mode. Call it on the loop's thread.
+    ///
+    /// ```swift
+    /// let loop = RunLoop(clock: .virtual(VirtualClock()))
+    /// let handle = loop.handle
+    /// let slept = try VirtualTime.test(on: loop, resolution: .seconds(1)) {
+    ///     try await Task.sleep(for: .seconds(90))
+    ///     return handle.timeSource.now()
+    /// }
+    /// // slept == Instant.zero + .seconds(90)
+    /// ```
+    @available(*, noasync)
+    @discardableResult
+    public static func test<Result: Sendable>(
+        on loop: RunLoop, timeLimit: Duration = .seconds(60), checkingLeaks: Bool = true,
+        resolution: Duration = .milliseconds(1), _ body: @escaping @Sendable () async throws -> Result
+    ) throws -> Result {
+        let outcome = LockedValue<Swift.Result<Result, any Error>?>(nil)
+        let handle = loop.handle
+        let executor = scope(for: handle, resolution: resolution)
+        Task(executorPreference: executor) {
+            let result: Swift.Result<Result, any Error>
+            do {
+                result = .success(try await body())
+            } catch {
+                result = .failure(error)
+            }
+            outcome.withLock { $0 = result }
+            handle.wakeUp()
+        }
+        try drive(
+            on: loop, executor: executor, timeLimit: timeLimit, checkingLeaks: checkingLeaks,
+            succeeded: {
+                guard let result = outcome.withLock({ $0 }) else { return nil }
+                if case .success = result { return true }
+                return false
+            })
+        guard let result = outcome.withLock({ $0 }) else {
+            preconditionFailure("VirtualTime.test: the drive ended before the test's task")
+        }
+        return try result.get()
+    }
+
+    /// The task executor a test's task on the loop behind `handle` prefers: the active
+    /// virtual-time scope of that loop, or a new one, rounding the runtime's sleeps to
+    /// `resolution`, that ``drive(on:executor:timeLimit:checkingLeaks:succeeded:)`` installs.
+    /// Its sleeps take the loop's virtual time.
+    package static func scope(for handle: RunLoop.Handle, resolution: Duration) -> any TaskExecutor {
+        precondition(resolution > .zero, "VirtualTime.test(on:): the resolution must be positive")
+        return RuntimeHook.activeScope(for: handle) ?? VirtualTimeScope(handle: handle, resolution: resolution)
+    }
+
+    /// Drives virtual time on `loop` for a test's task, which prefers `executor` (from
+    /// ``scope(for:)``), until `succeeded` says the task has ended (`true` when it succeeded,
+    /// `false` when it failed, `nil` while it runs); see ``test(on:timeLimit:checkingLeaks:resolution:_:)``,
+    /// whose errors it throws. Leaks are checked after a success only. Installs the scope for its
+    /// duration unless it is the active one.
+    package static func drive(
+        on loop: RunLoop, executor: any TaskExecutor, timeLimit: Duration, checkingLeaks: Bool,
+        succeeded: () -> Bool?
+    ) throws(VirtualTimeError) {
+        guard case .virtual(let clock) = loop.timeSource else {
+            throw VirtualTimeError(
+                kind: .notVirtual, instant: loop.now,
+                message:
+                    "VirtualTime.test(on:) needs a loop on a VirtualClock: "
+                    + "make it with RunLoop(clock: .virtual(VirtualClock()))",
+                registrations: [])
+        }
+        loop.preconditionOnLoopThread("VirtualTime.test(on:timeLimit:checkingLeaks:resolution:_:)")
+        guard let scope = executor as? VirtualTimeScope, scope.handle.shared === loop.handle.shared else {
+            preconditionFailure("VirtualTime.drive: the executor is not VirtualTime.scope(for:) of this loop")
+        }
+        let installed = RuntimeHook.activeScope(for: loop.handle) !== scope
+        if installed { RuntimeHook.install(scope) }
+        defer { if installed { RuntimeHook.uninstall() } }
+        let watchdog = Watchdog(handle: loop.handle, timeLimit: timeLimit)
+        defer { watchdog.cancel() }
+        var success: Bool?
+        while true {
+            success = succeeded()
+            if success != nil { break }
+            if watchdog.expired {
+                throw VirtualTimeError(
+                    kind: .watchdog, instant: loop.now,
+                    message: "the test ran for more than \(timeLimit) of real time; virtual time stood at \(loop.now)",
+                    registrations: loop.allRegistrations)
+            }
+            try loop.runCurrent()
+            guard succeeded() == nil else { continue }
+            try loop.moveOn(on: clock)
+            // Input that came while waiting: its sources run in one pass.
+            loop.run(mode: .default, until: .zero)
+        }
+        guard checkingLeaks, success == true else { return }
+        let left = loop.allRegistrations.filter { [.timer, .sleeper, .timeoutSet].contains($0.kind) }
+        if !left.isEmpty {
+            throw VirtualTimeError(
+                kind: .leaked, instant: loop.now,
+                message: "the test ended with \(left.count) timers, sleepers or timeouts still scheduled",
+                registrations: left)
+        }
+    }
+}
+
+extension RunLoop {
+    /// Everything registered in every mode (a common item once per mode it is in).
+    var allRegistrations: [Registration] {
+        allModes.flatMap { registrations(inMode: $0) }
+    }
+
+    /// Moves on from a point where nothing is due in the default mode, as ``autojump`` says: jumps
+    /// to the next deadline, or first waits for input that could come; throws a deadlock when there
+    /// is no deadline and nothing could ever come.
+    fileprivate func moveOn(on clock: VirtualClock) throws(VirtualTimeError) {
+        let state = modeState(for: .default)
+        let next = nextFireDate(forMode: .default)
+        let inputPossible =
+            !state.sources.isEmpty || !state.descriptorSources.isEmpty
+            || shared.externalWork.load(ordering: .acquiring) > 0
+        switch autojump {
+        case .immediately:
+            if let next {
+                clock.advance(toUptime: next)
+                return
+            }
+            if inputPossible {
+                _ = waiter.awaitInput(in: state, forReal: VirtualTime.Watchdog.pollInterval)
+                return
+            }
+        case .after(let threshold):
+            if waiter.awaitInput(in: state, forReal: threshold) { return }
+            if let next {
+                clock.advance(toUptime: next)
+                return
+            }
+            if inputPossible { return }
+        case .off:
+            // Time moves only when the test moves it: wait for input (the watchdog ends a wait in vain).
+            _ = waiter.awaitInput(in: state, forReal: VirtualTime.Watchdog.pollInterval)
+            return
+        }
+        throw VirtualTimeError(
+            kind: .deadlock, instant: now,
+            message:
+                "deadlock at \(now): the test's task waits, and nothing is due or scheduled in the default mode, "
+                + "and no source or outside work could wake it",
+            registrations: allRegistrations)
+    }
+}
+
+extension VirtualTime {
+    /// A test's real-time limit: when it passes, the loop is woken and the test stops at its next
+    /// turn; if the loop's thread has not stopped after a second limit (ten seconds at least), the
+    /// program stops.
+    final class Watchdog: Sendable {
+        /// How long the driver waits for input at most before it looks at the watchdog again.
+        static let pollInterval = Duration.milliseconds(100)
+        private let state = Atomic<Int>(0)  // 0 running, 1 expired, 2 done
+        private let deadline: DispatchTime
+        private let timeLimit: Duration
+
+        init(handle: RunLoop.Handle, timeLimit: Duration) {
+            self.timeLimit = timeLimit
+            let nanoseconds = max(timeLimit.nanoseconds, 0)
+            deadline = .now() + .nanoseconds(Int(clamping: nanoseconds))
+            DispatchQueue.global().asyncAfter(deadline: deadline) { [self] in
+                guard state.compareExchange(expected: 0, desired: 1, ordering: .acquiringAndReleasing).exchanged
+                else { return }
+                handle.wakeUp()
+                // The loop's thread gets another time limit, and at least ten seconds on a loaded machine.
+                let grace = max(nanoseconds, 10_000_000_000)
+                DispatchQueue.global().asyncAfter(deadline: deadline + .nanoseconds(Int(clamping: grace))) {
+                    [self] in
+                    guard state.load(ordering: .acquiring) != 2 else { return }
+                    fatalError(
+                        "VirtualTime.test: the test ran for more than \(timeLimit) of real time and its loop's "
+                            + "thread has not come back since: a callout or a job never returns")
+                }
+            }
+        }
+
+        /// Whether the time limit has passed.
+        var expired: Bool { state.load(ordering: .acquiring) == 1 }
+
+        /// The test is over: the watchdog does nothing more.
+        func cancel() {
+            state.store(2, ordering: .releasing)
+        }
+    }
+}

@@ -1,0 +1,146 @@
+/// The operations a test drives a loop on a ``VirtualClock`` with: advance, run what is due,
+/// run until idle, jump, and how the loop's own waits move time (autojump).
+extension RunLoop {
+    /// How a loop on a ``VirtualClock`` moves time when a run would wait for its next deadline.
+    public enum Autojump: Sendable, Equatable {
+        /// It jumps to the deadline at once when no input is ready (the default).
+        case immediately
+        /// It waits for input for this long in real time first, and jumps only if none came: work
+        /// on other threads (real I/O, a server under test) gets its turn before time moves.
+        case after(Duration)
+        /// It never jumps: a run waits for input or a wake-up, and time moves only by
+        /// ``advance(by:inMode:)``, ``advance(to:inMode:)``, ``jump(by:inMode:)``,
+        /// ``runUntilIdle(inMode:limit:)`` or the clock itself.
+        case off
+    }
+
+    /// How the loop's waits move a ``VirtualClock`` (``Autojump``); ignored on other clocks.
+    public var autojump: Autojump {
+        get { waiter.autojump }
+        set {
+            checkThread("autojump")
+            waiter.autojump = newValue
+        }
+    }
+
+    /// Runs `body` with ``autojump`` ``Autojump/off``, then restores it: inside, time moves only when
+    /// the test moves it.
+    @available(*, noasync)
+    public func withAutojumpSuspended<Result, Failure: Error>(
+        _ body: () throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        let previous = autojump
+        autojump = .off
+        defer { autojump = previous }
+        return try body()
+    }
+
+    /// Runs what is due now in `mode`, without moving time: due timers and sleepers, queued blocks,
+    /// signalled sources and executor jobs, pass after pass until none is left (kotlinx's
+    /// `runCurrent`). Throws ``VirtualTimeError/Kind/runaway`` after ``runawayPassLimit`` passes
+    /// with virtual time standing still, naming the timer due first and where it was made.
+    @available(*, noasync)
+    public func runCurrent(inMode mode: Mode = .default) throws(VirtualTimeError) {
+        _ = try virtualClockForTesting("runCurrent(inMode:)")
+        var instant = now
+        var passes = 0
+        while hasWorkNow(inMode: mode) {
+            if now != instant {
+                instant = now
+                passes = 0
+            }
+            if passes >= runawayPassLimit { throw runawayError(inMode: mode, passes: passes) }
+            run(mode: mode, until: .zero)
+            passes += 1
+        }
+    }
+
+    /// Moves time forward by `duration` in `mode`, stopping at every deadline on the way: each
+    /// timer and sleeper fires in deadline order (equal deadlines in the order they were added),
+    /// with ``now`` equal to its deadline in its callout, and a repeating timer fires at each of
+    /// its grid points. Ends at the target with what is due there run (``runCurrent(inMode:)``).
+    @available(*, noasync)
+    public func advance(by duration: Duration, inMode mode: Mode = .default) throws(VirtualTimeError) {
+        try advance(to: now + max(duration, .zero), inMode: mode)
+    }
+
+    /// Moves time forward to `instant` (uptime) in `mode`; see ``advance(by:inMode:)``. An instant
+    /// in the past only runs what is due now.
+    @available(*, noasync)
+    public func advance(to instant: Instant, inMode mode: Mode = .default) throws(VirtualTimeError) {
+        let clock = try virtualClockForTesting("advance(to:inMode:)")
+        try runCurrent(inMode: mode)
+        while let next = nextFireDate(forMode: mode), next <= instant {
+            clock.advance(toUptime: next)
+            try runCurrent(inMode: mode)
+        }
+        clock.advance(toUptime: instant)
+        try runCurrent(inMode: mode)
+    }
+
+    /// Moves time forward by `duration` at once, as after the machine slept with the loop
+    /// suspended (sinon's `jump`): what fell due in the gap fires once, and a repeating timer that
+    /// missed several of its grid points fires once and goes on at the next point after now (CF's
+    /// skip of missed slots, C-T6). Uptime moves too: unlike ``VirtualClock/sleep(_:)``, this is
+    /// time the loop saw pass.
+    @available(*, noasync)
+    public func jump(by duration: Duration, inMode mode: Mode = .default) throws(VirtualTimeError) {
+        let clock = try virtualClockForTesting("jump(by:inMode:)")
+        clock.advance(toUptime: now + max(duration, .zero))
+        try runCurrent(inMode: mode)
+    }
+
+    /// Runs `mode` until nothing is scheduled in it (kotlinx's `advanceUntilIdle`): time jumps from
+    /// deadline to deadline, as in ``advance(to:inMode:)``, until no timer, sleeper or timeout is
+    /// left. Throws ``VirtualTimeError/Kind/notIdle`` after `limit` deadlines, listing what is still
+    /// scheduled (a repeating timer never lets a mode become idle).
+    @available(*, noasync)
+    public func runUntilIdle(inMode mode: Mode = .default, limit: Int = 10_000) throws(VirtualTimeError) {
+        let clock = try virtualClockForTesting("runUntilIdle(inMode:limit:)")
+        try runCurrent(inMode: mode)
+        var deadlines = 0
+        while let next = nextFireDate(forMode: mode) {
+            guard deadlines < limit else {
+                throw VirtualTimeError(
+                    kind: .notIdle, instant: now,
+                    message: "mode \(mode) was still not idle after \(limit) deadlines, at \(now)",
+                    registrations: registrations(inMode: mode))
+            }
+            clock.advance(toUptime: next)
+            try runCurrent(inMode: mode)
+            deadlines += 1
+        }
+    }
+
+    /// The loop's ``VirtualClock``, or an error naming `call` when its clock is not one.
+    private func virtualClockForTesting(_ call: String) throws(VirtualTimeError) -> VirtualClock {
+        checkThread(call)
+        guard case .virtual(let clock) = timeSource else {
+            throw VirtualTimeError(
+                kind: .notVirtual, instant: now,
+                message:
+                    "\(call) needs a loop on a VirtualClock: make it with RunLoop(clock: .virtual(VirtualClock()))",
+                registrations: [])
+        }
+        return clock
+    }
+
+    /// Whether a pass of `mode` now would do work: a timer due, a block, a signalled source or a job.
+    private func hasWorkNow(inMode mode: Mode) -> Bool {
+        drainInbox()
+        guard let state = modeStates[mode] else { return false }
+        if let next = nextFireDate(forMode: mode), next <= now { return true }
+        return hasJobs(for: state) || blocks.contains { matches($0.modes, state) }
+            || state.sources.contains { $0.isValid && $0.signalState.signalStamp != 0 }
+    }
+
+    /// The runaway error for `mode`, naming what is due now.
+    private func runawayError(inMode mode: Mode, passes: Int) -> VirtualTimeError {
+        let due = registrations(inMode: mode).filter { $0.fireDate.map { $0 <= now } ?? false }
+        let culprit = due.first.map { "\($0)" } ?? "executor jobs or blocks that keep queuing more"
+        return VirtualTimeError(
+            kind: .runaway, instant: now,
+            message: "\(passes) passes ran with virtual time standing still at \(now): \(culprit)",
+            registrations: due)
+    }
+}

@@ -1,0 +1,53 @@
+/// Why a test on virtual time failed instead of hanging: a runaway, a loop that never became idle,
+/// a deadlock, things left behind, or a real-time watchdog; the message names what was involved.
+///
+/// ```swift
+/// let beat = Timer.scheduledTimer(withInterval: .seconds(1), repeats: true, on: loop) { _ in }
+/// do {
+///     try loop.runUntilIdle(limit: 100)
+/// } catch {
+///     print(error)  // mode default was still not idle after 100 deadlines, at 100.000s, then the timer
+/// }
+/// ```
+public struct VirtualTimeError: Error, Sendable, CustomStringConvertible {
+    /// What went wrong.
+    public enum Kind: Sendable, Hashable {
+        /// The loop's clock is not a ``VirtualClock``.
+        case notVirtual
+        /// Pass after pass ran with virtual time standing still (sinon's `loopLimit`): a timer
+        /// that re-arms itself at the same instant, or jobs that queue more jobs forever.
+        case runaway
+        /// ``RunLoop/runUntilIdle(inMode:limit:)`` reached its limit with things still scheduled.
+        case notIdle
+        /// Tasks wait, and nothing is scheduled, runnable or able to deliver input: nothing will
+        /// ever wake them (Go's `synctest`).
+        case deadlock
+        /// Timers or sleepers were left scheduled when the test ended (swift-nio's testing loop).
+        case leaked
+        /// The test ran longer than its real-time limit.
+        case watchdog
+    }
+
+    /// What went wrong.
+    public let kind: Kind
+    /// The loop's virtual uptime when it happened.
+    public let instant: Instant
+    /// What happened, in words.
+    public let message: String
+    /// What was involved: the timers due in a runaway, what is scheduled, what was left, with the
+    /// sites they were made at.
+    public let registrations: [RunLoop.Registration]
+
+    /// An error of `kind` at `instant`.
+    public init(kind: Kind, instant: Instant, message: String, registrations: [RunLoop.Registration]) {
+        self.kind = kind
+        self.instant = instant
+        self.message = message
+        self.registrations = registrations
+    }
+
+    /// The message, then each registration on a line of its own.
+    public var description: String {
+        ([message] + registrations.map { "  \($0)" }).joined(separator: "\n")
+    }
+}

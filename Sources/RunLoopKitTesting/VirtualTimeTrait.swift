@@ -1,0 +1,174 @@
+import Foundation
+import RunLoopKit
+import Synchronization
+import Testing
+
+/// A swift-testing trait that runs a test on virtual time: `@Test(.virtualTime)`.
+///
+/// The test's body runs as a task on a new `RunLoop` on a `VirtualClock`,
+/// on a thread of its own, through `VirtualTime.test(on:timeLimit:checkingLeaks:resolution:_:)`:
+/// its tasks (`Task {}` included) run on the loop, its sleeps take virtual time, and a runaway, a
+/// deadlock, a leak or the real-time limit fails it with a `VirtualTimeError`. The
+/// body reaches the loop through ``currentLoop``.
+///
+/// That scope takes over the runtime's global executor for the whole process, and swift-testing
+/// runs tests in parallel in one process: so each test with the trait runs in a child process of
+/// its own — the test binary again, filtered to that test — and the parent reports the child's
+/// failures. On a suite, the trait applies to each of its tests.
+///
+/// ```swift
+/// @Test(.virtualTime(resolution: .seconds(1))) func anHourAtOnce() async throws {
+///     try await Task.sleep(for: .seconds(3_600))
+///     #expect(VirtualTimeTrait.currentLoop?.timeSource.now() == Instant.zero + .seconds(3_600))
+/// }
+/// ```
+public struct VirtualTimeTrait: TestTrait, SuiteTrait, TestScoping {
+    /// The real time a test may take before it fails with `VirtualTimeError.Kind.watchdog`.
+    public var timeLimit: Duration
+    /// Whether timers and sleepers left when the test ends fail it (`VirtualTimeError.Kind.leaked`).
+    public var checkingLeaks: Bool
+    /// What the runtime's sleeps (`Task.sleep`, `ContinuousClock`) are rounded up to a multiple of:
+    /// they reach the loop as real deadlines computed a moment earlier, and a thread preempted in
+    /// that moment for longer would shorten them.
+    public var resolution: Duration
+
+    /// The handle of the loop the current test runs on, inside a test with the trait.
+    @TaskLocal public static var currentLoop: RunLoopKit.RunLoop.Handle?
+
+    /// The environment variable that tells a child process which test to run on virtual time.
+    static let childVariable = "RUNLOOPKIT_VIRTUAL_TIME_TEST"
+
+    /// Applies to each test of a suite.
+    public var isRecursive: Bool { true }
+
+    /// Runs the test in a child process, or — in that child — runs its body on virtual time.
+    public func provideScope(
+        for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
+    ) async throws {
+        guard !test.isSuite else { return try await function() }
+        let id = "\(test.id)"
+        // The child is named by the test's whole id, or by its name without the source location.
+        if let named = ProcessInfo.processInfo.environment[Self.childVariable], id == named || id.hasPrefix(named + "/")
+        {
+            try await runOnVirtualTime(function)
+        } else {
+            try await ChildProcess.run(testID: id, variable: Self.childVariable)
+        }
+    }
+
+    /// Runs `function` as a task on a new virtual loop on a thread of its own, with the
+    /// current task's task-locals (the running test's), and waits for it.
+    private func runOnVirtualTime(_ function: @Sendable () async throws -> Void) async throws {
+        try await withoutActuallyEscaping(function) { function in
+            // The test's body may escape into the task below: the drive waits for it to end.
+            let body = UncheckedSendable(function)
+            let run = VirtualRun()
+            // The loop is made on a thread of its own, which waits for the test's task to be made
+            // here (with this task's task-locals: the running test's), then drives it.
+            let go = DispatchSemaphore(value: 0)
+            let (handle, executor) = await withCheckedContinuation { made in
+                Thread.detachNewThread { [timeLimit, checkingLeaks, resolution] in
+                    let loop = RunLoopKit.RunLoop(clock: .virtual(VirtualClock()))
+                    let executor = VirtualTime.scope(for: loop.handle, resolution: resolution)
+                    made.resume(returning: (loop.handle, executor))
+                    go.wait()
+                    do {
+                        try VirtualTime.drive(
+                            on: loop, executor: executor, timeLimit: timeLimit, checkingLeaks: checkingLeaks,
+                            succeeded: { run.bodySucceeded })
+                        run.finish(nil)
+                    } catch {
+                        run.finish(error)
+                    }
+                }
+            }
+            Task(executorPreference: executor) {
+                do {
+                    try await Self.$currentLoop.withValue(handle) { try await body.value() }
+                    run.bodyEnded(nil)
+                } catch {
+                    run.bodyEnded(error)
+                }
+                handle.wakeUp()
+            }
+            go.signal()
+            if let error = await run.waitForDrive() {
+                guard run.bodySucceeded != nil else {
+                    // The body's task still waits (a deadlock, the watchdog) and holds the test's
+                    // closure, which cannot outlive this call: the child process reports and ends.
+                    Issue.record(error)
+                    fflush(nil)
+                    exit(EXIT_FAILURE)
+                }
+                throw error
+            }
+        }
+    }
+}
+
+extension Trait where Self == VirtualTimeTrait {
+    /// Runs the test on virtual time, in a child process, with a minute of real time at most,
+    /// leaks checked and the runtime's sleeps rounded to a millisecond; see ``VirtualTimeTrait``.
+    public static var virtualTime: Self { virtualTime() }
+
+    /// Runs the test on virtual time with a real-time limit, leaks checked if asked, and the
+    /// runtime's sleeps rounded up to a multiple of `resolution` (a test whose `Task.sleep`s are
+    /// whole seconds and must be exact on a loaded machine passes `.seconds(1)`).
+    public static func virtualTime(
+        timeLimit: Duration = .seconds(60), checkingLeaks: Bool = true, resolution: Duration = .milliseconds(1)
+    ) -> Self {
+        VirtualTimeTrait(timeLimit: timeLimit, checkingLeaks: checkingLeaks, resolution: resolution)
+    }
+}
+
+/// A value sent across a boundary the compiler cannot check: the drive waits for what it carries.
+struct UncheckedSendable<Value>: @unchecked Sendable {
+    let value: Value
+
+    init(_ value: Value) {
+        self.value = value
+    }
+}
+
+/// One test's run on virtual time: how its body ended, and the drive's end, which the test awaits.
+private final class VirtualRun: Sendable {
+    private struct State {
+        var body: (any Error)??
+        var drive: (any Error)??
+        var waiter: CheckedContinuation<(any Error)?, Never>?
+    }
+
+    private let state = Mutex(State())
+
+    /// `nil` while the body runs, then whether it succeeded.
+    var bodySucceeded: Bool? {
+        state.withLock { state in state.body.map { $0 == nil } }
+    }
+
+    func bodyEnded(_ error: (any Error)?) {
+        state.withLock { $0.body = .some(error) }
+    }
+
+    /// The drive ended, with its error if any (the body's error comes first).
+    func finish(_ error: (any Error)?) {
+        let (waiter, outcome) = state.withLock { state in
+            let outcome = error ?? state.body.flatMap { $0 }
+            state.drive = .some(outcome)
+            defer { state.waiter = nil }
+            return (state.waiter, outcome)
+        }
+        waiter?.resume(returning: outcome)
+    }
+
+    /// Waits for the drive to end; returns the drive's error or the body's.
+    func waitForDrive() async -> (any Error)? {
+        await withCheckedContinuation { (waiter: CheckedContinuation<(any Error)?, Never>) in
+            let done = state.withLock { state -> (any Error)?? in
+                if let drive = state.drive { return .some(drive) }
+                state.waiter = waiter
+                return nil
+            }
+            if let done { waiter.resume(returning: done) }
+        }
+    }
+}

@@ -1,0 +1,73 @@
+import Glibc
+import RunLoopKit
+import Testing
+
+// The examples of the virtual-time operations and their errors (``VirtualTimeError``, the Testing
+// Time article), each checked.
+
+@Suite("The virtual-time operations, as documented")
+struct VirtualTimeOperationExamples {
+    @Test func advanceAndJump() throws {
+        let loop = RunLoop(clock: .virtual(VirtualClock()))
+        var fires: [Instant] = []
+        let beat = Timer.scheduledTimer(withInterval: .seconds(1), repeats: true, on: loop) { _ in
+            fires.append(loop.now)
+        }
+        try loop.advance(by: .seconds(3))  // fires at 1 s, 2 s and 3 s
+        try loop.jump(by: .seconds(60))  // fires once, at 63 s; next at 64 s
+        beat.invalidate()
+        #expect(fires == [1, 2, 3, 63].map { Instant.zero + .seconds($0) })
+    }
+
+    @Test func countSleepers() throws {
+        let loop = RunLoop(clock: .virtual(VirtualClock()))
+        let handle = loop.handle
+        Task(executorPreference: handle.taskExecutor) {
+            try await handle.sleep(for: .seconds(5))
+        }
+        try loop.runCurrent()
+        let sleepers = loop.registrationCount(of: .sleeper, inMode: .default)  // 1
+        #expect(sleepers == 1)
+        try loop.runUntilIdle()
+    }
+
+    @Test func notIdleErrorNamesTheTimer() {
+        let loop = RunLoop(clock: .virtual(VirtualClock()))
+        let line = #line + 1
+        let beat = Timer.scheduledTimer(withInterval: .seconds(1), repeats: true, on: loop) { _ in }
+        do {
+            try loop.runUntilIdle(limit: 100)
+        } catch {
+            print(error)  // mode default was still not idle after 100 deadlines, at 100.000s, then the timer
+        }
+        let error = #expect(throws: VirtualTimeError.self) { try loop.runUntilIdle(limit: 1) }
+        #expect(
+            error?.description
+                == "mode default was still not idle after 1 deadlines, at 101.000s\n"
+                + "  timer due at 102.000s made at DocumentationExampleTests/VirtualTimeOperationExamples.swift:\(line) in default"
+        )
+        beat.invalidate()
+    }
+}
+
+/// The example of ``VirtualTime/test(on:timeLimit:checkingLeaks:resolution:_:)``, in a child process: the
+/// test's scope takes over the runtime's global executor.
+private func ninetySecondsOfSleep() throws -> Instant {
+    let loop = RunLoop(clock: .virtual(VirtualClock()))
+    let handle = loop.handle
+    let slept = try VirtualTime.test(on: loop, resolution: .seconds(1)) {
+        try await Task.sleep(for: .seconds(90))
+        return handle.timeSource.now()
+    }
+    // slept == Instant.zero + .seconds(90)
+    return slept
+}
+
+@Suite("VirtualTime.test, as documented")
+struct VirtualTimeTestExamples {
+    @Test func ninetySecondsAtOnce() async {
+        await #expect(processExitsWith: .success) {
+            exit(try ninetySecondsOfSleep() == Instant.zero + .seconds(90) ? 0 : 1)
+        }
+    }
+}

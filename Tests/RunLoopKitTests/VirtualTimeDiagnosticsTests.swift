@@ -1,0 +1,201 @@
+import Glibc
+import Synchronization
+import Testing
+
+@testable import RunLoopKit
+
+/// Tests on virtual time fail instead of hanging: runaway, deadlock, leaks, watchdog.
+@Suite("Virtual time: diagnostics that fail a test instead of hanging it")
+struct VirtualTimeDiagnosticsTests {
+    @Test("Runaway: a timer that re-arms itself at the same instant is named, with where it was made")
+    func runawayNamesTheTimer() throws {
+        let (loop, _) = makeVirtualLoop()
+        loop.runawayPassLimit = 50
+        let line = #line + 1
+        let spinner = Timer(fireAt: ms(1_000), interval: .seconds(1), repeats: true) { timer in
+            timer.fireDate = loop.now
+        }
+        loop.add(spinner, forMode: .default)
+        loop.setMetricsName("spinner", for: spinner)
+        let error = #expect(throws: VirtualTimeError.self) { try loop.advance(by: .seconds(5)) }
+        #expect(error?.kind == .runaway)
+        #expect(error?.instant == ms(1_000))
+        let site = CreationSite(fileID: "RunLoopKitTests/VirtualTimeDiagnosticsTests.swift", line: line)
+        #expect(error?.registrations.first?.site == site)
+        #expect(error?.message.contains("50 passes ran with virtual time standing still at 1.000s") == true)
+        #expect(error?.description.contains("timer \"spinner\" due at 1.000s made at \(site)") == true)
+        spinner.invalidate()
+    }
+
+    @Test("Runaway: jobs that queue jobs forever with time standing still stop the run")
+    func runawayJobs() throws {
+        let (loop, _) = makeVirtualLoop()
+        loop.runawayPassLimit = 20
+        let spinning = Atomic<Bool>(true)
+        Task(executorPreference: loop.taskExecutor) {
+            while spinning.load(ordering: .relaxed) { await Task.yield() }
+        }
+        let error = #expect(throws: VirtualTimeError.self) { try loop.runCurrent() }
+        #expect(error?.kind == .runaway)
+        #expect(error?.message.contains("executor jobs or blocks that keep queuing more") == true)
+        spinning.store(false, ordering: .relaxed)
+        try loop.runCurrent()
+    }
+
+    // ``VirtualTime/test(on:timeLimit:checkingLeaks:resolution:_:)`` takes over the runtime's global executor
+    // for the process: each of these runs in a child process, which prints what it saw differ.
+
+    @Test("VirtualTime.test: a task's sleeps take virtual time, and its result comes back")
+    func testRunsTheTask() async {
+        let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+            reportAndExit(try childTestRunsTheTask())
+        }
+        let errors = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(!errors.contains("differed:"), "\(errors)")
+    }
+
+    @Test("Deadlock: the test's task waits on a sleep in a mode that never runs; the error lists it")
+    func deadlockListsWhatWaits() async {
+        let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+            reportAndExit(try childDeadlockListsWhatWaits())
+        }
+        let errors = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(!errors.contains("differed:"), "\(errors)")
+    }
+
+    @Test("Deadlock: a task awaiting a stream nobody feeds, with nothing scheduled, fails at once")
+    func deadlockOnAStream() async {
+        let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+            reportAndExit(try childDeadlockOnAStream())
+        }
+        let errors = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(!errors.contains("differed:"), "\(errors)")
+    }
+
+    @Test("Leaks: timers and sleepers left when the task ends are listed with where they were made")
+    func leaksAreListed() async {
+        let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+            reportAndExit(try childLeaksAreListed())
+        }
+        let errors = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(!errors.contains("differed:"), "\(errors)")
+    }
+
+    @Test("Leaks: a test that leaves nothing behind passes")
+    func noLeakNoError() async {
+        let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+            reportAndExit(try childNoLeakNoError())
+        }
+        let errors = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(!errors.contains("differed:"), "\(errors)")
+    }
+
+    @Test("Watchdog: a task waiting for input that never comes fails after its real-time limit")
+    func watchdogEndsAWaitInVain() async {
+        let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+            reportAndExit(try childWatchdogEndsAWaitInVain())
+        }
+        let errors = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(!errors.contains("differed:"), "\(errors)")
+    }
+}
+
+/// Ends a child process: status 0 when `failure` is `nil`, else 1 with `failure` on standard error.
+private func reportAndExit(_ failure: String?) -> Never {
+    guard let failure else { exit(0) }
+    let line = "differed: " + failure + "\n"
+    _ = line.withCString { write(2, $0, strlen($0)) }
+    exit(1)
+}
+
+/// The child of ``VirtualTimeDiagnosticsTests/testRunsTheTask()``: what differed, or `nil`.
+private func childTestRunsTheTask() throws -> String? {
+    let (loop, _) = makeVirtualLoop()
+    let handle = loop.handle
+    let slept = try VirtualTime.test(on: loop, resolution: .seconds(1)) {
+        try await Task.sleep(for: .seconds(90))
+        try await handle.sleep(for: .seconds(10))
+        return handle.timeSource.now()
+    }
+    return mismatch(slept, ms(100_000))
+}
+
+/// The child of ``VirtualTimeDiagnosticsTests/deadlockListsWhatWaits()``: what differed, or `nil`.
+private func childDeadlockListsWhatWaits() throws -> String? {
+    let (loop, _) = makeVirtualLoop()
+    let handle = loop.handle
+    let line = #line + 2
+    do {
+        try VirtualTime.test(on: loop) { try await handle.sleep(for: .seconds(1), inModes: [.tracking]) }
+        return "no error"
+    } catch let error as VirtualTimeError {
+        let site = CreationSite(fileID: "RunLoopKitTests/VirtualTimeDiagnosticsTests.swift", line: line)
+        return mismatch(error.kind, .deadlock) ?? mismatch(error.message.contains("the test's task waits"), true)
+            ?? mismatch(
+                error.registrations.map(\.description), ["sleeper due at 1.000s made at \(site) in tracking"])
+    }
+}
+
+/// The child of ``VirtualTimeDiagnosticsTests/deadlockOnAStream()``: what differed, or `nil`.
+private func childDeadlockOnAStream() throws -> String? {
+    let (loop, _) = makeVirtualLoop()
+    let (stream, _) = AsyncStream.makeStream(of: Int.self)
+    do {
+        try VirtualTime.test(on: loop) { for await _ in stream {} }
+        return "no error"
+    } catch let error as VirtualTimeError {
+        return mismatch(error.kind, .deadlock) ?? mismatch(error.registrations, [])
+    }
+}
+
+/// The child of ``VirtualTimeDiagnosticsTests/leaksAreListed()``: what differed, or `nil`.
+private func childLeaksAreListed() throws -> String? {
+    let (loop, _) = makeVirtualLoop()
+    let handle = loop.handle
+    let timerLine = #line + 1
+    let forgotten = Timer(fireAt: ms(60_000), interval: .zero, repeats: false) { _ in }
+    loop.add(forgotten, forMode: .default)
+    let sleepLine = #line + 3
+    do {
+        try VirtualTime.test(on: loop) {
+            Task { try await handle.sleep(for: .seconds(10)) }
+        }
+        return "no error"
+    } catch let error as VirtualTimeError {
+        let file = "RunLoopKitTests/VirtualTimeDiagnosticsTests.swift"
+        return mismatch(error.kind, .leaked)
+            ?? mismatch(
+                error.registrations.map(\.description),
+                [
+                    "sleeper due at 10.000s made at \(file):\(sleepLine) in default",
+                    "timer due at 60.000s made at \(file):\(timerLine) in default",
+                ])
+    }
+}
+
+/// The child of ``VirtualTimeDiagnosticsTests/noLeakNoError()``: what differed, or `nil`.
+private func childNoLeakNoError() throws -> String? {
+    let (loop, _) = makeVirtualLoop()
+    return mismatch(try VirtualTime.test(on: loop) { 1 }, 1)
+}
+
+/// The child of ``VirtualTimeDiagnosticsTests/watchdogEndsAWaitInVain()``: what differed, or `nil`.
+private func childWatchdogEndsAWaitInVain() throws -> String? {
+    let (loop, _) = makeVirtualLoop()
+    var ends: [Int32] = [0, 0]
+    guard pipe(&ends) == 0 else { return "no pipe" }
+    let source = RunLoop.FileDescriptorSource(fileDescriptor: ends[0]) {}
+    loop.add(source, forMode: .default)
+    let (stream, _) = AsyncStream.makeStream(of: Int.self)
+    do {
+        try VirtualTime.test(on: loop, timeLimit: .milliseconds(300)) { for await _ in stream {} }
+        return "no error"
+    } catch let error as VirtualTimeError {
+        return mismatch(error.kind, .watchdog) ?? mismatch(error.registrations.map(\.kind), [.descriptorSource])
+    }
+}
+
+/// `nil` when `actual` equals `expected`, else both, for a child's report.
+private func mismatch<Value: Equatable>(_ actual: Value, _ expected: Value) -> String? {
+    actual == expected ? nil : "got \(actual), expected \(expected)"
+}
