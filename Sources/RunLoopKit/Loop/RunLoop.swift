@@ -236,6 +236,7 @@ public final class RunLoop {
         returnAfterSourceHandled: Bool = false
     ) -> RunResult {
         precondition(isOnOwnerThread, threadMismatch("run(mode:until:)"))
+        limit.checkUptimeDeadline("RunLoop.run(mode:until:)")
         guard mode != .common else { return .finished }
         guard let state = modeStates[mode] else { return .finished }
         drainInbox()

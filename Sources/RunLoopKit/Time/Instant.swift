@@ -1,7 +1,9 @@
 /// A point in time on one of the run loop clocks, in integer nanoseconds.
 ///
-/// Instants from different ``ClockKind``s are not comparable in meaning; the type does not
-/// stop you from mixing them, so keep each instant with the clock that produced it.
+/// Instants from different ``ClockKind``s are not comparable in meaning. Debug builds remember
+/// which clock read an instant and stop with a message when a wall-clock reading
+/// (`now(.wall)`, or one moved from it) is given where the loop's uptime clock is expected: a
+/// timer's fire date, a run's limit, a timeout's deadline, a sleep's deadline.
 ///
 /// ```swift
 /// let loop = RunLoop(clock: .virtual(VirtualClock()))
@@ -11,6 +13,12 @@
 public struct Instant: Comparable, Hashable, Sendable, CustomStringConvertible {
     /// Nanoseconds since the clock's origin.
     public var nanoseconds: Int64
+
+    #if DEBUG
+    /// The clock that read this instant, if one did; kept in debug builds only, for
+    /// ``checkUptimeDeadline(_:)``, and never part of equality or hashing.
+    private var readFrom: ClockKind?
+    #endif
 
     /// Creates an instant `nanoseconds` after the clock's origin.
     public init(nanoseconds: Int64) {
@@ -26,8 +34,12 @@ public struct Instant: Comparable, Hashable, Sendable, CustomStringConvertible {
     /// The instant `duration` later (saturating at ``distantFuture``).
     public func advanced(by duration: Duration) -> Instant {
         let (sum, overflow) = nanoseconds.addingReportingOverflow(duration.nanoseconds)
-        if overflow { return duration < .zero ? Instant(nanoseconds: Int64.min) : .distantFuture }
-        return Instant(nanoseconds: sum)
+        var result =
+            overflow ? (duration < .zero ? Instant(nanoseconds: Int64.min) : .distantFuture) : Instant(nanoseconds: sum)
+        #if DEBUG
+        result.readFrom = readFrom
+        #endif
+        return result
     }
 
     /// The duration from `self` to `other` (negative when `other` is earlier).
@@ -37,6 +49,37 @@ public struct Instant: Comparable, Hashable, Sendable, CustomStringConvertible {
 
     public static func < (lhs: Instant, rhs: Instant) -> Bool {
         lhs.nanoseconds < rhs.nanoseconds
+    }
+
+    public static func == (lhs: Instant, rhs: Instant) -> Bool {
+        lhs.nanoseconds == rhs.nanoseconds
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(nanoseconds)
+    }
+
+    /// This reading, remembered (in debug builds) as read from `kind`.
+    package func read(from kind: ClockKind) -> Instant {
+        #if DEBUG
+        var reading = self
+        reading.readFrom = kind
+        return reading
+        #else
+        return self
+        #endif
+    }
+
+    /// Stops a debug build when this instant was read from the wall clock: `api` takes a deadline on
+    /// the loop's uptime clock, whose origin is the boot, not 1970, so a wall reading there would be
+    /// a deadline decades away.
+    package func checkUptimeDeadline(_ api: @autoclosure () -> String) {
+        #if DEBUG
+        precondition(
+            readFrom != .wall,
+            "\(api()): \(self) was read from the wall clock (now(.wall)), but this deadline is on the "
+                + "loop's uptime clock; use loop.now + a duration, or a dispatch timer on the wall clock")
+        #endif
     }
 
     /// `lhs` advanced by `rhs`.

@@ -78,7 +78,7 @@ public final class TimeControl: Sendable {
         guard kind != .uptime else { return Instant(nanoseconds: uptime) }
         // The base's own distance from uptime: its real sleeps (continuous) or its epoch (wall).
         let baseDistance = base.now(kind).nanoseconds - baseUptime
-        return Instant(nanoseconds: uptime + baseDistance + extra)
+        return Instant(nanoseconds: uptime + baseDistance + extra).read(from: kind)
     }
 
     /// Whether time stands still.

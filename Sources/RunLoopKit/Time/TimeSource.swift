@@ -71,7 +71,7 @@ package enum SystemClock {
     package static func now(_ kind: ClockKind = .uptime) -> Instant {
         var spec = timespec()
         clock_gettime(clockID(kind), &spec)
-        return Instant(nanoseconds: Nanoseconds.of(spec))
+        return Instant(nanoseconds: Nanoseconds.of(spec)).read(from: kind)
     }
 
     /// The kernel clock id behind `kind`.

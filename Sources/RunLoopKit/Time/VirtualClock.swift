@@ -44,7 +44,7 @@ public final class VirtualClock: Sendable {
             switch kind {
             case .uptime: Instant(nanoseconds: readings.uptime)
             case .continuous: Instant(nanoseconds: readings.continuous)
-            case .wall: Instant(nanoseconds: readings.wall)
+            case .wall: Instant(nanoseconds: readings.wall).read(from: .wall)
             }
         }
     }

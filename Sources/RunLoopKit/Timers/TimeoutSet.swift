@@ -161,6 +161,7 @@ public final class TimeoutSet {
     @discardableResult
     public func schedule(at deadline: Instant, tag: UInt64 = 0) -> Timeout {
         checkThread()
+        deadline.checkUptimeDeadline("TimeoutSet.schedule(at:)")
         guard handler != nil else { return Timeout(slot: Self.noSlot, generation: 0) }
         let slot = takeFreeSlot()
         let order = orders.next()
@@ -195,6 +196,7 @@ public final class TimeoutSet {
     /// adds an entry and leaves the old one as a tombstone.
     @discardableResult
     public func reschedule(_ timeout: Timeout, to deadline: Instant) -> Bool {
+        deadline.checkUptimeDeadline("TimeoutSet.reschedule(_:to:)")
         checkThread()
         guard isScheduled(timeout) else { return false }
         let record = records + Int(timeout.slot)

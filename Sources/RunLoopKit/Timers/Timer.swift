@@ -79,6 +79,7 @@ public final class Timer {
         fireAt fireDate: Instant, interval: Duration, repeats: Bool, file: StaticString = #fileID,
         line: UInt = #line, block: @escaping (Timer) -> Void
     ) {
+        fireDate.checkUptimeDeadline("Timer(fireAt:)")
         fireNanoseconds = fireDate.nanoseconds
         self.block = block
         if repeats {
@@ -129,6 +130,7 @@ public final class Timer {
     public var fireDate: Instant {
         get { Instant(nanoseconds: fireNanoseconds) }
         set {
+            newValue.checkUptimeDeadline("Timer.fireDate")
             guard validity else { return }
             var target = newValue.nanoseconds
             if let loop = runLoop {
