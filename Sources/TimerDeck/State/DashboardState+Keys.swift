@@ -111,13 +111,20 @@ extension DashboardState {
         return old.id == new.id ? [] : [.renderRow(old.id), .renderRow(new.id)]
     }
 
-    /// Enter on the SMS panel: starts the selected button's countdown, unless it is counting (S1).
+    /// Enter on the SMS panel: starts the selected button's countdown, unless it is counting (S1);
+    /// in overtime it ends the count.
     private mutating func press() -> [Effect] {
         guard focus == .countdowns, buttonRows.indices.contains(selected(.countdowns)) else {
             hint = "Enter presses a button in the SMS panel"
             return []
         }
         let row = buttonRows[selected(.countdowns)]
+        if row.button?.isOvertime == true {
+            // Past its end: the press ends the overtime and the button is ready again.
+            self[row.id].run = .idle
+            self[row.id].button?.cancel()
+            return redraw(row) + [.stop(row.id)]
+        }
         guard row.button?.isEnabled == true else {
             hint = "\(row.name) is counting: the press is ignored (S1)"
             return []

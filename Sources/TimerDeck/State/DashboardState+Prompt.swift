@@ -109,11 +109,16 @@ extension DashboardState {
             hint = promptLine
             return []
         }
+        if timer.drives == .countdown, buttonRows.count >= DashboardLayout.countdownRows {
+            hint = "the SMS panel has room for \(DashboardLayout.countdownRows) countdowns: delete one (d) first"
+            return []
+        }
         prompt = nil
         let id = RowID(number: rowsMade)
         rowsMade += 1
         var row = RowState(timer, id: id)
         row.run = .running
+        row.button?.press()
         append(row)
         hint = "added \(timer.name): s starts or stops it, W writes the timers to a file"
         return [.addTimer(id), .start(id), .render(.all)]

@@ -17,7 +17,9 @@ enum RowKind: Equatable, Sendable {
     /// The kind of row `timer` defines.
     init(_ timer: TimerDefinition) {
         switch timer.drives {
-        case .countdown: self = .countdown(Countdown(seconds: timer.countdownSeconds), TimerMechanism(timer))
+        case .countdown:
+            self = .countdown(
+                Countdown(seconds: timer.countdownSeconds, overtime: timer.overtime), TimerMechanism(timer))
         case .ripple: self = .ripple(TickerSettings(), refreshRate: timer.refreshRate, mode: timer.mode)
         case .samples: self = .uploadJob(.sample, interval: timer.interval, mode: timer.mode)
         case .uploads: self = .uploadJob(.upload, interval: timer.interval, mode: timer.mode)

@@ -25,6 +25,7 @@ extension TimerDefinition {
             "timers.drives", \.drives,
             ["log": .log, "countdown": .countdown, "ripple": .ripple, "samples": .samples, "uploads": .uploads]),
         .integer("timers.countdown", \.countdownSeconds, in: 1...3_600),
+        .flag("timers.overtime", \.overtime),
         .flag("timers.bell", \.actions.bell),
         .flag("timers.flash", \.actions.flash),
         .flag("timers.notify", \.actions.notify),
@@ -102,7 +103,9 @@ extension TimerDefinition {
         } else {
             ignored.append(("refresh_rate", "mechanism = \"\(kind.rawValue)\"; only a display link has a refresh rate"))
         }
-        if drives != .countdown { ignored.append(("countdown", "a timer that drives no countdown")) }
+        if drives != .countdown {
+            ignored += ["countdown", "overtime"].map { ($0, "a timer that drives no countdown") }
+        }
         if actions.hook == nil { ignored.append(("hook_limit", "a timer without a hook")) }
         return ignored.first { keys.contains($0.key) }.map {
             ($0.key, "field 'timers.\($0.key)' does nothing for \($0.why) (accepted: leave it out)")

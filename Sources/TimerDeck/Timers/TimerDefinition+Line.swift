@@ -1,10 +1,13 @@
 extension TimerDefinition {
     /// The add-timer prompt's syntax, as its hint says it.
-    static let lineSyntax = "NAME INTERVAL [runloop|dispatch|task] [once] [default|tracking|common]"
+    static let lineSyntax =
+        "NAME INTERVAL [runloop|dispatch|task] [once] [default|tracking|common] [countdown|overtime]"
 
     /// A timer from one line typed at the add-timer prompt (`a`): its name, its interval, and in any
     /// order the mechanism, `once` and the mode; checked by the same field table as the config, so
-    /// the message names the field, the value and what is accepted.
+    /// the message names the field, the value and what is accepted. `countdown` makes it an SMS
+    /// countdown as long as the interval (whole seconds) on a timer firing every second;
+    /// `overtime` too, counting on past its end.
     static func parse(line: String, taken: [String]) throws(ConfigError) -> TimerDefinition {
         let words = line.split(separator: " ").map(String.init)
         guard words.count >= 2 else {
@@ -16,11 +19,26 @@ extension TimerDefinition {
             case "runloop", "dispatch", "task": table["mechanism"] = .text(word)
             case "once": table["repeats"] = .flag(false)
             case "default", "tracking", "common": table["mode"] = .text(word)
+            case "countdown", "overtime":
+                table["drives"] = .text("countdown")
+                if word == "overtime" { table["overtime"] = .flag(true) }
             default:
                 throw ConfigError(
-                    message: "\(UserText.quote(word)) is not runloop, dispatch, task, once, default, tracking or common"
-                )
+                    message: "\(UserText.quote(word)) is not runloop, dispatch, task, once, default, tracking, common, "
+                        + "countdown or overtime")
             }
+        }
+        if table["drives"] != nil {
+            // The interval is the countdown's length; its timer fires every second, a second a fire.
+            guard case .text(let length) = table["interval"], let seconds = DurationText.parse(length),
+                seconds >= .seconds(1), seconds <= .seconds(3_600), seconds.nanoseconds % 1_000_000_000 == 0
+            else {
+                throw ConfigError(
+                    message: "a countdown's length \(UserText.quote(words[1])) is invalid (accepted: whole seconds, "
+                        + "1s…1h, e.g. tea 3m countdown)")
+            }
+            table["countdown"] = .integer(Int(seconds.nanoseconds / 1_000_000_000))
+            table["interval"] = .text("1s")
         }
         let timer = try Config.timer(table, places: nil)
         guard !taken.contains(timer.name) else {

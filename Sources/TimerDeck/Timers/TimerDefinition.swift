@@ -72,6 +72,8 @@ package struct TimerDefinition: Equatable, Sendable {
     package var drives: Drives = .log
     /// The length of an SMS countdown in seconds (for ``Drives/countdown``).
     package var countdownSeconds = 60
+    /// Whether an SMS countdown counts on past its end as `+01:23` instead of going back to `Send`.
+    package var overtime = false
     /// Whether it starts with the dashboard (otherwise `s` starts it).
     package var startsAtLaunch = true
     /// The bell and the hook, and when they act.
