@@ -48,7 +48,8 @@ struct TimerDeckCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "The headless script: size WxH, key NAME, wait DURATION, snapshot, quit (one per line).", valueName: "FILE"),
+            "The headless script: size WxH, key NAME, wait DURATION, wall UTC-TIME, snapshot, quit (one per line).",
+            valueName: "FILE"),
         completion: .file())
     var script: String?
 
@@ -134,7 +135,7 @@ struct TimerDeckCommand: ParsableCommand {
             problem = "--json is only used with --headless (e.g. timerdeck --headless --script FILE --json)"
         } else if headless && script == nil {
             problem =
-                "--headless needs --script FILE (commands: size WxH, key NAME, wait DURATION, snapshot, quit)"
+                "--headless needs --script FILE (commands: size WxH, key NAME, wait DURATION, wall UTC-TIME, snapshot, quit)"
         } else if headless && record != nil {
             problem = "--record records a live session; a headless run replays one (--headless --script FILE)"
         } else {

@@ -28,6 +28,7 @@ package final class HeadlessSession {
         case size(Size)
         case key(Key)
         case wait(Duration)
+        case wall(Instant)
         case snapshot, quit
     }
 
@@ -49,6 +50,7 @@ package final class HeadlessSession {
             case .size(let width, let height): resolved.append(.size(Size(width: width, height: height)))
             case .key(let key): resolved.append(.key(key))
             case .wait(let duration): resolved.append(.wait(duration))
+            case .wall(let instant): resolved.append(.wall(instant))
             case .snapshot: resolved.append(.snapshot)
             case .quit: resolved.append(.quit)
             }
@@ -132,6 +134,9 @@ package final class HeadlessSession {
                 self?.continueSoon()
             }
             for mode in RunLoop.Mode.inputModes { loop.add(timer, forMode: mode) }
+        case .wall(let instant):
+            time.jumpWall(by: time.now(.wall).duration(to: instant))
+            continueSoon()
         case .snapshot where json:
             output(SnapshotRecord(driver.snapshot()).line)
             continueSoon()

@@ -104,7 +104,11 @@ package enum CommandHelp {
                 + "started, as the trace's `t_ns`"
         ),
         ("`TERM`", "the terminal; one that cannot move the cursor or show reverse video is refused"),
-        ("`TZ`", "the local time of a `first_fire = \"HH:MM\"` (or `/etc/localtime`)"),
+        (
+            "`TZ`",
+            "the local time zone of an alarm and of a `first_fire` time or date, summer time included (or "
+                + "`/etc/localtime`)"
+        ),
         ("`notify-send`", "shows `notify = true`'s desktop notifications, when installed"),
     ]
 

@@ -66,8 +66,8 @@ extension DashboardState {
             self[id].button?.tick()
             ends = endsCountdown(from: row, effects: &effects)
         }
-        if !isManual, !row.definition.repeats {
-            // C-T5: a one-shot timer ends after its fire.
+        if !isManual, row.definition.isOneShot {
+            // C-T5: a one-shot timer (an alarm too) ends after its fire.
             self[id].run = .idle
             effects.append(.stop(id))
             ends = true

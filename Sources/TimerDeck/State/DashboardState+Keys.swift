@@ -114,11 +114,12 @@ extension DashboardState {
     /// Enter on the SMS panel: starts the selected button's countdown, unless it is counting (S1);
     /// in overtime it ends the count.
     private mutating func press() -> [Effect] {
-        guard focus == .countdowns, buttonRows.indices.contains(selected(.countdowns)) else {
-            hint = "Enter presses a button in the SMS panel"
+        guard focus == .countdowns, let row = selectedRow, row.button != nil else {
+            hint =
+                selectedRow?.kind.isAlarm == true && focus == .countdowns
+                ? "Enter presses an SMS button; s starts or stops the alarm" : "Enter presses a button in the SMS panel"
             return []
         }
-        let row = buttonRows[selected(.countdowns)]
         if row.button?.isOvertime == true {
             // Past its end: the press ends the overtime and the button is ready again.
             self[row.id].run = .idle

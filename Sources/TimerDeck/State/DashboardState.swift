@@ -139,7 +139,8 @@ struct DashboardState: Sendable {
     private static func layout(of rows: [RowState], on size: Size, hasUploads: Bool) -> DashboardLayout {
         DashboardLayout(
             size: size, rowCount: rows.count, hasUploads: hasUploads,
-            hasCountdowns: rows.contains { $0.button != nil }, hasTicker: rows.contains { $0.ticker != nil })
+            hasCountdowns: rows.contains { $0.button != nil || $0.kind.isAlarm },
+            hasTicker: rows.contains { $0.ticker != nil })
     }
 
     private static func positions(of rows: [RowState]) -> [RowID: Int] {
@@ -182,7 +183,7 @@ struct DashboardState: Sendable {
             scrollback = min(scrollback, maxScrollback)
             return [.render(.all)]
         case .focus(let panel): return focus(on: panel)
-        case .tick: return [.render([.inspector, .uploads])]
+        case .tick: return [.render(alarmRows.isEmpty ? [.inspector, .uploads] : [.inspector, .uploads, .countdowns])]
         case .gestureQuiet: return gesture == .scrolling ? endRun(.tracking) : []
         case .runEnded(let mode): return runEnded(mode)
         case .terminate: return quit()
@@ -213,6 +214,11 @@ struct DashboardState: Sendable {
     var isTimelineVisible: Bool { page == .timeline }
     /// The rows with an SMS button, in the SMS panel's order.
     var buttonRows: [RowState] { rows.filter { $0.button != nil } }
+    /// The alarms, in the order of the rows.
+    var alarmRows: [RowState] { rows.filter { $0.kind.isAlarm } }
+    /// The rows the SMS panel lists: the buttons, then the alarms beside them (wall-clock deadlines
+    /// beside uptime countdowns), as many as it has room for.
+    var countdownPanelRows: [RowState] { Array((buttonRows + alarmRows).prefix(DashboardLayout.countdownRows)) }
     /// The upload pipeline's rows, in the upload panel's order.
     var jobRows: [RowState] { rows.filter { $0.uploadJob != nil } }
     /// The display link row.
@@ -239,7 +245,7 @@ struct DashboardState: Sendable {
     /// The rows `panel` lists, in its order (the fire log lists fires, not rows).
     func rows(of panel: Panel) -> [RowState] {
         switch panel {
-        case .countdowns: buttonRows
+        case .countdowns: countdownPanelRows
         case .inspector: rows
         case .ticker: tickerRow.map { [$0] } ?? []
         case .uploads: jobRows

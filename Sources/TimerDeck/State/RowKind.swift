@@ -95,6 +95,9 @@ enum RowKind: Equatable, Sendable {
         }
     }
 
+    /// Whether it is an alarm, due at a local time on the wall clock.
+    var isAlarm: Bool { self == .timer(.alarm) }
+
     /// The upload job, for an upload row.
     var uploadJob: UploadPipeline.Job? {
         guard case .uploadJob(let job, _, _) = self else { return nil }

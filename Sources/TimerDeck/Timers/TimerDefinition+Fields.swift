@@ -9,7 +9,7 @@ extension TimerDefinition {
             "timers.mechanism", \.kind,
             [
                 "runloop": .runLoop, "dispatch": .dispatch, "main-queue": .mainQueue, "displaylink": .displayLink,
-                "task": .task,
+                "task": .task, "alarm": .alarm,
             ]),
         .duration("timers.interval", \.interval, in: intervalRange),
         .integer("timers.refresh_rate", \.refreshRate, in: Config.fpsRange),
@@ -74,14 +74,21 @@ extension TimerDefinition {
                     + "(accepted: \"uptime\"; use mechanism = \"dispatch\" for the continuous or wall clock)"
             )
         }
-        if !kind.hasModes && mode != .default {
+        if !kind.hasModes && kind != .alarm && mode != .default {
             return (
                 "mode",
                 "field 'timers.mode' is set for a dispatch timer, which has no mode (G1) "
                     + "(accepted: leave it out, or use mechanism = \"runloop\")"
             )
         }
-        if actions.actsOn == .end && repeats && drives != .countdown {
+        if kind == .alarm && !firstFire.isClockTime {
+            return (
+                "first_fire",
+                "an alarm rings at a local time: field 'timers.first_fire' = \"\(firstFire.text)\" is invalid for "
+                    + "mechanism = \"alarm\" (accepted: a time of day \"HH:MM\" or a date \"YYYY-MM-DDTHH:MM\")"
+            )
+        }
+        if actions.actsOn == .end && !isOneShot && drives != .countdown {
             return (
                 "act_on",
                 "field 'timers.act_on' = \"end\" is invalid for a repeating timer, which never ends by itself "
@@ -102,6 +109,10 @@ extension TimerDefinition {
             ignored += ["bell", "flash", "notify", "hook", "hook_limit", "act_on"].map { ($0, quiet) }
         } else {
             ignored.append(("refresh_rate", "mechanism = \"\(kind.rawValue)\"; only a display link has a refresh rate"))
+        }
+        if kind == .alarm {
+            let why = "an alarm, which rings once at first_fire on the wall clock, in any mode"
+            ignored += ["interval", "repeats", "tolerance", "clock", "mode", "drives"].map { ($0, why) }
         }
         if drives != .countdown {
             ignored += ["countdown", "overtime"].map { ($0, "a timer that drives no countdown") }

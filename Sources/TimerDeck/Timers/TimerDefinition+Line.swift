@@ -1,19 +1,26 @@
 extension TimerDefinition {
     /// The add-timer prompt's syntax, as its hint says it.
     static let lineSyntax =
-        "NAME INTERVAL [runloop|dispatch|task] [once] [default|tracking|common] [countdown|overtime]"
+        "NAME INTERVAL [runloop|dispatch|task] [once] [default|tracking|common] [countdown|overtime], or NAME HH:MM"
 
     /// A timer from one line typed at the add-timer prompt (`a`): its name, its interval, and in any
     /// order the mechanism, `once` and the mode; checked by the same field table as the config, so
     /// the message names the field, the value and what is accepted. `countdown` makes it an SMS
     /// countdown as long as the interval (whole seconds) on a timer firing every second;
-    /// `overtime` too, counting on past its end.
+    /// `overtime` too, counting on past its end. `NAME HH:MM` (or a date, `YYYY-MM-DDTHH:MM`) is an
+    /// alarm at that local time.
     static func parse(line: String, taken: [String]) throws(ConfigError) -> TimerDefinition {
         let words = line.split(separator: " ").map(String.init)
         guard words.count >= 2 else {
             throw ConfigError(message: "type \(lineSyntax), e.g. tea 3m dispatch once")
         }
         var table: [String: ConfigValue] = ["name": .text(words[0]), "interval": .text(words[1])]
+        if FirstFire(text: words[1])?.isClockTime == true {
+            guard words.count == 2 else {
+                throw ConfigError(message: "an alarm is NAME HH:MM or NAME YYYY-MM-DDTHH:MM, nothing more")
+            }
+            table = ["name": .text(words[0]), "mechanism": .text("alarm"), "first_fire": .text(words[1])]
+        }
         for word in words.dropFirst(2) {
             switch word {
             case "runloop", "dispatch", "task": table["mechanism"] = .text(word)

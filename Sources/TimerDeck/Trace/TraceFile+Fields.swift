@@ -26,7 +26,7 @@ extension TraceFile {
             meaning: "why the loop woke: `timer`, `input`, `block`, `wake-up` (another thread), `timeout`"),
         Field(
             name: "mechanism", events: "fire",
-            meaning: "`runloop`, `dispatch`, `main-queue`, `displaylink`, `task` or `upload`"),
+            meaning: "`runloop`, `dispatch`, `main-queue`, `displaylink`, `task`, `alarm` or `upload`"),
         Field(
             name: "mode", events: "all but sleep",
             meaning: "the run loop mode it happened in (`default`, `tracking`, `modal`); for `mode`, the timer's "
