@@ -14,9 +14,9 @@ struct TimerDeckCommand: ParsableCommand {
         // end in a required-looking <subcommand>.
         usage: """
             timerdeck [--config FILE] [--fps N] [--no-mouse] [--upload-url URL]
-              [--outbox PATH] [--trace FILE] [--record FILE]
+              [--outbox PATH] [--trace FILE] [--laps FILE] [--record FILE]
             timerdeck --headless --script FILE [--json] [--config FILE] [--fps N]
-              [--upload-url URL] [--outbox PATH] [--trace FILE]
+              [--upload-url URL] [--outbox PATH] [--trace FILE] [--laps FILE]
             timerdeck plot TRACE --out FILE [--late DURATION]
             timerdeck --print-config | --help | --version
             """,
@@ -81,6 +81,14 @@ struct TimerDeckCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
+            "Write the laps of every stopwatch to this file as CSV when the session ends; an existing file is "
+                + "refused, never overwritten.",
+            valueName: "FILE"),
+        completion: .file())
+    var laps: String?
+
+    @Option(
+        help: ArgumentHelp(
             "Record the live session's input with its times as a headless script (replay: --headless --script FILE).",
             valueName: "FILE"),
         completion: .file())
@@ -139,11 +147,11 @@ struct TimerDeckCommand: ParsableCommand {
         } else if headless && record != nil {
             problem = "--record records a live session; a headless run replays one (--headless --script FILE)"
         } else {
-            let outputs = [("--outbox", outbox), ("--trace", trace), ("--record", record)]
+            let outputs = [("--outbox", outbox), ("--trace", trace), ("--laps", laps), ("--record", record)]
             problem =
                 outputs.lazy.compactMap { option, path in
                     path.flatMap { OutputPath.problem($0, option: option) }
-                }.first
+                }.first ?? laps.flatMap(OutputPath.existing)
         }
         if let problem {
             printError("timerdeck: \(problem)")
@@ -193,10 +201,14 @@ struct TimerDeckCommand: ParsableCommand {
             try trace.map { path throws(TraceFileError) in try TraceFile(path: path) }
         }
         defer { reportTrace(traceFile) }
+        let lapsFile = try started { () throws(TraceFileError) in
+            try laps.map { path throws(TraceFileError) in try LapsFile(path: path) }
+        }
+        defer { if let failure = lapsFile?.failure { printError("timerdeck: \(failure); the laps stop there") } }
         switch session {
         case .headless(let script):
             TerminatingSignals.endProcess(on: Self.headlessSignals, removing: uploads?.temporaryDirectoryPath)
-            try runHeadless(settings, script: script, uploads: uploads, trace: traceFile)
+            try runHeadless(settings, script: script, uploads: uploads, trace: traceFile, laps: lapsFile)
         case .live(let loop):
             let recorder = try started { () throws(TraceFileError) in
                 try record.map { path throws(TraceFileError) in try SessionRecorder(path: path) }
@@ -207,7 +219,7 @@ struct TimerDeckCommand: ParsableCommand {
             let left = try started { () throws in
                 try TerminalSession.run(
                     on: loop, config: settings, configPath: config, uploads: uploads, trace: traceFile,
-                    recorder: recorder)
+                    laps: lapsFile, recorder: recorder)
             }
             try reportUploads(left: left, uploads: uploads)
         }
@@ -268,11 +280,12 @@ struct TimerDeckCommand: ParsableCommand {
     }
 
     private func runHeadless(
-        _ settings: Config, script steps: HeadlessScript, uploads: UploadsSetup?, trace: TraceFile?
+        _ settings: Config, script steps: HeadlessScript, uploads: UploadsSetup?, trace: TraceFile?, laps: LapsFile?
     ) throws {
         let session = try started { () throws(SystemCallError) in
             try HeadlessSession(
-                config: settings, configPath: config, uploads: uploads, script: steps, trace: trace, json: json
+                config: settings, configPath: config, uploads: uploads, script: steps, trace: trace, laps: laps,
+                json: json
             ) { print($0) }
         }
         try reportUploads(left: session.run(), uploads: uploads)

@@ -45,6 +45,8 @@ package final class DashboardDriver {
     package var recorder: SessionRecorder?
     /// Where every fire and nested run is traced (`--trace FILE`), if anywhere.
     package var trace: TraceFile?
+    /// Where the laps of every stopwatch go when the session ends (`--laps FILE`), if anywhere.
+    package var laps: LapsFile?
     /// The config file the session was started with (`--config FILE`), which `W` does not
     /// overwrite without saying what is lost.
     package var configPath: String?
@@ -171,7 +173,7 @@ package final class DashboardDriver {
         let id = row.id
         let report: (Fire) -> Void = { [unowned self] fire in send(.fired(id, fire)) }
         switch row.kind {
-        case .countdown(_, let mechanism), .timer(let mechanism):
+        case .countdown(_, let mechanism), .timer(let mechanism), .stopwatch(_, let mechanism):
             return adapter(of: mechanism, for: row.definition, report: report)
         case .ripple(_, let refreshRate, _):
             return DisplayLinkRowTimer(loop: loop, refreshRate: refreshRate, name: row.name, onFire: report)
@@ -239,6 +241,8 @@ extension DashboardDriver: EffectPerformer {
             gestureEnd = nil
         case .endRun(let mode): end(mode)
         case .quit:
+            laps?.write(state.allLapsCSV)
+            laps = nil
             sessionEnds = true
             if nested.isEmpty { loop.stop() }
         case .openScreen(let strategy): lab.open(strategy)
@@ -272,7 +276,9 @@ extension DashboardDriver: EffectPerformer {
             timers[id]?.invalidate()
             timers[id] = nil
         case .ring: screen.ring()
-        case .writeTimers(let path, let text, let overwrite): writeTimers(text, to: path, overwrite: overwrite)
+        case .write(let export, let path, let text, let overwrite):
+            write(export, text, to: path, overwrite: overwrite)
+        case .stopwatch(let id, let action): send(.stopwatch(id, action, time: loop.now))
         case .endFlash(let id, let duration):
             // In the common modes, so a flash ends during a scroll too.
             let end = Timer(fireAt: loop.now + duration, interval: .zero, repeats: false) { [unowned self] _ in

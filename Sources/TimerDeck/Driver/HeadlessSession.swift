@@ -36,12 +36,13 @@ package final class HeadlessSession {
     ///
     /// The upload pipeline runs on the same virtual clock; its outbox and sink come from `uploads`
     /// (`nil` when the config's timers drive no uploads); `configPath` names the file `config` came from.
-    /// With `json`, each snapshot is one JSON line of the dashboard's state instead of the screen.
+    /// With `json`, each snapshot is one JSON line of the dashboard's state instead of the screen;
+    /// `laps` receives the stopwatches' laps at the end.
     /// - Throws: ``SystemCallError`` when the run loop cannot be created (out of descriptors).
     @available(*, noasync)
     package init(
         config: Config, configPath: String? = nil, uploads setup: UploadsSetup?, script: HeadlessScript,
-        trace: TraceFile? = nil, json: Bool = false, output: @escaping (String) -> Void
+        trace: TraceFile? = nil, laps: LapsFile? = nil, json: Bool = false, output: @escaping (String) -> Void
     ) throws(SystemCallError) {
         self.json = json
         var resolved: [ResolvedStep] = []
@@ -69,6 +70,7 @@ package final class HeadlessSession {
             config: config, loop: loop, screen: screen, pipeline: uploads,
             sinkLabel: setup?.sinkLabel ?? "", rendersOnChange: false)
         driver.trace = trace
+        driver.laps = laps
         driver.configPath = configPath
     }
 

@@ -1,7 +1,7 @@
 import TerminalUI
 
-/// The SMS resend buttons (S1), each with the mechanism behind it, and beside them the alarms, whose
-/// deadlines are on the wall clock where the buttons count on uptime.
+/// The SMS resend buttons (S1), each with the mechanism behind it, and beside them the stopwatches
+/// and the alarms, whose deadlines are on the wall clock where the buttons count on uptime.
 enum CountdownPanel {
     static func draw(_ snapshot: DashboardSnapshot, on canvas: Canvas, focused: Bool) {
         canvas.fill()
@@ -34,6 +34,11 @@ enum CountdownPanel {
                 // Beside alarms, each says its clock: the countdowns' seconds are not the wall clock's.
                 let clock = snapshot.state.alarmRows.isEmpty ? "" : ", \(row.definition.clock) clock"
                 text = (isStandard ? "" : "\(row.name) · ") + "\(row.kindText) in \(PanelText.mode(row.mode))" + clock
+            } else if let watch = row.stopwatch {
+                label = Stopwatch.text(watch.elapsed(at: snapshot.loop.now))
+                isLit = watch.isRunning
+                let laps = watch.splits.count
+                text = "\(row.name) · stopwatch, \(laps) lap\(laps == 1 ? "" : "s")"
             } else {
                 // An alarm: its local time, and the time left on the wall clock while it is set.
                 label = alarmLabel(row.definition.firstFire)

@@ -5,6 +5,8 @@ extension DashboardState {
     /// row's lateness (in real terms) and missed ticks, an SMS button's label.
     mutating func fired(_ id: RowID, _ fire: Fire, rate: TimeRate) -> [Effect] {
         let row = self[id]
+        // A stopwatch's timer only refreshes the time it shows, read from the clock at render time.
+        if row.stopwatch != nil { return redraw(row) }
         switch fire {
         case .timer(let time, let mode, let lateness, let ticks, let isManual):
             return scheduledFire(

@@ -65,10 +65,14 @@ extension DashboardState {
             // Opening draws the overlay only; closing uncovers every panel.
             return [.render(.help)]
         case .dismiss:
+            if lapsShown != nil && !isHelpVisible { return toggleLaps() }
             guard isHelpVisible else { return [] }
             return closeHelp()
         case .quit: return quit()
         case .writeTimers: return askForTimersFile()
+        case .lap: return act("take a lap of") { state, row in state.takeLap(row) }
+        case .toggleLaps: return toggleLaps()
+        case .exportLaps: return act("write the laps of") { state, row in state.askForLapsFile(row) }
         case .deleteTimer: return deleteSelectedTimer()
         case .undoDelete: return undoDelete()
         case .addTimer: return askForTimer()
@@ -152,14 +156,14 @@ extension DashboardState {
         if row.run.isScheduled {
             self[row.id].run = .idle
             self[row.id].button?.cancel()
-            return redraw(row) + [.stop(row.id)]
+            return redraw(row) + [.stop(row.id)] + stopwatchEffects(row, .pause)
         }
         if row.button != nil {
             self[row.id].button?.cancel()
             return startCountdown(self[row.id])
         }
         self[row.id].run = .running
-        return redraw(row) + [.start(row.id)]
+        return redraw(row) + [.start(row.id)] + stopwatchEffects(row, .start)
     }
 
     /// `p`: holds a running timer or lets a held one go on.
@@ -167,10 +171,10 @@ extension DashboardState {
         switch row.run {
         case .running:
             self[row.id].run = .suspended
-            return redraw(row) + [.suspend(row.id)]
+            return redraw(row) + [.suspend(row.id)] + stopwatchEffects(row, .pause)
         case .suspended:
             self[row.id].run = .running
-            return redraw(row) + [.resume(row.id)]
+            return redraw(row) + [.resume(row.id)] + stopwatchEffects(row, .resume)
         case .idle, .invalid:
             return []
         }
@@ -219,7 +223,7 @@ extension DashboardState {
         self[row.id].run = .invalid
         self[row.id].button?.cancel()
         if row.ticker != nil { self[row.id].missedTicks = 0 }
-        return redraw(row) + [.invalidate(row.id)]
+        return redraw(row) + [.invalidate(row.id)] + stopwatchEffects(row, .pause)
     }
 
     /// `+`, `-`, `l`: the ticker's frame interval and slow load (D3).

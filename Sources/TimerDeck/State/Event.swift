@@ -35,9 +35,11 @@ enum Event: Sendable {
     case flashEnded(RowID)
     /// A timer's hook ended at `time`.
     case hookFinished(RowID, Hook.Result, time: Instant)
-    /// The file `W` would write exists (it may be the config the session runs with): the status
-    /// bar asks before it is overwritten.
-    case fileExists(path: String, isRunningConfig: Bool)
+    /// The file `W` or `E` would write exists (it may be the config the session runs with): the
+    /// status bar asks before it is overwritten.
+    case fileExists(Export, path: String, isRunningConfig: Bool)
+    /// The clock read `time` for `action` on the row's stopwatch.
+    case stopwatch(RowID, Stopwatch.Action, time: Instant)
     /// The program showing a row's desktop notification ended.
     case notified(RowID, Hook.Result)
 }

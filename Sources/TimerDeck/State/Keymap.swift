@@ -139,6 +139,11 @@ enum Keymap {
             detail: "write every row's timer as `[[timers]]` tables to a file you name, which loads back with "
                 + "`--config` (an existing file is overwritten only when you say so)"),
         Line(
+            [.action(.lap), .action(.laps), .action(.exportLaps)], "stopwatch: lap; show its laps; write them (CSV)",
+            detail: "on the selected stopwatch: take a lap; show its laps over the panels with split and lap time, "
+                + "the fastest and the slowest marked (`v` or `Esc` hides them); write them as CSV to a file you "
+                + "name (an existing file is overwritten only when you say so)"),
+        Line(
             [.action(.help), .fixed("Esc")], "this help; close it",
             detail: "the help overlay (`?` or `Esc` closes it; while it is open other keys do nothing)"),
         Line([.action(.quit)], "quit"),

@@ -11,6 +11,8 @@ enum RowKind: Equatable, Sendable {
     case ripple(TickerSettings, refreshRate: Int, mode: RunLoop.Mode)
     /// A timer of the fire log, by its mechanism.
     case timer(TimerMechanism)
+    /// A stopwatch with laps, its display refreshed by its timer's fires (which are not logged).
+    case stopwatch(Stopwatch, TimerMechanism)
     /// One of the upload pipeline's two jobs, a run loop timer the pipeline owns (S2), in `mode`.
     case uploadJob(UploadPipeline.Job, interval: Duration, mode: RunLoop.Mode)
 
@@ -24,6 +26,7 @@ enum RowKind: Equatable, Sendable {
         case .samples: self = .uploadJob(.sample, interval: timer.interval, mode: timer.mode)
         case .uploads: self = .uploadJob(.upload, interval: timer.interval, mode: timer.mode)
         case .log: self = .timer(TimerMechanism(timer))
+        case .stopwatch: self = .stopwatch(Stopwatch(), TimerMechanism(timer))
         }
     }
 
@@ -32,7 +35,7 @@ enum RowKind: Equatable, Sendable {
     var mode: RunLoop.Mode? {
         get {
             switch self {
-            case .countdown(_, let mechanism), .timer(let mechanism): mechanism.mode
+            case .countdown(_, let mechanism), .timer(let mechanism), .stopwatch(_, let mechanism): mechanism.mode
             case .ripple(_, _, let mode), .uploadJob(_, _, let mode): mode
             }
         }
@@ -45,6 +48,9 @@ enum RowKind: Equatable, Sendable {
             case .timer(var mechanism):
                 mechanism.mode = newValue
                 self = .timer(mechanism)
+            case .stopwatch(let watch, var mechanism):
+                mechanism.mode = newValue
+                self = .stopwatch(watch, mechanism)
             case .ripple(let settings, let refreshRate, _):
                 self = .ripple(settings, refreshRate: refreshRate, mode: newValue)
             case .uploadJob(let job, let interval, _): self = .uploadJob(job, interval: interval, mode: newValue)
@@ -57,6 +63,7 @@ enum RowKind: Equatable, Sendable {
     var lackOfFireByHand: String? {
         switch self {
         case .countdown(_, let mechanism), .timer(let mechanism): mechanism.lackOfFireByHand
+        case .stopwatch: "a stopwatch's timer only refreshes its display: L takes a lap"
         case .ripple: TimerMechanism.framesOnly
         case .uploadJob: nil
         }
@@ -66,7 +73,7 @@ enum RowKind: Equatable, Sendable {
     /// ``mode``).
     var lackOfModes: String? {
         switch self {
-        case .countdown(_, let mechanism), .timer(let mechanism): mechanism.lackOfModes
+        case .countdown(_, let mechanism), .timer(let mechanism), .stopwatch(_, let mechanism): mechanism.lackOfModes
         case .ripple, .uploadJob: nil
         }
     }
@@ -95,6 +102,18 @@ enum RowKind: Equatable, Sendable {
         }
     }
 
+    /// The stopwatch, for a stopwatch row; setting it on another kind does nothing.
+    var stopwatch: Stopwatch? {
+        get {
+            guard case .stopwatch(let watch, _) = self else { return nil }
+            return watch
+        }
+        set {
+            guard case .stopwatch(_, let mechanism) = self, let newValue else { return }
+            self = .stopwatch(newValue, mechanism)
+        }
+    }
+
     /// Whether it is an alarm, due at a local time on the wall clock.
     var isAlarm: Bool { self == .timer(.alarm) }
 
@@ -108,7 +127,7 @@ enum RowKind: Equatable, Sendable {
     /// "displaylink", "upload".
     var mechanismName: String {
         switch self {
-        case .countdown(_, let mechanism), .timer(let mechanism): mechanism.name
+        case .countdown(_, let mechanism), .timer(let mechanism), .stopwatch(_, let mechanism): mechanism.name
         case .ripple: TimerDefinition.Kind.displayLink.rawValue
         case .uploadJob: "upload"
         }

@@ -23,7 +23,10 @@ extension TimerDefinition {
         .flag("timers.start", \.startsAtLaunch),
         .choice(
             "timers.drives", \.drives,
-            ["log": .log, "countdown": .countdown, "ripple": .ripple, "samples": .samples, "uploads": .uploads]),
+            [
+                "log": .log, "countdown": .countdown, "ripple": .ripple, "samples": .samples, "uploads": .uploads,
+                "stopwatch": .stopwatch,
+            ]),
         .integer("timers.countdown", \.countdownSeconds, in: 1...3_600),
         .flag("timers.overtime", \.overtime),
         .flag("timers.bell", \.actions.bell),
@@ -129,9 +132,10 @@ extension TimerDefinition {
         switch drives {
         case .log:
             return nil
-        case .countdown where kind == .displayLink || !repeats:
+        case .countdown where kind == .displayLink || !repeats, .stopwatch where kind == .displayLink || !repeats:
             return "\(field) a display link or a one-shot timer (accepted: a repeating \"runloop\", "
-                + "\"dispatch\", \"main-queue\" or \"task\" timer: one fire, one second less)"
+                + "\"dispatch\", \"main-queue\" or \"task\" timer"
+                + (drives == .countdown ? ": one fire, one second less)" : ": its fires refresh the time shown)")
         case .ripple where kind != .displayLink:
             return "\(field) mechanism = \"\(kind.rawValue)\" (accepted: mechanism = \"displaylink\")"
         case .samples where kind != .runLoop || !repeats || interval < .milliseconds(100),

@@ -52,6 +52,8 @@ package struct TimerDefinition: Equatable, Sendable {
         case samples
         /// The upload pipeline's upload job: the new samples out as one batch a fire (S2).
         case uploads
+        /// A stopwatch with laps (`L`), shown in the SMS panel; its timer's fires refresh it.
+        case stopwatch
     }
 
     /// Short unique name, shown in the inspector and the fire log.

@@ -9,9 +9,10 @@ final class LineFile {
     /// The first write error, if any.
     private(set) var failure: String?
 
-    /// Creates (or truncates) `path`; `role` names the file in the message ("trace file").
-    init(path: String, role: String) throws(TraceFileError) {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    /// Creates (or truncates) `path`; `role` names the file in the message ("trace file"). With
+    /// `exclusive`, a file already there is left alone and refused.
+    init(path: String, role: String, exclusive: Bool = false) throws(TraceFileError) {
+        let descriptor = open(path, O_WRONLY | O_CREAT | (exclusive ? O_EXCL : O_TRUNC) | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
             throw TraceFileError(
                 message: "\(role) \(UserText.quote(path)): \(String(cString: strerror(errno))) "

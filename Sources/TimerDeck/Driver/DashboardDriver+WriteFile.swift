@@ -1,30 +1,32 @@
 import Glibc
 
 extension DashboardDriver {
-    /// Writes the defined timers' config `text` to `path` (`~/` is the home directory) and says how
-    /// it went in the status bar. An existing file is replaced only with `overwrite`: otherwise the
-    /// state asks first, and says so when the file is the running config.
-    func writeTimers(_ text: String, to path: String, overwrite: Bool) {
+    /// Writes `text`, what `export` names (the defined timers' config, a stopwatch's laps as CSV),
+    /// to `path` (`~/` is the home directory) and says how it went in the status bar. An existing
+    /// file is replaced only with `overwrite`: otherwise the state asks first, and says so when the
+    /// file is the running config.
+    func write(_ export: Export, _ text: String, to path: String, overwrite: Bool) {
         let path = Self.expandingHome(path)
         var info = stat()
         if stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR {
-            send(.notice("could not write the timers: \(UserText.quote(path)) is a directory; name a file in it"))
+            send(.notice("could not write \(export.what): \(UserText.quote(path)) is a directory; name a file in it"))
             return
         }
         if !overwrite && stat(path, &info) == 0 {
-            send(.fileExists(path: path, isRunningConfig: isRunningConfig(info)))
+            send(.fileExists(export, path: path, isRunningConfig: isRunningConfig(info)))
             return
         }
         do {
-            let file = try LineFile(path: path, role: "timers file")
+            let file = try LineFile(path: path, role: export == .timers ? "timers file" : "laps file")
             file.write(String(text.dropLast()))
             if let failure = file.failure {
-                send(.notice("could not write the timers: \(failure)"))
+                send(.notice("could not write \(export.what): \(failure)"))
             } else {
-                send(.notice("wrote the timers to \(UserText.quote(path)); use it with --config"))
+                let use = export == .timers ? "; use it with --config" : ""
+                send(.notice("wrote \(export.what) to \(UserText.quote(path))\(use)"))
             }
         } catch {
-            send(.notice("could not write the timers: \(error.message)"))
+            send(.notice("could not write \(export.what): \(error.message)"))
         }
     }
 
