@@ -18,7 +18,7 @@ enum TerminalSession {
     @available(*, noasync)
     static func run(
         on loop: RunLoop, config: Config, configPath: String?, uploads: UploadsSetup?, trace: TraceFile?,
-        laps: LapsFile?, recorder: SessionRecorder?
+        laps: LapsFile?, timers: TimerStateFile, startsFresh: Bool, recorder: SessionRecorder?
     ) throws -> Int {
         let screen = try CursesScreen.start(mouse: config.mouse)
         defer { screen.stop() }
@@ -28,6 +28,8 @@ enum TerminalSession {
             sinkLabel: uploads?.sinkLabel ?? "", rendersOnChange: true)
         driver.trace = trace
         driver.laps = laps
+        driver.stateFile = timers
+        driver.startsFresh = startsFresh
         driver.configPath = configPath
         recorder?.begin(size: screen.size, at: driver.startTime)
         driver.recorder = recorder

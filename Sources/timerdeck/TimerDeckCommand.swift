@@ -14,9 +14,11 @@ struct TimerDeckCommand: ParsableCommand {
         // end in a required-looking <subcommand>.
         usage: """
             timerdeck [--config FILE] [--fps N] [--no-mouse] [--upload-url URL]
-              [--outbox PATH] [--trace FILE] [--laps FILE] [--record FILE]
+              [--outbox PATH] [--trace FILE] [--laps FILE] [--state PATH] [--fresh]
+              [--record FILE]
             timerdeck --headless --script FILE [--json] [--config FILE] [--fps N]
               [--upload-url URL] [--outbox PATH] [--trace FILE] [--laps FILE]
+              [--state PATH] [--fresh]
             timerdeck plot TRACE --out FILE [--late DURATION]
             timerdeck --print-config | --help | --version
             """,
@@ -89,6 +91,17 @@ struct TimerDeckCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
+            "Keep the running and paused countdowns, alarms and stopwatches in this file across restarts "
+                + "(default: ~/.local/state/timerdeck/timers.state; headless: none).",
+            valueName: "PATH"),
+        completion: .file())
+    var state: String?
+
+    @Flag(help: "Start without the timers the state file kept (they are replaced as the session runs).")
+    var fresh = false
+
+    @Option(
+        help: ArgumentHelp(
             "Record the live session's input with its times as a headless script (replay: --headless --script FILE).",
             valueName: "FILE"),
         completion: .file())
@@ -147,7 +160,9 @@ struct TimerDeckCommand: ParsableCommand {
         } else if headless && record != nil {
             problem = "--record records a live session; a headless run replays one (--headless --script FILE)"
         } else {
-            let outputs = [("--outbox", outbox), ("--trace", trace), ("--laps", laps), ("--record", record)]
+            let outputs = [
+                ("--outbox", outbox), ("--trace", trace), ("--laps", laps), ("--state", state), ("--record", record),
+            ]
             problem =
                 outputs.lazy.compactMap { option, path in
                     path.flatMap { OutputPath.problem($0, option: option) }
@@ -208,7 +223,9 @@ struct TimerDeckCommand: ParsableCommand {
         switch session {
         case .headless(let script):
             TerminatingSignals.endProcess(on: Self.headlessSignals, removing: uploads?.temporaryDirectoryPath)
-            try runHeadless(settings, script: script, uploads: uploads, trace: traceFile, laps: lapsFile)
+            try runHeadless(
+                settings, script: script, uploads: uploads, trace: traceFile, laps: lapsFile,
+                timers: state.map(TimerStateFile.init(path:)))
         case .live(let loop):
             let recorder = try started { () throws(TraceFileError) in
                 try record.map { path throws(TraceFileError) in try SessionRecorder(path: path) }
@@ -219,7 +236,9 @@ struct TimerDeckCommand: ParsableCommand {
             let left = try started { () throws in
                 try TerminalSession.run(
                     on: loop, config: settings, configPath: config, uploads: uploads, trace: traceFile,
-                    laps: lapsFile, recorder: recorder)
+                    laps: lapsFile,
+                    timers: TimerStateFile(path: state ?? TimerStateFile.defaultPath),
+                    startsFresh: fresh, recorder: recorder)
             }
             try reportUploads(left: left, uploads: uploads)
         }
@@ -280,12 +299,13 @@ struct TimerDeckCommand: ParsableCommand {
     }
 
     private func runHeadless(
-        _ settings: Config, script steps: HeadlessScript, uploads: UploadsSetup?, trace: TraceFile?, laps: LapsFile?
+        _ settings: Config, script steps: HeadlessScript, uploads: UploadsSetup?, trace: TraceFile?, laps: LapsFile?,
+        timers: TimerStateFile?
     ) throws {
         let session = try started { () throws(SystemCallError) in
             try HeadlessSession(
                 config: settings, configPath: config, uploads: uploads, script: steps, trace: trace, laps: laps,
-                json: json
+                timers: timers, startsFresh: fresh, json: json
             ) { print($0) }
         }
         try reportUploads(left: session.run(), uploads: uploads)

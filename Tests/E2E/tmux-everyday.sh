@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Everyday timers in a real terminal (tmux): an alarm at a clock time rings, and a stopwatch's laps
-# are exported with E and with --laps.
+# are exported with E and with --laps, and a restart (after q, and after kill -9) keeps every timer.
 # Usage: tmux-everyday.sh PATH/TO/timerdeck SCENARIO
-# Scenarios: alarm, laps.
+# Scenarios: alarm, laps, restart.
 # Exit status 0 when every check of the scenario passes.
 set -u
 binary=${1:?usage: tmux-everyday.sh PATH/TO/timerdeck SCENARIO}
@@ -89,9 +89,79 @@ TOML
     if [ "$(grep -c '^run,' "$state/at-exit.csv" 2>/dev/null)" = 2 ]; then pass "--laps wrote the laps at the exit"; else fail "--laps wrote the laps at the exit"; fi
 }
 
+# restarted: the session's pane is gone and a new one runs COMMAND.
+restarted() {
+    tmux_ kill-session -t "$session" >/dev/null 2>&1
+    start "$1"
+}
+
+# kept NAME: the state file holds exactly one line for the timer NAME.
+kept() {
+    if [ "$(grep -c "^[a-z]*	$1	" "$state/timerdeck/timers.state" 2>/dev/null)" = 1 ]; then
+        pass "$1 is kept once"
+    else
+        fail "$1 is kept once"
+    fi
+}
+
+restart() {
+    local at
+    at=$(date -d '+2 hours' +%H:%M)
+    cat >"$state/restart.toml" <<TOML
+[[timers]]
+name = "tea"
+drives = "countdown"
+countdown = 600
+start = false
+
+[[timers]]
+name = "run"
+drives = "stopwatch"
+interval = "100ms"
+
+[[timers]]
+name = "lunch"
+mechanism = "alarm"
+first_fire = "$at"
+TOML
+    start "$binary --config $state/restart.toml"
+    check "the stopwatch runs" "run · stopwatch, 0 laps"
+    tmux_ send-keys -t "$session" Enter
+    check "the countdown counts" "[ Resend (59"
+    tmux_ send-keys -t "$session" Down
+    tmux_ send-keys -t "$session" L
+    check "a lap" "run: lap 1"
+    tmux_ send-keys -t "$session" q
+    check "quit" "TIMERDECK-EXIT=0"
+    for name in tea run lunch; do kept "$name"; done
+    restarted "$binary --config $state/restart.toml"
+    check "every timer is back after q" "restored 3 timers"
+    check "the countdown goes on" "[ Resend (59"
+    check "the stopwatch keeps its lap" "run · stopwatch, 1 lap"
+    check "the alarm is set" "lunch · alarm on the wall clock in "
+    local pid
+    pid=$(pgrep -x -P "$(tmux_ display-message -p -t "$session" '#{pane_pid}')" timerdeck)
+    kill -9 "$pid"
+    check "killed" "TIMERDECK-EXIT=137"
+    for name in tea run lunch; do kept "$name"; done
+    # A kill during a save leaves timers.state.tmp beside it, never a partial timers.state.
+    if head -1 "$state/timerdeck/timers.state" | grep -qx "timerdeck-state 1"; then
+        pass "the state file is whole"
+    else
+        fail "the state file is whole"
+    fi
+    restarted "$binary --config $state/restart.toml"
+    check "every timer is back after kill -9" "restored 3 timers"
+    check "the stopwatch still has its lap" "run · stopwatch, 1 lap"
+    if [ "$(screen | grep -c 'run · stopwatch')" = 1 ]; then pass "no timer doubled"; else fail "no timer doubled"; fi
+    tmux_ send-keys -t "$session" q
+    check "quit" "TIMERDECK-EXIT=0"
+}
+
 case "$scenario" in
 alarm) alarm ;;
 laps) laps ;;
+restart) restart ;;
 *) fail "unknown scenario $scenario" ;;
 esac
 exit $((failures > 0))

@@ -45,6 +45,15 @@ package final class DashboardDriver {
     package var recorder: SessionRecorder?
     /// Where every fire and nested run is traced (`--trace FILE`), if anywhere.
     package var trace: TraceFile?
+    /// Where the running and paused timers are kept across restarts, if anywhere; read at
+    /// ``launch()`` unless ``startsFresh``, then written whenever what it keeps changes.
+    package var stateFile: TimerStateFile?
+    /// Whether the timers the state file kept are left out at the start (`--fresh`).
+    package var startsFresh = false
+    /// What the state file holds now (nothing is written while it is the same).
+    private var lastSaved: SavedTimers?
+    /// Whether a save waits for the end of the pass.
+    private var saveScheduled = false
     /// Where the laps of every stopwatch go when the session ends (`--laps FILE`), if anywhere.
     package var laps: LapsFile?
     /// The config file the session was started with (`--config FILE`), which `W` does not
@@ -100,6 +109,24 @@ package final class DashboardDriver {
     /// Starts what runs from launch; the first render happens inside the run, so it shows the mode.
     package func launch() {
         send(.launch)
+        guard let stateFile else { return }
+        let (saved, notice) = startsFresh ? (nil, nil) : stateFile.load()
+        if saved != nil || notice != nil {
+            send(.restore(saved ?? SavedTimers(), wallNow: loop.timeSource.now(.wall), notice: notice))
+        }
+        saveTimers()
+    }
+
+    /// Keeps the running and paused timers in the state file, if they changed since the last save.
+    private func saveTimers() {
+        saveScheduled = false
+        guard let stateFile else { return }
+        let saved = SavedTimers(state, now: loop.now, wallNow: loop.timeSource.now(.wall)) { [timers] in
+            timers[$0]?.nextFire
+        }
+        guard saved != lastSaved else { return }
+        lastSaved = saved
+        if let problem = stateFile.save(saved) { send(.notice(problem)) }
     }
 
     /// Applies `event` and performs its effects (``DashboardStore/send(_:)``).
@@ -208,6 +235,11 @@ package final class DashboardDriver {
 extension DashboardDriver: EffectPerformer {
     func applied(_ event: Event, firstNewEntry: Int) {
         if let trace { traceFires(since: firstNewEntry, to: trace) }
+        // Once the state file was read: saved after the event's effects, once a pass.
+        if lastSaved != nil, !saveScheduled {
+            saveScheduled = true
+            soon { [weak self] in self?.saveTimers() }
+        }
         // Each key as it is applied, so the recording ends at the key that quit, whichever it is.
         if case .key(let key) = event { recorder?.key(key, quits: state.quitRequested) }
     }
@@ -243,6 +275,7 @@ extension DashboardDriver: EffectPerformer {
         case .quit:
             laps?.write(state.allLapsCSV)
             laps = nil
+            saveTimers()
             sessionEnds = true
             if nested.isEmpty { loop.stop() }
         case .openScreen(let strategy): lab.open(strategy)

@@ -37,12 +37,14 @@ package final class HeadlessSession {
     /// The upload pipeline runs on the same virtual clock; its outbox and sink come from `uploads`
     /// (`nil` when the config's timers drive no uploads); `configPath` names the file `config` came from.
     /// With `json`, each snapshot is one JSON line of the dashboard's state instead of the screen;
-    /// `laps` receives the stopwatches' laps at the end.
+    /// `laps` receives the stopwatches' laps at the end; `timers` keeps the running timers across
+    /// runs (read at the start unless `startsFresh`).
     /// - Throws: ``SystemCallError`` when the run loop cannot be created (out of descriptors).
     @available(*, noasync)
     package init(
         config: Config, configPath: String? = nil, uploads setup: UploadsSetup?, script: HeadlessScript,
-        trace: TraceFile? = nil, laps: LapsFile? = nil, json: Bool = false, output: @escaping (String) -> Void
+        trace: TraceFile? = nil, laps: LapsFile? = nil, timers: TimerStateFile? = nil, startsFresh: Bool = false,
+        json: Bool = false, output: @escaping (String) -> Void
     ) throws(SystemCallError) {
         self.json = json
         var resolved: [ResolvedStep] = []
@@ -71,6 +73,8 @@ package final class HeadlessSession {
             sinkLabel: setup?.sinkLabel ?? "", rendersOnChange: false)
         driver.trace = trace
         driver.laps = laps
+        driver.stateFile = timers
+        driver.startsFresh = startsFresh
         driver.configPath = configPath
     }
 
@@ -79,6 +83,11 @@ package final class HeadlessSession {
     @discardableResult
     package func run() -> Int {
         RunLoop.withCurrent(loop) {
+            // A script that starts with `wall` starts at that time: the timers kept are restored then.
+            while nextStep < steps.count, case .wall(let instant) = steps[nextStep] {
+                time.jumpWall(by: time.now(.wall).duration(to: instant))
+                nextStep += 1
+            }
             driver.launch()
             loop.perform(inModes: RunLoop.Mode.inputModes) { [weak self] in self?.advance() }
             while !driver.quitRequested {

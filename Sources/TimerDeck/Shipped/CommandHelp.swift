@@ -98,6 +98,13 @@ package enum CommandHelp {
                 + "`uploads/` next to the outbox)"
         ),
         (
+            "`$XDG_STATE_HOME/timerdeck/timers.state`",
+            "the running and paused countdowns, alarms and stopwatches, kept across a quit, `kill -9` or a "
+                + "reboot (`--state PATH` moves it, `--fresh` starts without them; a headless run keeps them only "
+                + "with `--state`); written to `timers.state.tmp` and renamed over it; a corrupt one is kept "
+                + "aside as `timers.state.corrupt`"
+        ),
+        (
             "`TIMERDECK_TIMER`, `TIMERDECK_MECHANISM`, `TIMERDECK_MODE`, `TIMERDECK_SCHEDULED_NS`, "
                 + "`TIMERDECK_FIRED_NS`, `TIMERDECK_LATENESS_NS`, `TIMERDECK_TICKS`",
             "the environment of a timer's hook (`/bin/sh -c`), times in nanoseconds since the dashboard "

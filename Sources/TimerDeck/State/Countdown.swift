@@ -53,6 +53,28 @@ struct Countdown: Equatable, Sendable {
         return seconds < 3_600 ? minutes : "\(seconds / 3_600):" + minutes
     }
 
+    /// The seconds left while it counts down (zero or less in overtime: minus the seconds past
+    /// its end); `nil` while idle.
+    var secondsLeft: Int? {
+        switch state {
+        case .idle: nil
+        case .counting(let remaining): remaining
+        case .overtime(let seconds): -seconds
+        }
+    }
+
+    /// Seconds it had counted before its timer started: a countdown restored after a restart
+    /// goes on from where it was, so a deadline-driven one counts its grid from there.
+    private(set) var counted = 0
+
+    /// Starts counting (or counting on past its end) with `remaining` seconds left, as a
+    /// countdown restored after a restart.
+    mutating func resume(remaining: Int) {
+        state = .counting(remaining: seconds)
+        counted = seconds - min(remaining, seconds)
+        show(remaining: remaining)
+    }
+
     /// Whether it is past its end, counting up.
     var isOvertime: Bool {
         guard case .overtime = state else { return false }
@@ -67,6 +89,7 @@ struct Countdown: Equatable, Sendable {
     mutating func press() -> Bool {
         guard state == .idle else { return false }
         state = .counting(remaining: seconds)
+        counted = 0
         return true
     }
 

@@ -95,7 +95,7 @@ extension DashboardState {
             record(FireRecord(time: time, row: row.id, timer: row.name, mode: mode, lateness: lateness, ticks: ticks))
             effects = redraw(row, also: .log)
         }
-        self[id].button?.show(remaining: button.seconds - Int(point))
+        self[id].button?.show(remaining: button.seconds - button.counted - Int(point))
         if endsCountdown(from: row, effects: &effects) {
             effects += act(row: id, ends: true, time: time, mode: mode, lateness: lateness, ticks: ticks)
         }

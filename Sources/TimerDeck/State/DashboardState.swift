@@ -199,6 +199,7 @@ struct DashboardState: Sendable {
         case .fileExists(let export, let path, let isRunningConfig):
             return askToOverwrite(export, path, isRunningConfig: isRunningConfig)
         case .stopwatch(let id, let action, let time): return stopwatchAction(id, action, at: time)
+        case .restore(let saved, let wallNow, let notice): return restore(saved, wallNow: wallNow, notice: notice)
         case .notified(let id, let result): return notified(id, result)
         case .woke(let time):
             // The phases page shows the wake-ups: while it is shown, each goes to the trace too.

@@ -19,6 +19,8 @@ struct Stopwatch: Equatable, Sendable {
         case pause, resume
         /// Take a lap.
         case lap
+        /// Go on from a restart: `elapsed` run, these laps, running or held.
+        case restore(elapsed: Duration, splits: [Duration], running: Bool)
     }
 
     /// One lap as the laps list shows it.
@@ -67,6 +69,8 @@ struct Stopwatch: Equatable, Sendable {
         case .lap:
             guard isRunning else { return false }
             splits.append(elapsed(at: time))
+        case .restore(let elapsed, let splits, let running):
+            (banked, since, self.splits) = (elapsed, running ? time : nil, splits)
         }
         return true
     }
