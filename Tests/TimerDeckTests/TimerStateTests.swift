@@ -18,6 +18,11 @@ struct SavedTimersTests {
             .pausedStopwatch(name: "walk", elapsed: .seconds(62), splits: []),
         ])
         #expect(SavedTimers(text: saved.text) == saved)
+        var soup = try TimerDefinition.parse(line: "soup 3m overtime", taken: [])
+        soup.actions.hook = "printf 'a\\tb\\n' \"\\\\\"\tend"
+        let added = SavedTimers(entries: [.pausedCountdown(name: "soup", remaining: 5)], added: [soup])
+        #expect(!added.text.dropLast().contains("\n\n") && SavedTimers(text: added.text) == added)
+        #expect(SavedTimers(text: SavedTimers.header + "\nadded\t[[timers]]\\q\n") == nil)
         #expect(SavedTimers(text: SavedTimers.header + "\n") == SavedTimers())
         for text in [
             "", "garbage\n", SavedTimers.header, "timerdeck-state 2\n",
@@ -138,6 +143,22 @@ struct TimerStateTests {
         #expect(rows["tea"]?["state"] as? String == "suspended" && rows["run"]?["state"] as? String == "suspended")
         #expect(second.output.contains("restored 2 timers"), "\(second.output)")
         #expect(try String(contentsOfFile: state, encoding: .utf8).contains("stopwatch\trun\tpaused\t3000000000\t\n"))
+    }
+
+    @Test("A timer added with a is kept with its definition and added again at the restart, once")
+    func addedTimerComesBack() throws {
+        let scratch = try ScratchDirectory()
+        let state = scratch.path("timers.state").path
+        let typing = "soup 3m overtime".map { $0 == " " ? "key space" : "key \($0)" }.joined(separator: "\n")
+        _ = try run("key a\n\(typing)\nkey enter\nwait 5s\n", state: state, in: scratch)
+        #expect(try String(contentsOfFile: state, encoding: .utf8).contains("added\t"))
+        let second = try run("wall 2026-01-01T00:01Z\nsnapshot\n", state: state, in: scratch)
+        let line = try #require(second.output.split(separator: "\n").first)
+        let rows = try rowsOf(line)
+        #expect(rows["soup"]?["button"] as? String == "Resend (120)", "\(line)")
+        #expect(line.components(separatedBy: "\"name\":\"soup\"").count == 2, "\(line)")
+        let kept = try String(contentsOfFile: state, encoding: .utf8)
+        #expect(kept.components(separatedBy: "added\t").count == 2, "\(kept)")
     }
 
     @Test("A corrupt state file is reported, kept aside as it was and never overwritten")

@@ -10,6 +10,13 @@ extension DashboardState {
         var effects: [Effect] = [.render(.all)]
         var told: [String] = notice.map { [$0] } ?? []
         var restored = 0
+        for timer in saved.added where !rows.contains(where: { $0.name == timer.name }) {
+            // A timer added with `a` before the restart: added again, then restored below.
+            let id = RowID(number: rowsMade)
+            rowsMade += 1
+            append(RowState(timer, id: id))
+            effects.append(.addTimer(id))
+        }
         for entry in saved.entries {
             guard let row = rows.first(where: { $0.name == entry.name }) else {
                 told.append("\(entry.name) was kept but is no longer in the config")

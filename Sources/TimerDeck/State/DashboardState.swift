@@ -30,6 +30,8 @@ struct DashboardState: Sendable {
     private var positions: [RowID: Int]
     /// How many rows were ever made: the number of the next one (``RowID``).
     var rowsMade: Int
+    /// How many rows the scene defined: a row numbered from there on was added with `a`.
+    let sceneRowCount: Int
     /// The upload panel's sink label; `nil` when the dashboard has no pipeline.
     let uploadsLabel: String?
     /// The quiet period that ends a scroll gesture (decision 7).
@@ -93,6 +95,7 @@ struct DashboardState: Sendable {
         rows = scene.timers.enumerated().map { index, timer in RowState(timer, id: RowID(number: index)) }
         positions = Self.positions(of: rows)
         rowsMade = scene.timers.count
+        sceneRowCount = scene.timers.count
         uploadsLabel = scene.uploadsLabel
         gestureQuiet = scene.gestureQuiet
         simulatedSleep = scene.simulatedSleep

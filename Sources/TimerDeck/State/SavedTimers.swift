@@ -41,6 +41,9 @@ struct SavedTimers: Equatable, Sendable {
     private static let grain: Int64 = 1_000_000
 
     var entries: [Entry] = []
+    /// The definitions of the kept rows that were added with `a` (the config does not have them):
+    /// a restart adds them again before restoring them.
+    var added: [TimerDefinition] = []
 
     /// The rows of `state` worth keeping, read at `now` (the loop's uptime clock) and `wallNow`;
     /// `nextFire` gives a row's next fire on the uptime clock, as its adapter reads it.
@@ -48,6 +51,10 @@ struct SavedTimers: Equatable, Sendable {
         func wall(_ instant: Instant) -> Instant { Self.rounded(wallNow + now.duration(to: instant)) }
         for row in state.rows where row.run == .running || row.run == .suspended {
             let paused = row.run == .suspended
+            let count = entries.count
+            defer {
+                if entries.count > count && row.id.number >= state.sceneRowCount { added.append(row.definition) }
+            }
             if let button = row.button {
                 guard let left = button.secondsLeft else { continue }
                 if paused {
@@ -72,8 +79,9 @@ struct SavedTimers: Equatable, Sendable {
         }
     }
 
-    init(entries: [Entry] = []) {
+    init(entries: [Entry] = [], added: [TimerDefinition] = []) {
         self.entries = entries
+        self.added = added
     }
 
     private static func rounded(_ instant: Instant) -> Instant {
@@ -98,7 +106,44 @@ struct SavedTimers: Equatable, Sendable {
                 "stopwatch\t\(name)\tpaused\t\(elapsed.nanoseconds)\t\(Self.text(splits))"
             }
         }
-        return ([Self.header] + lines).joined(separator: "\n") + "\n"
+        let definitions = added.map { "added\t" + Self.escaped(TimerDefinition.configText([$0])) }
+        return ([Self.header] + definitions + lines).joined(separator: "\n") + "\n"
+    }
+
+    /// `text` on one line: backslash, newline and tab written `\\`, `\n`, `\t`.
+    private static func escaped(_ text: String) -> String {
+        var result = ""
+        for character in text {
+            switch character {
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\t": result += "\\t"
+            default: result.append(character)
+            }
+        }
+        return result
+    }
+
+    /// The text ``escaped(_:)`` wrote; `nil` for a lone or unknown escape.
+    private static func unescaped(_ text: String) -> String? {
+        var result = ""
+        var escaping = false
+        for character in text {
+            if escaping {
+                switch character {
+                case "\\": result.append("\\")
+                case "n": result.append("\n")
+                case "t": result.append("\t")
+                default: return nil
+                }
+                escaping = false
+            } else if character == "\\" {
+                escaping = true
+            } else {
+                result.append(character)
+            }
+        }
+        return escaping ? nil : result
     }
 
     private static func text(_ splits: [Duration]) -> String {
@@ -113,6 +158,13 @@ struct SavedTimers: Equatable, Sendable {
         lines.removeLast()
         for line in lines {
             let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            if fields.first == "added" {
+                guard fields.count == 2, let text = Self.unescaped(fields[1]),
+                    let timers = try? Config.parse(text).timers, timers.count == 1
+                else { return nil }
+                added += timers
+                continue
+            }
             guard fields.count >= 4, TimerDefinition.isValidName(fields[1]), let number = Int64(fields[3]) else {
                 return nil
             }
