@@ -116,6 +116,22 @@ struct StopwatchTests {
         #expect(snapshots[0].screen.contains("[ 00:02.0     ] run · stopwatch, 0 laps"), "\(snapshots[0].screen)")
     }
 
+    @Test("--json: a stopwatch's time and splits, an alarm's time")
+    func json() throws {
+        let config = try Config.parse(
+            stopwatchConfig
+                + "\n\n[[timers]]\nname = \"party\"\nmechanism = \"alarm\"\nfirst_fire = \"2026-12-24T18:00\"\n")
+        var lines: [String] = []
+        let session = try HeadlessSession(
+            config: config, uploads: nil, script: HeadlessScript(parsing: lapsScript), json: true
+        ) { lines.append($0) }
+        session.run()
+        let line = try #require(lines.first)
+        #expect(line.contains("\"elapsed_ns\":190500000000,"), "\(line)")
+        #expect(line.contains("\"lap_splits_ns\":[62000000000,117500000000,187500000000]"), "\(line)")
+        #expect(line.contains("\"alarm_at\":\"2026-12-24T18:00\""), "\(line)")
+    }
+
     @Test("A stopwatch on a display link or a one-shot timer is refused")
     func refused() {
         for extra in ["mechanism = \"displaylink\"\n", "repeats = false\n"] {
