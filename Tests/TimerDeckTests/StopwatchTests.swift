@@ -152,7 +152,7 @@ struct StopwatchTests {
     "--laps FILE: every stopwatch's laps as CSV at the end, never over an existing file", .serialized,
     .enabled(if: BuiltProduct.isBuilt("timerdeck"), "build timerdeck first"))
 struct LapsOptionTests {
-    @Test("A headless run writes the laps at its end; an existing file is refused with exit 2 and left as it was")
+    @Test("A headless run writes the laps at its end (and each lap to the trace); an existing file is refused")
     func lapsOption() throws {
         let scratch = try ScratchDirectory()
         let config = try scratch.write(stopwatchConfig, to: "laps.toml")
@@ -163,6 +163,19 @@ struct LapsOptionTests {
         #expect(first.status == 0, "\(first)")
         let written = try String(contentsOfFile: path, encoding: .utf8)
         #expect(written.hasPrefix("stopwatch,lap,lap_seconds,split_seconds,mark\nrun,1,62.000,62.000,\n"))
+        let trace = scratch.path("laps.jsonl").path
+        let traced = try ChildProcess.run(
+            BuiltProduct.path("timerdeck"), ["--headless", "--script", script, "--config", config, "--trace", trace],
+            timeout: .seconds(60))
+        #expect(traced.status == 0, "\(traced)")
+        #expect(
+            try String(contentsOfFile: trace, encoding: .utf8).contains(
+                "{\"event\":\"lap\",\"t_ns\":117500000000,\"timer\":\"run\",\"split_ns\":117500000000,"
+                    + "\"lap_ns\":55500000000,\"depth\":1}"))
+        let plotted = try ChildProcess.run(
+            BuiltProduct.path("timerdeck"), ["plot", trace, "--out", scratch.path("laps.svg").path],
+            timeout: .seconds(60))
+        #expect(plotted.status == 0, "\(plotted)")
         let second = try ChildProcess.run(BuiltProduct.path("timerdeck"), arguments, timeout: .seconds(60))
         #expect(second.status == 2, "\(second)")
         #expect(second.error.contains("exists; timerdeck does not overwrite it"), "\(second)")

@@ -235,6 +235,11 @@ package final class DashboardDriver {
 extension DashboardDriver: EffectPerformer {
     func applied(_ event: Event, firstNewEntry: Int) {
         if let trace { traceFires(since: firstNewEntry, to: trace) }
+        if let trace, case .stopwatch(let id, .lap, let time) = event, state.contains(id),
+            let lap = state[id].stopwatch?.laps.last
+        {
+            trace.lap(timer: state[id].name, lap, at: time, since: startTime, depth: loop.nestingDepth)
+        }
         // Once the state file was read: saved after the event's effects, once a pass.
         if lastSaved != nil, !saveScheduled {
             saveScheduled = true
