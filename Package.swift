@@ -20,10 +20,16 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        // The uploads' HTTP client: a custom CA, a client certificate and TLS errors that say what
+        // failed, which URLSession on Linux cannot give; BoringSSL comes compiled from source, so
+        // the build needs no libssl-dev or libcurl-dev.
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     ],
     targets: [
-        // ncursesw and panelw from Debian's libncurses-dev; the module map links them and the shim
-        // asks for the wide-character API (pkg-config's flags are not used: SwiftPM refuses its -D's).
+        // ncursesw from Debian's libncurses-dev; the module map links it and the shim asks for the
+        // wide-character API (pkg-config's flags are not used: SwiftPM refuses its -D's).
         .systemLibrary(name: "CNcurses"),
         .systemLibrary(name: "CLinuxEvents"),
         // The benchmark's own pseudo-terminal, spawn and timerfd declarations.
@@ -50,6 +56,12 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
         .target(
@@ -99,12 +111,16 @@ let package = Package(
         .executableTarget(
             name: "timerdeck-soak",
             dependencies: [
-                "Uploads", "RunLoopKit", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "Uploads", "RunLoopKit", "LocalServers",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // Debian's prometheus and the loopback collector as child processes, for the soak and the
+        // uploads tests.
+        .target(name: "LocalServers"),
         // Shared by the test targets: child processes, built products, scratch directories,
-        // repository files, tags for the slow suites.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        // repository files, tags for the slow suites. Over RunLoopKit's platform layer (package API).
+        .target(name: "TestSupport", dependencies: ["RunLoopKit"], path: "Tests/TestSupport"),
         // Foundation's and libdispatch's own timer checks, and the seeds' examples, in Foundation's names.
         .testTarget(
             name: "RunLoopKitFoundationCompatTests",
@@ -135,7 +151,10 @@ let package = Package(
         .testTarget(
             name: "UploadsTests",
             dependencies: [
-                "Uploads", "TestSupport", .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+                "Uploads", "TestSupport", "LocalServers",
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]),
         // Runs the built timerdeck-bench (and through it timerdeck) as a child process.
         .testTarget(name: "BenchTests", dependencies: ["TestSupport"]),

@@ -6,7 +6,8 @@
 #   swift test --filter 'RunLoopKitTests|RunLoopKitFoundationCompatTests|DocumentationExampleTests'
 # The app's suites also drive tmux (a real terminal), python3 (the loopback collector),
 # rsvg-convert (the plot's SVG as PNG), Debian's prometheus (a real remote-write receiver, started
-# by the tests on loopback) and pgrep.
+# by the tests on loopback, behind TLS and basic auth for some), openssl (the tests' certificates),
+# htpasswd (bcrypt hashes for Prometheus's basic auth) and pgrep.
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -17,6 +18,8 @@ command -v python3 >/dev/null 2>&1 || missing+=(python3)
 command -v rsvg-convert >/dev/null 2>&1 || missing+=(librsvg2-bin)
 command -v prometheus >/dev/null 2>&1 || missing+=(prometheus)
 command -v pgrep >/dev/null 2>&1 || missing+=(procps)
+command -v openssl >/dev/null 2>&1 || missing+=(openssl)
+command -v htpasswd >/dev/null 2>&1 || missing+=(apache2-utils)
 
 if [ ${#missing[@]} -gt 0 ]; then
     echo "test.sh: installing ${missing[*]} (Debian packages the tests use)" >&2

@@ -8,7 +8,6 @@
 #include <locale.h>
 #include <wchar.h>
 #include <ncursesw/curses.h>
-#include <ncursesw/panel.h>
 
 // Swift 6 rejects C globals as shared mutable state and cannot see function-like macros:
 // each one the terminal layer needs gets a prefixed static inline shim.
@@ -23,6 +22,8 @@ static inline attr_t cn_a_dim(void) { return A_DIM; }
 static inline attr_t cn_a_reverse(void) { return A_REVERSE; }
 static inline attr_t cn_a_underline(void) { return A_UNDERLINE; }
 static inline attr_t cn_a_normal(void) { return A_NORMAL; }
+// A colour pair by int, so a direct colour's value (0xRRGGBB) fits.
+static inline int cn_init_pair(int pair, int fg, int bg) { return init_extended_pair(pair, fg, bg); }
 static inline void cn_getmaxyx(WINDOW *w, int *y, int *x) { getmaxyx(w, *y, *x); }
 static inline mmask_t cn_button1_pressed(void) { return BUTTON1_PRESSED; }
 static inline mmask_t cn_button1_released(void) { return BUTTON1_RELEASED; }

@@ -38,17 +38,17 @@ enum WallClock {
 
     /// `interval` seconds as a `Duration`, to the nanosecond.
     static func duration(_ interval: TimeInterval) -> Duration {
-        .nanoseconds(Int64((interval * 1e9).rounded()))
+        .nanoseconds(Nanoseconds.from(seconds: interval))
     }
 
     /// `duration` in seconds.
     static func seconds(_ duration: Duration) -> TimeInterval {
-        TimeInterval(duration.nanoseconds) / 1e9
+        Nanoseconds.seconds(duration.nanoseconds)
     }
 
     private static func date(wallNanoseconds: Int64) -> Date {
-        let whole = wallNanoseconds / 1_000_000_000
-        let fraction = wallNanoseconds % 1_000_000_000
-        return Date(timeIntervalSince1970: TimeInterval(whole) + TimeInterval(fraction) * 1e-9)
+        let whole = wallNanoseconds / Nanoseconds.perSecond
+        let fraction = wallNanoseconds % Nanoseconds.perSecond
+        return Date(timeIntervalSince1970: TimeInterval(whole) + Nanoseconds.seconds(fraction))
     }
 }

@@ -1,7 +1,7 @@
 internal import CNcurses
 import Glibc
 
-/// The real terminal, through ncursesw: wide characters, colours with 256/8/mono fallbacks
+/// The real terminal, through ncursesw: wide characters, a theme's colours with direct/256/16/8/mono fallbacks
 /// (`NO_COLOR` honoured), keys and mouse, and one `doupdate` per flush — none when nothing changed,
 /// so ncurses sends only the cells that differ.
 ///
@@ -16,16 +16,16 @@ public final class CursesScreen: Screen {
     private let grid: CellGrid
     private var terminal: OpaquePointer?
     private var isActive = false
-    /// The colour support in use.
-    public let colorSupport: ColorSupport
+    /// The theme and the colour support in use.
+    public let palette: Palette
     public private(set) var updateCount = 0
 
     /// The descriptor to watch for input (standard input).
     public let inputDescriptor: Int32 = STDIN_FILENO
 
-    private init(terminal: OpaquePointer, colorSupport: ColorSupport, size: Size) {
+    private init(terminal: OpaquePointer, palette: Palette, size: Size) {
         self.terminal = terminal
-        self.colorSupport = colorSupport
+        self.palette = palette
         grid = CellGrid(size: size)
         isActive = true
     }
@@ -55,12 +55,16 @@ public final class CursesScreen: Screen {
         delscreen(probe)
     }
 
-    /// Takes over the terminal: cbreak, no echo, keypad, non-blocking input, hidden cursor.
+    /// Takes over the terminal: cbreak, no echo, keypad, non-blocking input, hidden cursor; the
+    /// roles get `theme`'s colours, the nearest the terminal has, unless `color` or `NO_COLOR` says
+    /// no colour (``ColorSupport/detect(colors:hasColors:noColor:choice:)``).
     ///
     /// - Throws: ``TerminalError/notATerminal`` when stdin or stdout is not a terminal,
     ///   ``TerminalError/unknownTerminal(_:)`` when `TERM` is not in terminfo,
     ///   ``TerminalError/unsupportedTerminal(_:lacking:)`` when it cannot show the screen.
-    public static func start(mouse: Bool) throws(TerminalError) -> CursesScreen {
+    public static func start(mouse: Bool, theme: Theme = .dark, color: ColorChoice = .auto) throws(TerminalError)
+        -> CursesScreen
+    {
         let term = try terminalType()
         guard let output = fdopen(STDOUT_FILENO, "w"), let input = fdopen(STDIN_FILENO, "r") else {
             throw .cannotStart("cannot open the terminal's standard streams")
@@ -74,15 +78,18 @@ public final class CursesScreen: Screen {
         curs_set(0)
         set_escdelay(25)
         let noColor = getenv("NO_COLOR").map { String(cString: $0) }
+        // COLORS and COLOR_PAIRS are known once colour is started.
         if has_colors() {
             start_color()
             use_default_colors()
         }
-        var support = ColorSupport.detect(colors: Int(cn_colors()), hasColors: has_colors(), noColor: noColor)
+        var support = ColorSupport.detect(
+            colors: Int(cn_colors()), hasColors: has_colors(), noColor: noColor, choice: color)
         if cn_color_pairs() <= ColorRole.allCases.count { support = .monochrome }
+        let palette = Palette(theme: theme, support: support)
         for role in ColorRole.allCases {
-            if let foreground = support.foreground(for: role) {
-                init_pair(Int16(role.rawValue + 1), Int16(foreground), -1)
+            if let foreground = palette.foreground(for: role) {
+                cn_init_pair(Int32(role.rawValue + 1), Int32(foreground), -1)
             }
         }
         if mouse {
@@ -101,7 +108,7 @@ public final class CursesScreen: Screen {
         var columns: Int32 = 0
         cn_getmaxyx(cn_stdscr(), &rows, &columns)
         return CursesScreen(
-            terminal: terminal, colorSupport: support,
+            terminal: terminal, palette: palette,
             size: Size(width: Int(columns), height: Int(rows)))
     }
 
@@ -271,13 +278,13 @@ public final class CursesScreen: Screen {
     }
 
     private func draw(_ cell: Cell, window: UnsafeMutablePointer<WINDOW>?, row: Int32, column: Int32) {
+        let appearance = palette.appearance(of: cell.style)
         var attributes = cn_a_normal()
-        let emphasis = colorSupport.emphasis(for: cell.style.role)
-        if cell.style.bold || emphasis.bold { attributes |= cn_a_bold() }
-        if emphasis.dim { attributes |= cn_a_dim() }
-        if cell.style.reverse { attributes |= cn_a_reverse() }
-        if cell.style.underline || emphasis.underline { attributes |= cn_a_underline() }
-        let pair: Int16 = colorSupport == .monochrome ? 0 : Int16(cell.style.role.rawValue + 1)
+        if appearance.bold { attributes |= cn_a_bold() }
+        if appearance.dim { attributes |= cn_a_dim() }
+        if appearance.reverse { attributes |= cn_a_reverse() }
+        if appearance.underline { attributes |= cn_a_underline() }
+        let pair: Int16 = appearance.foreground == nil ? 0 : Int16(cell.style.role.rawValue + 1)
         // Up to 4 scalars (a base and combining marks) and the terminating 0, without allocating.
         var characters: (wchar_t, wchar_t, wchar_t, wchar_t, wchar_t) = (0, 0, 0, 0, 0)
         var complex = cchar_t()

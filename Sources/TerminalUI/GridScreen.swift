@@ -12,9 +12,13 @@ public final class GridScreen: Screen {
     /// How many times the bell rang (``ring()``).
     public private(set) var ringCount = 0
 
-    /// Counts the ring: a grid has no bell.
+    /// What a ring does besides being counted (the plain mode writes the bell character).
+    public var onRing: (() -> Void)?
+
+    /// Counts the ring (a grid has no bell) and calls ``onRing``.
     public func ring() {
         ringCount += 1
+        onRing?()
     }
 
     /// A blank screen of `size`.
@@ -31,9 +35,13 @@ public final class GridScreen: Screen {
         grid.resize(to: size)
     }
 
+    /// What the last flush that updated the screen changed, by row: a terminal would be sent
+    /// these cells only.
+    public private(set) var lastChanges: [CellGrid.Change] = []
+
     public func flush() {
         guard grid.hasChanges else { return }
-        _ = grid.takeChanges()
+        lastChanges = grid.takeChanges()
         updateCount += 1
     }
 
@@ -45,5 +53,34 @@ public final class GridScreen: Screen {
     /// The screen as text: one line per row, trailing spaces trimmed.
     public func snapshot() -> String {
         (0..<grid.size.height).map { grid.text(row: $0) }.joined(separator: "\n")
+    }
+
+    /// How the screen looks under `palette`, for golden screens of themes: one line per row with a
+    /// letter per cell (`.` for a plain cell, the letters in the order their looks first appear),
+    /// then a legend with each letter's ``Appearance``.
+    public func appearances(under palette: Palette) -> String {
+        let letters = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+        var codes: [Appearance: Character] = [:]
+        var legend: [String] = []
+        let plain = palette.appearance(of: .normal)
+        var lines: [String] = []
+        for row in 0..<grid.size.height {
+            var line = ""
+            for column in 0..<grid.size.width where !grid[row, column].isContinuation {
+                let appearance = palette.appearance(of: grid[row, column].style)
+                if appearance == plain {
+                    line.append(".")
+                } else if let code = codes[appearance] {
+                    line.append(code)
+                } else {
+                    let code = codes.count < letters.count ? letters[codes.count] : "?"
+                    codes[appearance] = code
+                    legend.append("\(code) \(appearance)")
+                    line.append(code)
+                }
+            }
+            lines.append(line)
+        }
+        return (lines + [". \(plain)"] + legend).joined(separator: "\n")
     }
 }

@@ -7,6 +7,27 @@ public enum KeyDecoder {
         isKeyCode ? decodeKeyCode(Int32(bitPattern: value)) : decodeCharacter(value)
     }
 
+    /// Decodes bytes read from a terminal in raw mode, without ncurses (the plain mode): UTF-8
+    /// characters, and escape sequences joined as ``joiningSequences(_:)`` joins them. A character
+    /// cut at the end of `bytes` is dropped.
+    ///
+    /// ```swift
+    /// KeyDecoder.decode(bytes: Array("q\u{1B}[5~".utf8))   // [.character("q"), .pageUp]
+    /// ```
+    public static func decode(bytes: [UInt8]) -> [Key] {
+        var keys: [Key] = []
+        var iterator = bytes.makeIterator()
+        var decoder = UTF8()
+        loop: while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue(let scalar): keys.append(decodeCharacter(scalar.value))
+            case .emptyInput: break loop
+            case .error: continue
+            }
+        }
+        return joiningSequences(keys)
+    }
+
     static func decodeCharacter(_ value: UInt32) -> Key {
         switch value {
         case 10, 13: return .enter

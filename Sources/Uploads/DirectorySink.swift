@@ -1,6 +1,8 @@
 import Dispatch
 import Foundation
 
+import enum RunLoopKit.FileIO
+
 /// The default sink: writes each batch as a JSON file, `<batch id>.json`, into a directory.
 ///
 /// A file appears whole or not at all (temporary file, fsync, rename, fsync of the
@@ -53,8 +55,8 @@ public final class DirectorySink: BatchSink {
     private static func write(_ batch: Batch, directoryPath: String, filePath: String) throws(UploadError) -> Ack {
         let body = try BatchPayload.encode(batch)
         do {
-            try DurableFile.createDirectory(atPath: directoryPath)
-            try DurableFile.replace(atPath: filePath, with: [UInt8](body))
+            try FileIO.createDirectory(atPath: directoryPath)
+            try FileIO.replace(atPath: filePath, with: [UInt8](body))
         } catch {
             throw .writeFailed(path: error.path, reason: "cannot \(error.operation): \(error.reason)")
         }

@@ -1,5 +1,7 @@
 import Foundation
 
+import enum RunLoopKit.FileIO
+
 /// A sampler of the host's load average (`/proc/loadavg`) and memory (`/proc/meminfo`).
 ///
 /// The parse functions take the files' text, so they can be tested on fixtures.
@@ -78,7 +80,7 @@ public struct HostMetricsSampler: Sampler, Sendable {
 
     private static func read(_ path: String) throws(SamplerError) -> String {
         do {
-            return try TextFile.read(atPath: path)
+            return String(decoding: try FileIO.read(atPath: path), as: UTF8.self)
         } catch {
             throw .unreadable(path: error.path, reason: error.reason)
         }

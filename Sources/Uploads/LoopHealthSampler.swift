@@ -2,6 +2,8 @@ import CoreMetrics
 import Foundation
 import Synchronization
 
+import enum RunLoopKit.Nanoseconds
+
 /// Takes a run loop's health as samples: a swift-metrics backend for
 /// ``RunLoopKit/RunLoop/reportMetrics(label:dimensions:factory:)`` that keeps what the loop reports
 /// and hands it out as a ``SampleFields/loop(_:)`` sample at each ``sample(at:)``.
@@ -58,7 +60,7 @@ public final class LoopHealthSampler: Sampler, MetricsFactory, Sendable {
             }
             for (series, value) in readings.lastValues { values[series] = value }
             for (series, largest) in readings.largest {
-                values[Series(name: series.name + "_max_seconds", labels: series.labels)] = Double(largest) / 1e9
+                values[Series(name: series.name + "_max_seconds", labels: series.labels)] = Nanoseconds.seconds(largest)
             }
             readings.largest = [:]
             return values

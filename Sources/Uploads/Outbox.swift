@@ -1,6 +1,8 @@
 import Foundation
 import GRDB
 
+import enum RunLoopKit.FileIO
+
 /// The durable queue of samples waiting to be uploaded: an SQLite file in WAL mode.
 ///
 /// A sample counts once ``append(_:)`` returns: it is committed (with `synchronous = FULL`,
@@ -62,7 +64,7 @@ public final class Outbox: Sendable {
         let path = url.path
         let directory = url.deletingLastPathComponent().path
         do {
-            try DurableFile.createDirectory(atPath: directory)
+            try FileIO.createDirectory(atPath: directory)
         } catch {
             throw .directoryUnavailable(path: error.path, reason: "cannot \(error.operation): \(error.reason)")
         }

@@ -1,5 +1,7 @@
 import Foundation
 
+import enum RunLoopKit.FileIO
+
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
@@ -35,7 +37,7 @@ public struct RouteReplay: Sampler, Sendable {
     public init(contentsOf url: URL) throws(SamplerError) {
         let text: String
         do {
-            text = try TextFile.read(atPath: url.path)
+            text = String(decoding: try FileIO.read(atPath: url.path), as: UTF8.self)
         } catch {
             throw .unreadable(path: error.path, reason: error.reason)
         }

@@ -6,14 +6,21 @@ import FoundationNetworking
 
 /// Why a ``BatchSink`` could not deliver a batch, and whether trying again can help.
 ///
-/// Retryable: refused or lost connections, timeouts, HTTP 408, 429 and 5xx, a local write
-/// that failed (disk full). Permanent: any other HTTP status (the server rejected the batch;
-/// it stays in the outbox with this error shown) and a sink set up with a bad URL.
+/// Retryable: refused or lost connections, timeouts, TLS failures, HTTP 408, 429 and 5xx, a
+/// local write that failed (disk full). Permanent: any other HTTP status (the server rejected
+/// the batch; it stays in the outbox with this error shown), a credentials file that cannot be
+/// read, and a sink set up with a bad URL. A refusal of the credentials (401, 403, an unreadable
+/// file) is about the sink, not the batch: ``refusesCredentials``.
 public enum UploadError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The sink's settings are unusable: an invalid URL, a timeout that is not positive.
     case invalidConfiguration(String)
     /// No connection could be made or it broke: refused, host unknown, reset.
     case connectionFailed(destination: String, reason: String)
+    /// The TLS handshake failed: an untrusted or expired server certificate, a certificate for
+    /// another host name, a client certificate the server refused.
+    case tlsFailed(destination: String, reason: String)
+    /// A password or token file could not be read (or is empty); nothing was sent.
+    case credentialsUnreadable(path: String, reason: String)
     /// No answer within the configured timeout.
     case timedOut(destination: String, after: Duration)
     /// The server is busy or failing (408, 429, 5xx), possibly saying when to come back.
@@ -28,8 +35,18 @@ public enum UploadError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Whether delivering the same batch again later can succeed.
     public var isRetryable: Bool {
         switch self {
-        case .connectionFailed, .timedOut, .serverUnavailable, .writeFailed: true
-        case .invalidConfiguration, .rejected, .encodingFailed: false
+        case .connectionFailed, .timedOut, .serverUnavailable, .writeFailed, .tlsFailed: true
+        case .invalidConfiguration, .rejected, .encodingFailed, .credentialsUnreadable: false
+        }
+    }
+
+    /// Whether the server refused the credentials (401, 403) or they could not be read: every
+    /// batch would meet the same answer until they are fixed, so the batch is not set aside but
+    /// tried again, first, at the next upload.
+    public var refusesCredentials: Bool {
+        switch self {
+        case .rejected(401, _), .rejected(403, _), .credentialsUnreadable: true
+        default: false
         }
     }
 
@@ -53,6 +70,10 @@ public enum UploadError: Error, Sendable, Hashable, CustomStringConvertible {
             "Upload settings are invalid: \(reason)."
         case .connectionFailed(let destination, let reason):
             "Cannot reach \(destination): \(reason)."
+        case .tlsFailed(let destination, let reason):
+            "Cannot make a secure connection to \(destination): \(reason). The batch stays in the outbox."
+        case .credentialsUnreadable(let path, let reason):
+            "Cannot read the credentials file \(path): \(reason). The batch stays in the outbox."
         case .timedOut(let destination, let after):
             "\(destination) did not answer within \(after)."
         case .serverUnavailable(let status, let retryAfter):
@@ -61,6 +82,8 @@ public enum UploadError: Error, Sendable, Hashable, CustomStringConvertible {
         case .rejected(let status, let message):
             "The server rejected the batch with \(status) \(Self.statusName(status))"
                 + (message.isEmpty ? "" : ": \(message)") + ". It stays in the outbox."
+                + (refusesCredentials
+                    ? " Check the password or token file; the next attempt reads it again." : "")
                 + (refusesOldSamples
                     ? " The samples are older than the database accepts; Prometheus takes them with an out-of-order "
                         + "window (out_of_order_time_window in prometheus.yml)."

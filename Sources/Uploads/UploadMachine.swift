@@ -217,8 +217,15 @@ public struct UploadMachine: Sendable {
             switch result {
             case .success:
                 state = .recording(batch, failure: nil)
+                if refused?.error.refusesCredentials == true { refused = nil }
                 return [.markSent(batch, lookup: rejected)]
             case .failure(let error) where error.isRetryable:
+                state = .recording(batch, failure: error)
+                return [.recordFailure(batch, error, lookup: nil)]
+            case .failure(let error) where error.refusesCredentials:
+                // No fault of the batch's: it stays the oldest, tried first by the next upload
+                // (which reads the credentials again), so no later batch overtakes it (a time-series
+                // database refuses samples older than those it has). Nothing more goes until then.
                 state = .recording(batch, failure: error)
                 return [.recordFailure(batch, error, lookup: nil)]
             case .failure(let error):

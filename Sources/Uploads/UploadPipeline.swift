@@ -89,6 +89,10 @@ public final class UploadPipeline {
     /// Whether the upload timer fires by hand (``runNow(_:)``) rather than on its schedule.
     private var uploadAskedFor = false
     private var settledWaiters: [() -> Void] = []
+    /// Events sent while another event's effects are performed, in order (see ``apply(_:)``).
+    private var queuedEvents: [UploadMachine.Event] = []
+    /// Whether ``apply(_:)`` is performing an event's effects now.
+    private var isApplying = false
 
     /// A stopped pipeline on `loop`; ``start()`` schedules its jobs.
     ///
@@ -234,11 +238,21 @@ public final class UploadPipeline {
 
     // MARK: Effects
 
-    /// Applies `event` to the state and performs the effects it returns.
+    /// Applies `event` to the state and performs the effects it returns; then tells ``onChange``.
+    ///
+    /// An event that an effect sends back at once (``UploadMachine/Event/retryScheduled(at:)``,
+    /// from ``UploadMachine/Effect/scheduleRetry(attempt:reason:)``) waits in ``queuedEvents`` until
+    /// every effect of the event before it is performed, and ``onChange`` hears of both once.
     private func apply(_ event: UploadMachine.Event) {
-        for effect in machine.apply(event) {
-            perform(effect)
+        queuedEvents.append(event)
+        guard !isApplying else { return }
+        isApplying = true
+        while !queuedEvents.isEmpty {
+            for effect in machine.apply(queuedEvents.removeFirst()) {
+                perform(effect)
+            }
         }
+        isApplying = false
         changed()
         guard machine.operationsInFlight == 0, !settledWaiters.isEmpty else { return }
         let waiters = settledWaiters
@@ -344,6 +358,6 @@ public final class UploadPipeline {
 
     /// Now on the loop's wall clock (virtual in tests and headless runs).
     private var wallNow: Date {
-        Date(timeIntervalSince1970: Double(loop.timeSource.now(.wall).nanoseconds) / 1e9)
+        Date(timeIntervalSince1970: Nanoseconds.seconds(loop.timeSource.now(.wall).nanoseconds))
     }
 }

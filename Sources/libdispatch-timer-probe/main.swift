@@ -24,7 +24,7 @@ let start = SystemClock.now()
 
 /// Seconds since the process started its scenario.
 func elapsed() -> Double {
-    Double((SystemClock.now() - start).nanoseconds) / 1e9
+    Nanoseconds.seconds((SystemClock.now() - start).nanoseconds)
 }
 
 /// Runs the main loop until a handler stops it (at most 30 s) and prints how the run ended.

@@ -75,10 +75,10 @@ enum ActorBench {
     }
 
     private static func result(_ peer: String, calls: Int, start: Int64, before: ResourceUsage) -> ActorCallsResult {
-        let seconds = Double(monotonicNanoseconds() - start) / 1e9
+        let seconds = Nanoseconds.seconds(monotonicNanoseconds() - start)
         let after = ResourceUsage.now()
         return ActorCallsResult(
             peer: peer, calls: calls, seconds: seconds, callsPerSecond: Double(calls) / seconds,
-            cpuMilliseconds: Double(after.cpuNanoseconds - before.cpuNanoseconds) / 1e6)
+            cpuMilliseconds: Nanoseconds.milliseconds(after.cpuNanoseconds - before.cpuNanoseconds))
     }
 }

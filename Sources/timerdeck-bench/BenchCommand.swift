@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 
+import enum RunLoopKit.Nanoseconds
+
 /// `timerdeck-bench`: RunLoopKit side by side with Foundation, libdispatch and the kernel floors.
 ///
 /// Every measurement of every peer runs in a fresh child process (this executable with `--child`),
@@ -116,7 +118,7 @@ struct BenchCommand: ParsableCommand {
         }
         let idleSeconds: Int64 = quick ? 2 : 20
         let idle: [IdleResult] = try [KernelFloor.name, RunLoopKitPeer.name, FoundationPeer.name, DispatchPeer.name]
-            .map { try spawn("idle", $0, Int(idleSeconds * 1_000_000_000)) }
+            .map { try spawn("idle", $0, Int(idleSeconds * Nanoseconds.perSecond)) }
         report.idle(idle)
         try runAsync(report)
         guard DashboardSession.binary() != nil else {
@@ -197,7 +199,9 @@ struct BenchCommand: ParsableCommand {
         report.lateness(runsByPeer.map(Self.median))
         let idleSeconds = quick ? 2 : 20
         report.idle(
-            try [LoopSleepPeer.name, TaskSleepPeer.name].map { try spawn("idle", $0, idleSeconds * 1_000_000_000) })
+            try [LoopSleepPeer.name, TaskSleepPeer.name].map {
+                try spawn("idle", $0, idleSeconds * Int(Nanoseconds.perSecond))
+            })
         let hops = quick ? 200 : 5_000
         report.hops([try spawn("hop", "loop", hops), try spawn("hop", "main", hops)])
         let calls = quick ? 10_000 : 1_000_000

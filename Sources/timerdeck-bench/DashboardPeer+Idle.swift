@@ -12,18 +12,22 @@ extension DashboardPeer {
         let before = TaskCounters(pid: session.pid)
         let start = monotonicNanoseconds()
         let nanoseconds = duration.nanoseconds
-        var request = timespec(tv_sec: Int(nanoseconds / 1_000_000_000), tv_nsec: Int(nanoseconds % 1_000_000_000))
+        var request = Nanoseconds.timespec(nanoseconds)
         var left = timespec()
-        while nanosleep(&request, &left) != 0, errno == EINTR { request = left }
+        // After a signal the sleep goes on for the time it had left.
+        _ = SystemCall.retryingInterrupts {
+            defer { request = left }
+            return nanosleep(&request, &left)
+        }
         let difference = TaskCounters(pid: session.pid).since(before)
-        let elapsed = Double(monotonicNanoseconds() - start) / 1e9
+        let elapsed = Nanoseconds.seconds(monotonicNanoseconds() - start)
         let bytes = session.terminal.readAvailable()
         return DashboardIdleResult(
             peer: name, scene: scene, seconds: elapsed,
             wakeUpsPerSecond: Double(difference.wakeUps) / elapsed,
             mainThreadWakeUpsPerSecond: Double(difference.mainThreadVoluntarySwitches) / elapsed,
             switchesPerSecond: Double(difference.voluntarySwitches + difference.involuntarySwitches) / elapsed,
-            cpuMilliseconds: Double(difference.cpuNanoseconds) / 1e6,
+            cpuMilliseconds: Nanoseconds.milliseconds(difference.cpuNanoseconds),
             threads: difference.threads, threadsEnded: difference.threadsEnded, bytesWritten: bytes)
     }
 }

@@ -28,11 +28,11 @@ extension DashboardPeer {
         let elapsed = monotonicNanoseconds() - start
         let difference = TaskCounters(pid: session.pid).since(before)
         return DashboardRenderResult(
-            peer: name, scene: "ticker-\(tickerFramesPerSecond)fps", seconds: Double(elapsed) / 1e9,
+            peer: name, scene: "ticker-\(tickerFramesPerSecond)fps", seconds: Nanoseconds.seconds(elapsed),
             framesPerSecond: tickerFramesPerSecond, frames: frames, bytes: bytes,
             bytesPerFrame: frames > 0 ? Double(bytes) / Double(frames) : 0,
             writesPerFrame: frames > 0 ? Double(difference.writeCalls) / Double(frames) : 0,
             cpuPercent: Double(difference.cpuNanoseconds) * 100 / Double(elapsed),
-            wakeUpsPerSecond: Double(difference.wakeUps) * 1e9 / Double(elapsed))
+            wakeUpsPerSecond: Double(difference.wakeUps) / Nanoseconds.seconds(elapsed))
     }
 }

@@ -34,8 +34,8 @@ enum DashboardPeer {
 
         /// As a child process's arguments (durations in ms).
         var arguments: [Int] {
-            [render, idle].map { Int($0.nanoseconds / 1_000_000) } + [keys]
-                + [settle, pausedSettle].map { Int($0.nanoseconds / 1_000_000) }
+            [render, idle].map { Int($0.nanoseconds / Nanoseconds.perMillisecond) } + [keys]
+                + [settle, pausedSettle].map { Int($0.nanoseconds / Nanoseconds.perMillisecond) }
         }
 
         init(render: Duration, idle: Duration, keys: Int, settle: Duration, pausedSettle: Duration) {

@@ -42,12 +42,12 @@ final class DashboardSession {
     /// `startTimeout`, generous: a debug build with a thousand timers on a busy machine is slow to start)
     /// for its first screen.
     init(binary: String, config: String? = nil, startTimeout: Duration = .seconds(120)) throws(BenchError) {
-        let template = FileManager.default.temporaryDirectory.appendingPathComponent("timerdeck-bench.XXXXXX").path
-        var pattern = Array(template.utf8CString)
-        guard let created = pattern.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
-            throw BenchError("cannot create a scratch directory in \(FileManager.default.temporaryDirectory.path)")
+        do {
+            scratch = URL(
+                fileURLWithPath: try FileIO.makeTemporaryDirectory(prefix: "timerdeck-bench"), isDirectory: true)
+        } catch {
+            throw BenchError("\(error)")
         }
-        scratch = URL(fileURLWithPath: String(cString: created), isDirectory: true)
         // The user's environment, but a fixed terminal and locale, no colour or size overrides, and
         // the state directory (uploads) in the scratch directory.
         var environment = ProcessInfo.processInfo.environment

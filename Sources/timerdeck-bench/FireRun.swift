@@ -1,3 +1,5 @@
+import enum RunLoopKit.Nanoseconds
+
 /// The readings of one throughput run: taken at its start, when every timer is scheduled and
 /// when the last has fired; ``result(peer:after:lastCallback:deadlines:fired:)`` turns them into its row.
 struct FireRun {
@@ -40,7 +42,7 @@ struct FireRun {
         ThroughputResult(
             peer: peer, timers: count, scheduleNanoseconds: Double(scheduled - start) / Double(count),
             cpuPerTimerNanoseconds: Double(after.cpuNanoseconds - before.cpuNanoseconds) / Double(count),
-            lastCallbackSeconds: Double(lastCallback - scheduled) / 1e9,
+            lastCallbackSeconds: Nanoseconds.seconds(lastCallback - scheduled),
             lagMilliseconds: deadlines.lagMilliseconds(origin: start, lastCallback: lastCallback),
             bytesPerTimer: Double(memory) / Double(count), peakMegabytes: Double(after.peakResidentBytes) / 1e6,
             fired: fired, scatterBytes: scatter > 0 ? scatter : nil)

@@ -1,6 +1,8 @@
 import Foundation
 import Synchronization
 
+import enum RunLoopKit.Nanoseconds
+
 /// swift-corelibs-foundation: `RunLoop` + `Timer(fire:interval:repeats:block:)` (CFRunLoop underneath).
 ///
 /// `Timer(timeInterval:repeats:block:)` is not used: on Linux it fires at once (issue #4712).
@@ -8,7 +10,7 @@ enum FoundationPeer: Peer {
     static let name = "Foundation"
 
     private static func date(_ nanoseconds: Int64) -> Date {
-        Date(timeIntervalSinceNow: Double(nanoseconds - monotonicNanoseconds()) / 1e9)
+        Date(timeIntervalSinceNow: Nanoseconds.seconds(nanoseconds - monotonicNanoseconds()))
     }
 
     static func fire(count: Int, spread: Int64, tolerance: Int64, scatter: Int) -> ThroughputResult {
@@ -19,11 +21,11 @@ enum FoundationPeer: Peer {
         var run = FireRun(count: count, scatter: scatter)
         let origin = Date()
         for _ in 0..<count {
-            let offset = Double(spreadSource.next(below: spread)) / 1e9
+            let offset = Nanoseconds.seconds(spreadSource.next(below: spread))
             let timer = Timer(fire: origin.addingTimeInterval(offset), interval: 0, repeats: false) { _ in
                 progress.withLock { $0 = ($0.fired + 1, monotonicNanoseconds()) }
             }
-            if tolerance > 0 { timer.tolerance = Double(tolerance) / 1e9 }
+            if tolerance > 0 { timer.tolerance = Nanoseconds.seconds(tolerance) }
             loop.add(timer, forMode: .default)
         }
         run.scheduledAll()
@@ -51,7 +53,7 @@ enum FoundationPeer: Peer {
         let start = monotonicNanoseconds()
         for _ in 0..<count {
             let timer = Timer(
-                fire: far.addingTimeInterval(Double(spreadSource.next(below: 1_000_000_000)) / 1e9),
+                fire: far.addingTimeInterval(Nanoseconds.seconds(spreadSource.next(below: 1_000_000_000))),
                 interval: 0, repeats: false
             ) { _ in }
             loop.add(timer, forMode: .default)
@@ -70,7 +72,7 @@ enum FoundationPeer: Peer {
         let loop = RunLoop.current
         let fireTimes = Mutex<[Int64]>([])
         let start = monotonicNanoseconds()
-        let timer = Timer(fire: date(start + interval), interval: Double(interval) / 1e9, repeats: true) { _ in
+        let timer = Timer(fire: date(start + interval), interval: Nanoseconds.seconds(interval), repeats: true) { _ in
             let now = monotonicNanoseconds()
             fireTimes.withLock { $0.append(now) }
         }
@@ -85,7 +87,7 @@ enum FoundationPeer: Peer {
 
     static func idle(duration: Int64) -> IdleResult {
         let loop = RunLoop.current
-        let remaining = Mutex(Int(duration / 1_000_000_000))
+        let remaining = Mutex(Int(duration / Nanoseconds.perSecond))
         let before = ResourceUsage.now()
         let start = monotonicNanoseconds()
         let timer = Timer(fire: Date(timeIntervalSinceNow: 1), interval: 1, repeats: true) { timer in
@@ -97,9 +99,9 @@ enum FoundationPeer: Peer {
             }
         }
         loop.add(timer, forMode: .default)
-        let end = Date(timeIntervalSinceNow: Double(duration) / 1e9 + 0.5)
+        let end = Date(timeIntervalSinceNow: Nanoseconds.seconds(duration) + 0.5)
         while remaining.withLock({ $0 }) > 0 && Date() < end { _ = loop.run(mode: .default, before: end) }
-        let seconds = Double(monotonicNanoseconds() - start) / 1e9
+        let seconds = Nanoseconds.seconds(monotonicNanoseconds() - start)
         return idleResult(seconds: seconds, before: before, after: .now())
     }
 }

@@ -1,5 +1,7 @@
 import Glibc
 
+import enum RunLoopKit.Nanoseconds
+
 /// libev's design as a floor for the timer loops: a binary min-heap of (deadline, callback) on one
 /// thread that sleeps with `clock_nanosleep(TIMER_ABSTIME)` until the earliest deadline, under the
 /// kernel's default 50 µs timer slack. With tolerance it sleeps until the earliest deadline plus the
@@ -106,13 +108,15 @@ enum HeapSleepFloor: Peer {
             next += 1_000_000_000
             sleep(until: next)
         }
-        let seconds = Double(monotonicNanoseconds() - start) / 1e9
+        let seconds = Nanoseconds.seconds(monotonicNanoseconds() - start)
         return idleResult(seconds: seconds, before: before, after: .now())
     }
 
     /// Sleeps until the absolute `CLOCK_MONOTONIC` time `deadline` (ns).
     private static func sleep(until deadline: Int64) {
-        var spec = timespec(tv_sec: Int(deadline / 1_000_000_000), tv_nsec: Int(deadline % 1_000_000_000))
+        var spec = Nanoseconds.timespec(deadline)
+        // clock_nanosleep returns its error instead of setting errno; to an absolute deadline, so
+        // sleeping again after a signal is exact.
         while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &spec, nil) == EINTR {}
     }
 }

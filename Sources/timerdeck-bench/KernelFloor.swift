@@ -1,6 +1,8 @@
 import CPseudoTerminal
 import Glibc
 
+import enum RunLoopKit.Nanoseconds
+
 /// The kernel floors: a bare `timerfd` for lateness and for one wake-up per deadline, a bare
 /// `poll()` loop for an idle countdown.
 enum KernelFloor: Peer {
@@ -25,8 +27,8 @@ enum KernelFloor: Peer {
             if deadlines[fired] > now {
                 let wake = deadlines[fired] + tolerance
                 var spec = itimerspec()
-                spec.it_value.tv_sec = Int(wake / 1_000_000_000)
-                spec.it_value.tv_nsec = Int(wake % 1_000_000_000)
+                spec.it_value.tv_sec = Int(wake / Nanoseconds.perSecond)
+                spec.it_value.tv_nsec = Int(wake % Nanoseconds.perSecond)
                 timerfd_settime(descriptor, Int32(TFD_TIMER_ABSTIME), &spec, nil)
                 _ = read(descriptor, &expirations, 8)
                 now = monotonicNanoseconds()
@@ -50,10 +52,10 @@ enum KernelFloor: Peer {
         defer { close(descriptor) }
         let start = monotonicNanoseconds()
         var spec = itimerspec()
-        spec.it_value.tv_sec = Int((start + interval) / 1_000_000_000)
-        spec.it_value.tv_nsec = Int((start + interval) % 1_000_000_000)
-        spec.it_interval.tv_sec = Int(interval / 1_000_000_000)
-        spec.it_interval.tv_nsec = Int(interval % 1_000_000_000)
+        spec.it_value.tv_sec = Int((start + interval) / Nanoseconds.perSecond)
+        spec.it_value.tv_nsec = Int((start + interval) % Nanoseconds.perSecond)
+        spec.it_interval.tv_sec = Int(interval / Nanoseconds.perSecond)
+        spec.it_interval.tv_nsec = Int(interval % Nanoseconds.perSecond)
         timerfd_settime(descriptor, Int32(TFD_TIMER_ABSTIME), &spec, nil)
         var fireTimes: [Int64] = []
         var expirations: UInt64 = 0
@@ -68,17 +70,17 @@ enum KernelFloor: Peer {
     static func idle(duration: Int64) -> IdleResult {
         let before = ResourceUsage.now()
         let start = monotonicNanoseconds()
-        var remaining = duration / 1_000_000_000
+        var remaining = duration / Nanoseconds.perSecond
         var next = start + 1_000_000_000
         while remaining > 0 {
-            let wait = Int32(max((next - monotonicNanoseconds() + 999_999) / 1_000_000, 0))
+            let wait = Int32(max(Nanoseconds.millisecondsRoundedUp(next - monotonicNanoseconds()), 0))
             poll(nil, 0, wait)
             if monotonicNanoseconds() >= next {
                 remaining -= 1
                 next += 1_000_000_000
             }
         }
-        let seconds = Double(monotonicNanoseconds() - start) / 1e9
+        let seconds = Nanoseconds.seconds(monotonicNanoseconds() - start)
         return idleResult(seconds: seconds, before: before, after: .now())
     }
 }

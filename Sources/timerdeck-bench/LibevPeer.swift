@@ -1,5 +1,7 @@
 import CTimerLibraries
 
+import enum RunLoopKit.Nanoseconds
+
 /// libev 4, loaded at run time (`libev.so.4`, Debian's libev4): `ev_timer`s in one array, started
 /// on the default loop and run with `ev_run`. A row says "not installed" where the library is missing.
 enum LibevPeer: ThroughputPeer {
@@ -21,7 +23,7 @@ enum LibevPeer: ThroughputPeer {
         let base = monotonicNanoseconds()
         for index in 0..<count {
             let deadline = run.start + spreadSource.next(below: spread)
-            tdb_ev_timer_init(watchers + index, Double(deadline - base) / 1e9, counters)
+            tdb_ev_timer_init(watchers + index, Nanoseconds.seconds(deadline - base), counters)
             libev.timer_start(loop, watchers + index)
             run.interleave()
         }
@@ -45,7 +47,7 @@ enum LibevPeer: ThroughputPeer {
         libev.now_update(loop)
         let start = monotonicNanoseconds()
         for index in 0..<count {
-            let after = 3_600 + Double(spreadSource.next(below: 1_000_000_000)) / 1e9
+            let after = 3_600 + Nanoseconds.seconds(spreadSource.next(below: 1_000_000_000))
             tdb_ev_timer_init(watchers + index, after, counters)
             libev.timer_start(loop, watchers + index)
         }

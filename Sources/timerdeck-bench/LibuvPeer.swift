@@ -1,5 +1,7 @@
 import CTimerLibraries
 
+import enum RunLoopKit.Nanoseconds
+
 /// libuv 1, loaded at run time (`libuv.so.1`, Debian's libuv1): `uv_timer_t`s of
 /// `uv_handle_size(UV_TIMER)` bytes in one buffer, on the default loop, run with `uv_run`. libuv's
 /// timeouts are whole milliseconds, so each deadline is rounded up to one. A row says "not
@@ -27,7 +29,7 @@ enum LibuvPeer: ThroughputPeer {
             let handle = handles + index * size
             _ = libuv.timer_init(loop, handle)
             tdb_uv_set_data(handle, counters)
-            let timeout = max((deadline + 999_999) / 1_000_000 - now, 0)
+            let timeout = max(Nanoseconds.millisecondsRoundedUp(deadline) - now, 0)
             _ = libuv.timer_start(handle, tdb_uv_fired, UInt64(timeout), 0)
             run.interleave()
         }

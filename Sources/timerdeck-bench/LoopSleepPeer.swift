@@ -82,12 +82,12 @@ enum LoopSleepPeer: Peer {
         let before = ResourceUsage.now()
         let start = monotonicNanoseconds()
         Task(executorPreference: handle.taskExecutor) {
-            for second in 1...max(duration / 1_000_000_000, 1) {
-                try? await handle.sleep(until: Instant(nanoseconds: start + second * 1_000_000_000))
+            for second in 1...max(duration / Nanoseconds.perSecond, 1) {
+                try? await handle.sleep(until: Instant(nanoseconds: start + second * Nanoseconds.perSecond))
             }
         }
         loop.run(mode: .default, until: .distantFuture)
-        let seconds = Double(monotonicNanoseconds() - start) / 1e9
+        let seconds = Nanoseconds.seconds(monotonicNanoseconds() - start)
         return idleResult(seconds: seconds, before: before, after: .now())
     }
 }

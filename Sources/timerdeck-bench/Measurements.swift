@@ -1,5 +1,7 @@
 import Glibc
 
+import enum RunLoopKit.Nanoseconds
+
 /// Process-wide resource readings around a measurement.
 struct ResourceUsage {
     /// User + system CPU time of all threads, in nanoseconds.
@@ -15,8 +17,8 @@ struct ResourceUsage {
         var usage = rusage()
         getrusage(RUSAGE_SELF.rawValue, &usage)
         let cpu =
-            (Int64(usage.ru_utime.tv_sec) + Int64(usage.ru_stime.tv_sec)) * 1_000_000_000
-            + (Int64(usage.ru_utime.tv_usec) + Int64(usage.ru_stime.tv_usec)) * 1_000
+            (Int64(usage.ru_utime.tv_sec) + Int64(usage.ru_stime.tv_sec)) * Nanoseconds.perSecond
+            + (Int64(usage.ru_utime.tv_usec) + Int64(usage.ru_stime.tv_usec)) * Nanoseconds.perMicrosecond
         return ResourceUsage(
             cpuNanoseconds: cpu, voluntarySwitches: usage.ru_nvcsw, residentBytes: currentResidentBytes(),
             peakResidentBytes: usage.ru_maxrss * 1_024)
@@ -40,7 +42,7 @@ struct ResourceUsage {
 func monotonicNanoseconds() -> Int64 {
     var spec = timespec()
     clock_gettime(CLOCK_MONOTONIC, &spec)
-    return Int64(spec.tv_sec) * 1_000_000_000 + Int64(spec.tv_nsec)
+    return Nanoseconds.of(spec)
 }
 
 /// Percentiles of a sample of nanosecond values.
@@ -80,6 +82,6 @@ struct DeadlineSpread {
     /// fell behind its deadlines. Deadlines already due when scheduling ended make "last callback
     /// after scheduling" look better than it is; this does not.
     func lagMilliseconds(origin: Int64, lastCallback: Int64) -> Double {
-        Double(lastCallback - (origin + latest)) / 1e6
+        Nanoseconds.milliseconds(lastCallback - (origin + latest))
     }
 }

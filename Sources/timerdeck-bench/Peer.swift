@@ -1,3 +1,5 @@
+import enum RunLoopKit.Nanoseconds
+
 /// A timer implementation whose throughput is measured side by side with the others.
 protocol ThroughputPeer {
     /// Name in the report.
@@ -54,7 +56,7 @@ extension Peer {
         IdleResult(
             peer: name, seconds: seconds,
             wakeUpsPerSecond: Double(after.voluntarySwitches - before.voluntarySwitches) / seconds,
-            cpuMilliseconds: Double(after.cpuNanoseconds - before.cpuNanoseconds) / 1_000_000,
+            cpuMilliseconds: Nanoseconds.milliseconds(after.cpuNanoseconds - before.cpuNanoseconds),
             threads: threads)
     }
 }

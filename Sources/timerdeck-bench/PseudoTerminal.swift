@@ -1,6 +1,9 @@
 import CPseudoTerminal
 import Glibc
 
+import enum RunLoopKit.Nanoseconds
+import enum RunLoopKit.SystemCall
+
 /// A program running in a pseudo-terminal, started the way a terminal emulator starts one: in its
 /// own session, with the terminal's slave side as its controlling terminal and as standard input,
 /// output and error. The benchmark holds the master side: what it writes there is typed, what it
@@ -83,10 +86,12 @@ final class PseudoTerminal {
     func write(_ bytes: [UInt8]) {
         var offset = 0
         while offset < bytes.count, isOpen {
-            let written = bytes[offset...].withUnsafeBytes { Glibc.write(master, $0.baseAddress, $0.count) }
+            let written = SystemCall.retryingInterrupts {
+                bytes[offset...].withUnsafeBytes { Glibc.write(master, $0.baseAddress, $0.count) }
+            }
             if written > 0 {
                 offset += written
-            } else if written < 0, errno == EAGAIN || errno == EINTR {
+            } else if written < 0, errno == EAGAIN {
                 var descriptor = pollfd(fd: master, events: Int16(POLLOUT), revents: 0)
                 _ = poll(&descriptor, 1, 100)
             } else {
@@ -100,12 +105,8 @@ final class PseudoTerminal {
         guard isOpen else { return false }
         var descriptor = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
         // Whole milliseconds, rounded up: the wait ends when output arrives, the timeout only bounds it.
-        let milliseconds = Int32(clamping: (max(timeout, 0) + 999_999) / 1_000_000)
-        while true {
-            let ready = poll(&descriptor, 1, milliseconds)
-            if ready < 0, errno == EINTR { continue }
-            return ready > 0
-        }
+        let milliseconds = Int32(clamping: Nanoseconds.millisecondsRoundedUp(max(timeout, 0)))
+        return SystemCall.retryingInterrupts { poll(&descriptor, 1, milliseconds) } > 0
     }
 
     /// Reads everything available now, without waiting; returns the byte count (0 when none).
@@ -113,11 +114,11 @@ final class PseudoTerminal {
     func readAvailable() -> Int {
         var total = 0
         while isOpen {
-            let count = buffer.withUnsafeMutableBytes { Glibc.read(master, $0.baseAddress, $0.count) }
+            let count = SystemCall.retryingInterrupts {
+                buffer.withUnsafeMutableBytes { Glibc.read(master, $0.baseAddress, $0.count) }
+            }
             if count > 0 {
                 total += count
-            } else if count < 0, errno == EINTR {
-                continue
             } else if count < 0, errno == EAGAIN {
                 break
             } else {

@@ -1,6 +1,8 @@
 import Dispatch
 import Synchronization
 
+import enum RunLoopKit.Nanoseconds
+
 /// A timer on a serial dispatch queue, as ``QueuePeer`` drives it: a value around the timer
 /// object, so that driving it allocates nothing of its own.
 protocol QueueTimer {
@@ -106,7 +108,7 @@ extension QueuePeer {
 
     static func idle(duration: Int64) -> IdleResult {
         let queue = DispatchQueue(label: "bench.idle")
-        let remaining = Mutex(Int(duration / 1_000_000_000))
+        let remaining = Mutex(Int(duration / Nanoseconds.perSecond))
         let done = DispatchSemaphore(value: 0)
         let before = ResourceUsage.now()
         let start = monotonicNanoseconds()
@@ -121,7 +123,7 @@ extension QueuePeer {
         timer.start(at: start + 1_000_000_000, repeating: 1_000_000_000, leeway: 0)
         done.wait()
         timer.cancel()
-        let seconds = Double(monotonicNanoseconds() - start) / 1e9
+        let seconds = Nanoseconds.seconds(monotonicNanoseconds() - start)
         return idleResult(seconds: seconds, before: before, after: .now())
     }
 }

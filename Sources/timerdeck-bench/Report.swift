@@ -1,5 +1,7 @@
 import Foundation
 
+import enum RunLoopKit.Nanoseconds
+
 /// Prints results as aligned tables, or as JSON lines.
 struct Report {
     let json: Bool
@@ -25,11 +27,12 @@ struct Report {
             for row in rows { emit(row) }
             return
         }
-        let with = tolerance > 0 ? ", tolerance \(format(Double(tolerance) / 1e6, digits: 0)) ms on each" : ""
+        let with =
+            tolerance > 0 ? ", tolerance \(format(Nanoseconds.milliseconds(tolerance), digits: 0)) ms on each" : ""
         let when =
             allDue
             ? "every deadline due at once (the work per timer)"
-            : "deadlines spread over \(format(Double(spread) / 1e9, digits: spread % 1_000_000_000 == 0 ? 0 : 1)) s"
+            : "deadlines spread over \(format(Nanoseconds.seconds(spread), digits: spread % Int(Nanoseconds.perSecond) == 0 ? 0 : 1)) s"
         let scattered = rows.contains { $0.scatterBytes != nil } ? ", timers alone or scattered in memory" : ""
         print("\n## Throughput: \(rows.first?.timers ?? 0) one-shot timers, \(when)\(with)\(scattered)")
         table(

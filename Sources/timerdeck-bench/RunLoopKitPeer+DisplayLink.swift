@@ -10,7 +10,7 @@ extension RunLoopKitPeer {
     static func displayLink(refreshRate: Int, duration: Int64) -> LatenessResult {
         let loop = RunLoop()
         var lateness: [Int64] = []
-        lateness.reserveCapacity(Int(duration * Int64(refreshRate) / 1_000_000_000) + 16)
+        lateness.reserveCapacity(Int(duration * Int64(refreshRate) / Nanoseconds.perSecond) + 16)
         var end = Int64.max
         let link = DisplayLink(refreshRate: refreshRate) { link in
             let now = monotonicNanoseconds()
@@ -28,6 +28,6 @@ extension RunLoopKitPeer {
             p50Microseconds: Double(distribution.percentile(0.5)) / 1_000,
             p99Microseconds: Double(distribution.percentile(0.99)) / 1_000,
             maxMicroseconds: Double(distribution.max) / 1_000,
-            delivered: lateness.count, gridSlots: Int(duration * Int64(refreshRate) / 1_000_000_000))
+            delivered: lateness.count, gridSlots: Int(duration * Int64(refreshRate) / Nanoseconds.perSecond))
     }
 }

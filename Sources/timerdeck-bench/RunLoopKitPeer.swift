@@ -77,7 +77,7 @@ enum RunLoopKitPeer: Peer {
 
     static func idle(duration: Int64) -> IdleResult {
         let loop = RunLoop()
-        var remaining = Int(duration / 1_000_000_000)
+        var remaining = Int(duration / Nanoseconds.perSecond)
         let before = ResourceUsage.now()
         let start = monotonicNanoseconds()
         let timer = Timer(fireAt: Instant(nanoseconds: start + 1_000_000_000), interval: .seconds(1), repeats: true) {
@@ -87,7 +87,7 @@ enum RunLoopKitPeer: Peer {
         }
         loop.add(timer, forMode: .default)
         loop.run(mode: .default, until: .distantFuture)
-        let seconds = Double(monotonicNanoseconds() - start) / 1e9
+        let seconds = Nanoseconds.seconds(monotonicNanoseconds() - start)
         return idleResult(seconds: seconds, before: before, after: .now())
     }
 }

@@ -1,6 +1,8 @@
 import Dispatch
 import Synchronization
 
+import enum RunLoopKit.Nanoseconds
+
 /// The standard library: `Task.sleep` on `ContinuousClock`, tasks on the global executor.
 enum TaskSleepPeer: Peer {
     static let name = "Task.sleep (global)"
@@ -77,13 +79,13 @@ enum TaskSleepPeer: Peer {
         let start = monotonicNanoseconds()
         let origin = ContinuousClock.now
         Task {
-            for second in 1...max(duration / 1_000_000_000, 1) {
+            for second in 1...max(duration / Nanoseconds.perSecond, 1) {
                 try? await Task.sleep(until: origin + .seconds(second), clock: .continuous)
             }
             progress.done.signal()
         }
         progress.done.wait()
-        let seconds = Double(monotonicNanoseconds() - start) / 1e9
+        let seconds = Nanoseconds.seconds(monotonicNanoseconds() - start)
         return idleResult(seconds: seconds, before: before, after: .now())
     }
 }

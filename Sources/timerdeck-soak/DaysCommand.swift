@@ -31,10 +31,7 @@ struct DaysCommand: ParsableCommand {
         let outbox = try Outbox(
             url: scratch.appendingPathComponent("outbox.sqlite"),
             retention: OutboxRetention(age: .seconds(Int64(keep) * 86_400), count: nil))
-        let route = try RouteReplay(
-            contentsOf: URL(
-                fileURLWithPath: SoakCollector.scriptPath
-                    .replacingOccurrences(of: "Tests/Collector/collector.py", with: "Resources/route.gpx")))
+        let route = try shippedRoute()
         let soak = UploadSoak(
             outbox: outbox, sampler: route, sink: try HTTPSink(endpoint: collector.endpoint, timeout: .seconds(30)))
         say("outbox \(outbox.url.path), retention \(keep) days, collector \(collector.endpoint)")

@@ -36,10 +36,7 @@ struct FleetCommand: ParsableCommand {
             .appendingPathComponent("timerdeck-fleet-\(getpid())", isDirectory: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
         let prometheus = try SoakPrometheus(directory: scratch.appendingPathComponent("prometheus"), port: port)
-        let route = try RouteReplay(
-            contentsOf: URL(
-                fileURLWithPath: SoakCollector.scriptPath
-                    .replacingOccurrences(of: "Tests/Collector/collector.py", with: "Resources/route.gpx")))
+        let route = try shippedRoute()
         var settings = UploadPipeline.Settings()
         settings.sampleInterval = .seconds(sampleInterval)
         let loop = RunLoop(clock: .virtual(VirtualClock()))
@@ -83,7 +80,8 @@ struct FleetCommand: ParsableCommand {
             total + Int(seqs) * 3 + (0..<Int(seqs)).filter { route[$0 % route.count].elevation != nil }.count
         }
         let at = Date(
-            timeIntervalSince1970: Double(VirtualClock.defaultWallStart.nanoseconds) / 1e9 + Double(hours * 3_600 + 1))
+            timeIntervalSince1970: Nanoseconds.seconds(VirtualClock.defaultWallStart.nanoseconds)
+                + Double(hours * 3_600 + 1))
         let window = "\(hours + 1)h"
         let stored = try prometheus.query("count_over_time(timerdeck_sample_seq[\(window)])", at: at)
         let highest = try prometheus.query("max_over_time(timerdeck_sample_seq[\(window)])", at: at)

@@ -1,10 +1,12 @@
 import Foundation
+import LocalServers
+import Uploads
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 
-/// The loopback collector (`Tests/Collector/collector.py`) as a child process of the soak.
+/// The soak's collector (``LocalCollector``) and what it stored.
 final class SoakCollector {
     /// What the collector stored.
     struct Received: Decodable {
@@ -14,46 +16,28 @@ final class SoakCollector {
         let truncated: Int
     }
 
-    static let scriptPath =
-        String(#filePath.dropLast("Sources/timerdeck-soak/SoakCollector.swift".count)) + "Tests/Collector/collector.py"
+    private let server: LocalCollector
 
-    let endpoint: String
-    private let process = Process()
-    private let input = Pipe()
-
-    /// Starts the collector (alive for `lifetime` seconds at most) and reads its port.
+    /// Starts the collector, alive for `lifetime` seconds at most.
     init(lifetime: Int) throws {
-        let output = Pipe()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", Self.scriptPath, "--lifetime", String(lifetime)]
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
-        // The first line is the port; the collector prints it before serving.
-        var bytes: [UInt8] = []
-        while !bytes.contains(UInt8(ascii: "\n")) {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            bytes += chunk
-        }
-        guard let port = Int(String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
-        else {
-            throw SoakFailure("the collector at \(Self.scriptPath) printed no port")
-        }
-        endpoint = "http://127.0.0.1:\(port)/batches"
+        server = try LocalCollector(["--lifetime", String(lifetime)])
     }
 
-    deinit {
-        try? input.fileHandleForWriting.close()
-        process.waitUntilExit()
-    }
+    /// The URL batches are posted to.
+    var endpoint: String { server.endpoint }
 
     /// `GET /received`.
     func received() throws -> Received {
-        let url = URL(string: endpoint.replacingOccurrences(of: "/batches", with: "/received"))!
-        let data = try Data(contentsOf: url)
-        return try JSONDecoder().decode(Received.self, from: data)
+        try JSONDecoder().decode(Received.self, from: Data(contentsOf: server.url("/received")))
     }
+}
+
+/// The sample route in this repository (`Resources/route.gpx`), which the soaks replay.
+func shippedRoute() throws -> RouteReplay {
+    let script = LocalCollector.scriptPath
+    return try RouteReplay(
+        contentsOf: URL(
+            fileURLWithPath: String(script.dropLast("Tests/Collector/collector.py".count)) + "Resources/route.gpx"))
 }
 
 /// The soak could not run; the message says why.

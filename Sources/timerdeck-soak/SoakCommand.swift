@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 
+import enum RunLoopKit.Nanoseconds
+
 /// `timerdeck-soak`: long runs of the upload pipeline on the virtual clock with real SQLite and real
 /// HTTP. `days` (the default) soaks one outbox for simulated days against the loopback collector;
 /// `fleet` delivers a simulated day of many instances into one real Prometheus.
@@ -19,6 +21,5 @@ func say(_ line: String) {
 
 /// `duration` in milliseconds.
 func milliseconds(_ duration: Duration) -> Double {
-    let (seconds, attoseconds) = duration.components
-    return Double(seconds) * 1_000 + Double(attoseconds) / 1e15
+    Nanoseconds.milliseconds(duration.nanoseconds)
 }

@@ -1,49 +1,21 @@
 import Foundation
+import LocalServers
 
-/// Debian's `prometheus` as a child process of the soak: a remote-write receiver on loopback with
-/// its database in `directory`, read back through its query API.
-///
-/// Ends with the soak: terminated when released, and by the kernel if the soak dies (setpriv's
-/// parent-death signal).
+/// The fleet's Prometheus (``LocalPrometheus``), read back through its query API and its own metrics.
 final class SoakPrometheus {
-    static let binary = "/usr/bin/prometheus"
+    private let server: LocalPrometheus
 
-    let port: Int
-    private let process = Process()
-
-    /// Starts Prometheus on `port` and waits (at most 30 s) until it is ready.
+    /// Starts Prometheus on `port` with its database in `directory`.
     init(directory: URL, port: Int) throws {
-        self.port = port
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let config = directory.appendingPathComponent("prometheus.yml")
-        try "global:\n  scrape_interval: 1h\n".write(to: config, atomically: true, encoding: .utf8)
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-        process.arguments = [
-            "--pdeathsig", "TERM", Self.binary, "--config.file=\(config.path)",
-            "--storage.tsdb.path=\(directory.appendingPathComponent("data").path)",
-            "--web.listen-address=127.0.0.1:\(port)", "--web.enable-remote-write-receiver", "--log.level=warn",
-        ]
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        for _ in 0..<120 {
-            if (try? Data(contentsOf: url("/-/ready"))) != nil { return }
-            guard process.isRunning else { break }
-            usleep(250_000)
-        }
-        throw SoakFailure("prometheus did not start on port \(port)")
-    }
-
-    deinit {
-        if process.isRunning { process.terminate() }
-        process.waitUntilExit()
+        server = try LocalPrometheus(directory: directory, port: port)
     }
 
     /// The remote-write endpoint.
-    var endpoint: String { "http://127.0.0.1:\(port)/api/v1/write" }
+    var endpoint: String { server.endpoint }
 
     /// An instant query at `time`: each series' labels and value.
     func query(_ expression: String, at time: Date) throws -> [(labels: [String: String], value: Double)] {
-        var components = URLComponents(string: "http://127.0.0.1:\(port)/api/v1/query")!
+        var components = URLComponents(url: server.url("/api/v1/query"), resolvingAgainstBaseURL: false)!
         components.queryItems = [
             URLQueryItem(name: "query", value: expression),
             URLQueryItem(name: "time", value: String(format: "%.3f", time.timeIntervalSince1970)),
@@ -55,16 +27,12 @@ final class SoakPrometheus {
 
     /// `prometheus_tsdb_head_samples_appended_total` from Prometheus's own `/metrics`.
     func samplesAppended() throws -> Double {
-        let text = try String(contentsOf: url("/metrics"), encoding: .utf8)
+        let text = try String(contentsOf: server.url("/metrics"), encoding: .utf8)
         let total = text.split(separator: "\n")
             .filter { $0.hasPrefix("prometheus_tsdb_head_samples_appended_total") }
             .compactMap { $0.split(separator: " ").last.flatMap { Double($0) } }
             .reduce(0, +)
         return total
-    }
-
-    private func url(_ path: String) -> URL {
-        URL(string: "http://127.0.0.1:\(port)\(path)")!
     }
 
     private struct Answer: Decodable {

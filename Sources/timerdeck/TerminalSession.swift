@@ -20,7 +20,7 @@ enum TerminalSession {
         on loop: RunLoop, config: Config, configPath: String?, uploads: UploadsSetup?, trace: TraceFile?,
         laps: LapsFile?, timers: TimerStateFile, startsFresh: Bool, recorder: SessionRecorder?
     ) throws -> Int {
-        let screen = try CursesScreen.start(mouse: config.mouse)
+        let screen = try CursesScreen.start(mouse: config.mouse, theme: config.theme, color: config.color)
         defer { screen.stop() }
         let pipeline = uploads?.makePipeline(on: loop)
         let driver = StandardDashboard.make(

@@ -13,12 +13,14 @@ struct TimerDeckCommand: ParsableCommand {
         // Without a subcommand the dashboard runs: the usage says so, where ArgumentParser's would
         // end in a required-looking <subcommand>.
         usage: """
-            timerdeck [--config FILE] [--fps N] [--no-mouse] [--upload-url URL]
-              [--outbox PATH] [--trace FILE] [--laps FILE] [--state PATH] [--fresh]
-              [--record FILE]
-            timerdeck --headless --script FILE [--json] [--config FILE] [--fps N]
+            timerdeck [--config FILE] [--fps N] [--no-mouse] [--color WHEN]
               [--upload-url URL] [--outbox PATH] [--trace FILE] [--laps FILE]
-              [--state PATH] [--fresh]
+              [--state PATH] [--fresh] [--record FILE]
+            timerdeck --plain [--config FILE] [--upload-url URL] [--outbox PATH]
+              [--trace FILE] [--laps FILE] [--state PATH] [--fresh] [--record FILE]
+            timerdeck --headless --script FILE [--json | --plain] [--config FILE]
+              [--fps N] [--upload-url URL] [--outbox PATH] [--trace FILE]
+              [--laps FILE] [--state PATH] [--fresh]
             timerdeck plot TRACE --out FILE [--late DURATION]
             timerdeck --print-config | --help | --version
             """,
@@ -44,6 +46,22 @@ struct TimerDeckCommand: ParsableCommand {
 
     @Flag(name: .customLong("no-mouse"), help: "Do not capture the mouse (wheel scrolling and drags).")
     var noMouse = false
+
+    // Taken as text and checked by `Config.validateColor`, so a bad value names the accepted ones
+    // in the project's words.
+    @Option(
+        help: ArgumentHelp(
+            "Colour: auto (unless NO_COLOR is set and not empty), always or never; [theme] in the config picks the colours.",
+            valueName: "WHEN"))
+    var color: String?
+
+    @Flag(
+        help: ArgumentHelp(
+            "No screen: one line per event on standard output (a fire, a start, a stop, a paused mode), for a screen reader or a plain terminal.",
+            discussion:
+                "The keys are the dashboard's, read as they are typed; r prints the state of every timer. With --headless, a snapshot prints that line."
+        ))
+    var plain = false
 
     @Flag(help: "Run on a virtual clock and an in-memory screen, driven by --script; no terminal needed.")
     var headless = false
@@ -141,6 +159,7 @@ struct TimerDeckCommand: ParsableCommand {
         if let config { settings = try Config.load(from: config) }
         if let fps { settings.setRippleRefreshRate(try Config.validateFPS(fps)) }
         if noMouse { settings.mouse = false }
+        if let color { settings.color = try Config.validateColor(color) }
         return settings
     }
 
@@ -157,6 +176,8 @@ struct TimerDeckCommand: ParsableCommand {
         } else if headless && script == nil {
             problem =
                 "--headless needs --script FILE (commands: size WxH, key NAME, wait DURATION, wall UTC-TIME, snapshot, quit)"
+        } else if json && plain {
+            problem = "--json and --plain are two ways to print a headless run; choose one"
         } else if headless && record != nil {
             problem = "--record records a live session; a headless run replays one (--headless --script FILE)"
         } else {
@@ -190,14 +211,14 @@ struct TimerDeckCommand: ParsableCommand {
         // The last checks that can refuse the run come before any file is opened or created: the
         // headless script, or a terminal that can show the dashboard.
         let script = try headless ? parsedScript() : nil
-        if script == nil {
+        if script == nil && !plain {
             try started { () throws(TerminalError) in try CursesScreen.check() }
         }
         // Before anything can start a thread (opening the outbox does): every thread inherits the
         // mask, so the signals reach only the run loop's signalfd (live) or the thread that ends
         // a headless run. In a terminal, Ctrl-Z and resizes must not land on another thread (where
         // ncurses' own handler would take them).
-        SignalSource.block(headless ? Self.headlessSignals : TerminalSession.signals)
+        SignalSource.block(headless ? Self.headlessSignals : plain ? PlainSession.signals : TerminalSession.signals)
         // The live dashboard's loop first: the loop of the main thread, which drains the main
         // queue (C-M12), on a clock the time-control keys steer.
         let session: Session =
@@ -206,6 +227,10 @@ struct TimerDeckCommand: ParsableCommand {
                 started { () throws(SystemCallError) in
                     try RunLoop.makeMain(clock: .controlled(TimeControl(base: .system)))
                 })
+        // Said before the dashboard takes the terminal, so it is still there after it quits.
+        for warning in settings.uploads.exposedSecretWarnings(configPath: config) {
+            printError("timerdeck: \(warning)")
+        }
         // A config whose timers drive no uploads opens no outbox.
         let uploads = try started { () throws(UploadsSetupError) in
             settings.hasUploads
@@ -234,11 +259,9 @@ struct TimerDeckCommand: ParsableCommand {
                 if let failure = recorder?.failure { printError("timerdeck: \(failure); the recording stops there") }
             }
             let left = try started { () throws in
-                try TerminalSession.run(
-                    on: loop, config: settings, configPath: config, uploads: uploads, trace: traceFile,
-                    laps: lapsFile,
-                    timers: TimerStateFile(path: state ?? TimerStateFile.defaultPath),
-                    startsFresh: fresh, recorder: recorder)
+                try (plain ? PlainSession.run : TerminalSession.run)(
+                    loop, settings, config, uploads, traceFile, lapsFile,
+                    TimerStateFile(path: state ?? TimerStateFile.defaultPath), fresh, recorder)
             }
             try reportUploads(left: left, uploads: uploads)
         }
@@ -305,7 +328,7 @@ struct TimerDeckCommand: ParsableCommand {
         let session = try started { () throws(SystemCallError) in
             try HeadlessSession(
                 config: settings, configPath: config, uploads: uploads, script: steps, trace: trace, laps: laps,
-                timers: timers, startsFresh: fresh, json: json
+                timers: timers, startsFresh: fresh, json: json, plain: plain
             ) { print($0) }
         }
         try reportUploads(left: session.run(), uploads: uploads)

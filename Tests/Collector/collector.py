@@ -13,7 +13,9 @@ GET /received     JSON: {"requests": POSTs seen, "batches": keys delivered in or
                   "rejected": POSTs answered with a non-2xx status,
                   "dropped": POSTs whose connection was closed without an answer,
                   "truncated": POSTs whose body was shorter than their Content-Length,
-                  "keys": the Idempotency-Key of every batch POST, in arrival order}
+                  "keys": the Idempotency-Key of every batch POST, in arrival order,
+                  "tenants": the X-Scope-OrgID header of every batch POST, in arrival
+                  order (null where it was missing)}
 GET /received?requests=N&within=S
                   the same, once N batch POSTs have arrived or after S seconds,
                   whichever comes first
@@ -70,6 +72,7 @@ class Collector:
         self.dropped = 0
         self.truncated = 0
         self.keys = []
+        self.tenants = []
         self.batches = []
         self.seqs = []
         self.delivered = set()
@@ -85,6 +88,7 @@ class Collector:
                 "dropped": self.dropped,
                 "truncated": self.truncated,
                 "keys": list(self.keys),
+                "tenants": list(self.tenants),
             }
 
     def snapshot_after(self, requests, within):
@@ -100,11 +104,12 @@ class Collector:
                     raise ValueError("unknown behaviour key %r" % key)
                 self.behaviour[key] = value
 
-    def next_answer(self, key, complete):
+    def next_answer(self, key, tenant, complete):
         """Counts a batch POST and decides its status, Retry-After and delay, or None to drop it."""
         with self.lock:
             self.requests += 1
             self.keys.append(key)
+            self.tenants.append(tenant)
             if not complete:
                 self.truncated += 1
             self.lock.notify_all()
@@ -237,7 +242,9 @@ def make_handler(collector, upstream):
                     return
                 self.answer(200, {"ok": True})
                 return
-            answer = collector.next_answer(self.headers.get("Idempotency-Key"), complete)
+            answer = collector.next_answer(
+                self.headers.get("Idempotency-Key"), self.headers.get("X-Scope-OrgID"), complete
+            )
             if answer is None:
                 self.close_connection = True
                 return

@@ -5,7 +5,7 @@ import Testing
 @Suite("Article examples")
 struct ArticleExampleTests {
     private func milliseconds(_ instants: [Instant]) -> [Int64] {
-        instants.map { $0.nanoseconds / 1_000_000 }
+        instants.map { $0.nanoseconds / Nanoseconds.perMillisecond }
     }
 
     @Test("Getting started: the timer ticks three times and the run returns")

@@ -5,7 +5,7 @@ import Testing
 @Suite("Async article examples")
 struct AsyncArticleExampleTests {
     private func milliseconds(_ instants: [Instant]) -> [Int64] {
-        instants.map { $0.nanoseconds / 1_000_000 }
+        instants.map { $0.nanoseconds / Nanoseconds.perMillisecond }
     }
 
     @Test("Actors and tasks: the task's call reaches the actor on the loop, then the run finishes")

@@ -34,7 +34,7 @@ private func anHourOfSleep() -> String {
     let slept = Mutex("")
     let record: @Sendable () -> Void = {
         let now = clock.now()
-        slept.withLock { $0 = "\(now.nanoseconds / 1_000_000_000)" }
+        slept.withLock { $0 = "\(now.nanoseconds / Nanoseconds.perSecond)" }
     }
     VirtualTime.run(on: loop, resolution: .seconds(1)) {
         Task {

@@ -144,7 +144,7 @@ TOML
     kill -9 "$pid"
     check "killed" "TIMERDECK-EXIT=137"
     for name in tea run lunch; do kept "$name"; done
-    # A kill during a save leaves timers.state.tmp beside it, never a partial timers.state.
+    # A kill during a save leaves a temporary file beside it, never a partial timers.state.
     if head -1 "$state/timerdeck/timers.state" | grep -qx "timerdeck-state 1"; then
         pass "the state file is whole"
     else

@@ -14,11 +14,11 @@ struct Scene {
     var loop: RunLoopKitFoundationCompat.RunLoop { .current }
 
     /// Uptime in milliseconds.
-    var milliseconds: Int64 { clock.now(.uptime).nanoseconds / 1_000_000 }
+    var milliseconds: Int64 { clock.now(.uptime).nanoseconds / Nanoseconds.perMillisecond }
 
     /// The scene's wall-clock date `seconds` from now.
     func date(in seconds: TimeInterval) -> Date {
-        Date(timeIntervalSince1970: Double(clock.now(.wall).nanoseconds) / 1e9 + seconds)
+        Date(timeIntervalSince1970: Nanoseconds.seconds(clock.now(.wall).nanoseconds) + seconds)
     }
 
     /// A long computation on the loop's thread: `seconds` of uptime pass.

@@ -1,4 +1,5 @@
 import Glibc
+import RunLoopKit
 import Testing
 
 /// G4, decisions.md 10, runloop-reference section 0 item 9: every order of suspend, resume and
@@ -23,21 +24,14 @@ struct DispatchOrderMatrixTests {
         return String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)]) + "/dispatch-order-probe"
     }
 
-    /// Runs the probe and returns its wait status: 0 if it exited normally. A trap kills it with a
-    /// signal, or, under AddressSanitizer (whose handler reports the signal), ends it with exit status 1.
-    private static func statusOf(_ mode: String, _ operations: String) -> Int32 {
-        var pid: pid_t = 0
-        let arguments = [probe, mode, operations]
-        let argv = arguments.map { strdup($0) } + [nil]
-        defer { for argument in argv { free(argument) } }
+    /// Runs the probe and says whether it exited normally. A trap kills it with a signal, or,
+    /// under AddressSanitizer (whose handler reports the signal), ends it with exit status 1.
+    private static func exitsNormally(_ mode: String, _ operations: String) throws -> Bool {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        guard posix_spawn(&pid, probe, &actions, nil, argv, environ) == 0 else { return -1 }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        return status
+        return Spawn.wait(try Spawn.start(probe, arguments: [mode, operations], actions: &actions)) == .exited(0)
     }
 
     @Test(
@@ -48,8 +42,8 @@ struct DispatchOrderMatrixTests {
         var rawCrashes: Set<String> = []
         var wrapperCrashes: [String] = []
         for order in Self.orders(upTo: 4) {
-            if Self.statusOf("raw", order) != 0 { rawCrashes.insert(order) }
-            if Self.statusOf("wrapped", order) != 0 { wrapperCrashes.append(order) }
+            if try !Self.exitsNormally("raw", order) { rawCrashes.insert(order) }
+            if try !Self.exitsNormally("wrapped", order) { wrapperCrashes.append(order) }
         }
         #expect(wrapperCrashes.isEmpty, "wrapper crashed for: \(wrapperCrashes)")
         // Item 9: release of a never-activated source (even cancelled), of a suspended one, over-resume,

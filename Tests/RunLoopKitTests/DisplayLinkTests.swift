@@ -6,7 +6,7 @@ import Testing
 struct DisplayLinkTests {
     /// Callback times in whole microseconds.
     private func run(_ link: DisplayLink, on loop: RunLoop, until ms: Int64) {
-        loop.run(until: Instant(nanoseconds: ms * 1_000_000))
+        loop.run(until: Instant(nanoseconds: ms * Nanoseconds.perMillisecond))
     }
 
     @Test("D1/C-D1: a 60 Hz link calls back once per refresh, exactly on the vsync grid")
@@ -47,7 +47,7 @@ struct DisplayLinkTests {
         let (loop, clock) = makeVirtualLoop()
         var times: [Int64] = []
         let link = DisplayLink { link in
-            times.append(loop.now.nanoseconds / 1_000_000)
+            times.append(loop.now.nanoseconds / Nanoseconds.perMillisecond)
             if link.frameCount == 2 { clock.busy(.milliseconds(40)) }
         }
         link.add(to: loop, forMode: .default)
@@ -76,7 +76,7 @@ struct DisplayLinkTests {
         let (loop, _) = makeVirtualLoop()
         loop.addCommonMode(.tracking)
         var times: [Int64] = []
-        let link = DisplayLink { _ in times.append(loop.now.nanoseconds / 1_000_000) }
+        let link = DisplayLink { _ in times.append(loop.now.nanoseconds / Nanoseconds.perMillisecond) }
         link.add(to: loop, forMode: .default)
         let input = RunLoop.Source {}
         loop.add(input, forMode: .common)
@@ -104,7 +104,7 @@ struct DisplayLinkTests {
     func pauseAndResume() {
         let (loop, _) = makeVirtualLoop()
         var times: [Int64] = []
-        let link = DisplayLink { _ in times.append(loop.now.nanoseconds / 1_000_000) }
+        let link = DisplayLink { _ in times.append(loop.now.nanoseconds / Nanoseconds.perMillisecond) }
         link.add(to: loop, forMode: .default)
         let pause = Timer(fireAt: ms(20), interval: .zero, repeats: false) { _ in link.isPaused = true }
         let resume = Timer(fireAt: ms(70), interval: .zero, repeats: false) { _ in link.isPaused = false }

@@ -69,10 +69,11 @@ import Testing
             // addresses out again; none of them may carry the first timer's name.
             for second in 2...101 {
                 let unnamed = Timer(
-                    fireAt: Instant(nanoseconds: Int64(second) * 1_000_000_000), interval: .zero, repeats: false
+                    fireAt: Instant(nanoseconds: Int64(second) * Nanoseconds.perSecond), interval: .zero, repeats: false
                 ) { _ in }
                 loop.add(unnamed, forMode: .default)
-                loop.run(mode: .default, until: Instant(nanoseconds: Int64(second) * 1_000_000_000 + 500_000_000))
+                loop.run(
+                    mode: .default, until: Instant(nanoseconds: Int64(second) * Nanoseconds.perSecond + 500_000_000))
             }
             #expect(try metrics.expectCounter("loop_timer_fires", inDefault([("timer", "gone")])).totalValue == 1)
             #expect(try metrics.expectCounter("loop_timer_fires", inDefault([("timer", "")])).totalValue == 100)

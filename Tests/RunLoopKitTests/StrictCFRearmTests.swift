@@ -42,7 +42,7 @@ struct StrictCFRearmTests {
             let loop = RunLoop()
             loop.wakeUpPolicy = policy
             let start = loop.now
-            let elapsed = { (loop.now - start).nanoseconds / 1_000_000 }
+            let elapsed = { (loop.now - start).nanoseconds / Nanoseconds.perMillisecond }
             var fires: [Int64] = []
             var wakes: [Int64] = []
             let timer = Timer(fireAt: start + .milliseconds(100), interval: .milliseconds(100), repeats: true) { _ in
@@ -58,7 +58,7 @@ struct StrictCFRearmTests {
                 var pause = timespec(
                     tv_sec: 0, tv_nsec: Int((start + .milliseconds(250) - SystemClock.now()).nanoseconds))
                 if pause.tv_nsec > 0 { nanosleep(&pause, nil) }
-                requestAt.withLock { $0 = (SystemClock.now() - start).nanoseconds / 1_000_000 }
+                requestAt.withLock { $0 = (SystemClock.now() - start).nanoseconds / Nanoseconds.perMillisecond }
                 request(handle, start)
             }
             let result = loop.run(until: start + .milliseconds(600))

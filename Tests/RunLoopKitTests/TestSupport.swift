@@ -9,12 +9,12 @@ func makeVirtualLoop() -> (RunLoop, VirtualClock) {
 
 /// Milliseconds on the uptime axis, for readable expectations.
 func ms(_ value: Int64) -> Instant {
-    Instant(nanoseconds: value * 1_000_000)
+    Instant(nanoseconds: value * Nanoseconds.perMillisecond)
 }
 
 extension Instant {
     /// Whole milliseconds since the clock's origin.
-    var milliseconds: Int64 { nanoseconds / 1_000_000 }
+    var milliseconds: Int64 { nanoseconds / Nanoseconds.perMillisecond }
 }
 
 /// Records what happened, in order, with the virtual time it happened at.

@@ -191,13 +191,15 @@ private var enqueueGlobalHook: UnsafeMutablePointer<UInt> {
 private func describe(_ nanoseconds: Int64) -> String {
     let parts: [(Int64, String)] = [
         (nanoseconds / 3_600_000_000_000, "h"), (nanoseconds / 60_000_000_000 % 60, "min"),
-        (nanoseconds / 1_000_000_000 % 60, "s"),
+        (nanoseconds / Nanoseconds.perSecond % 60, "s"),
     ]
     var words = parts.filter { $0.0 > 0 }.map { "\($0.0) \($0.1)" }
-    let fraction = nanoseconds % 1_000_000_000
+    let fraction = nanoseconds % Nanoseconds.perSecond
     if fraction > 0 {
-        let milliseconds = Double(fraction) / 1_000_000
-        words.append(fraction % 1_000_000 == 0 ? "\(fraction / 1_000_000) ms" : "\(milliseconds) ms")
+        let milliseconds = Nanoseconds.milliseconds(fraction)
+        words.append(
+            fraction % Nanoseconds.perMillisecond == 0
+                ? "\(fraction / Nanoseconds.perMillisecond) ms" : "\(milliseconds) ms")
     }
     return words.isEmpty ? "0" : words.joined(separator: " ")
 }

@@ -78,11 +78,52 @@ struct StyleTests {
 
     @Test("Monochrome shows roles with attributes only")
     func monochromeUsesAttributes() {
-        #expect(ColorSupport.monochrome.foreground(for: .bad) == nil)
-        #expect(ColorSupport.monochrome.emphasis(for: .bad).bold)
-        #expect(ColorSupport.monochrome.emphasis(for: .dim).dim)
-        #expect(ColorSupport.basic8.foreground(for: .good) == 2)
-        #expect(ColorSupport.palette256.foreground(for: .normal) == -1)
+        let mono = Palette(theme: .dark, support: .monochrome)
+        #expect(mono.foreground(for: .bad) == nil)
+        #expect(mono.appearance(of: Style(.bad)) == Appearance(foreground: nil, bold: true))
+        #expect(mono.appearance(of: Style(.dim)).dim)
+        #expect(mono.appearance(of: Style(.selected, reverse: true)) == Appearance(reverse: true, underline: true))
+        #expect(Palette(theme: .ansi, support: .basic8).foreground(for: .good) == 2)
+        #expect(Palette(theme: .dark, support: .palette256).foreground(for: .normal) == -1)
+    }
+
+    @Test("--color never is monochrome; always colours in spite of NO_COLOR; 16 colours and direct colour")
+    func colourChoice() {
+        #expect(ColorSupport.detect(colors: 256, hasColors: true, noColor: nil, choice: .never) == .monochrome)
+        #expect(ColorSupport.detect(colors: 256, hasColors: true, noColor: "1", choice: .always) == .palette256)
+        #expect(ColorSupport.detect(colors: 256, hasColors: false, noColor: nil, choice: .always) == .monochrome)
+        #expect(ColorSupport.detect(colors: 16, hasColors: true, noColor: nil) == .basic16)
+        #expect(ColorSupport.detect(colors: 1 << 24, hasColors: true, noColor: nil) == .direct)
+    }
+
+    @Test("Colours are read by name, index and #rrggbb, and written back the same way")
+    func colourNames() {
+        #expect(TerminalColor("bright-red") == .indexed(9))
+        #expect(TerminalColor("Green") == .indexed(2))
+        #expect(TerminalColor("208") == .indexed(208))
+        #expect(TerminalColor("#5fd7ff") == .rgb(red: 0x5F, green: 0xD7, blue: 0xFF))
+        #expect(TerminalColor("default") == .terminalDefault)
+        for bad in ["256", "-1", "#5fd7f", "#5fd7fg", "gren", "", "+12", "#+fffff"] {
+            #expect(TerminalColor(bad) == nil, "\(bad)")
+        }
+        for text in ["bright-red", "208", "#05d7ff", "default"] {
+            #expect(TerminalColor(text)?.description == text)
+        }
+    }
+
+    @Test("A colour the terminal lacks becomes the nearest it has: 24-bit → 256 → 16 → 8")
+    func colourDegrades() throws {
+        let sky = try #require(TerminalColor("#5fd7ff"))
+        #expect(ColorSupport.direct.number(for: sky) == 0x5FD7FF)
+        #expect(ColorSupport.palette256.number(for: sky) == 81, "the cube's own colour")
+        #expect(ColorSupport.palette256.number(for: .rgb(red: 0x80, green: 0x80, blue: 0x80)) == 244, "a grey")
+        #expect(ColorSupport.basic16.number(for: sky) == 14)
+        #expect(ColorSupport.basic8.number(for: sky) == 6)
+        #expect(ColorSupport.basic16.number(for: .indexed(196)) == 9)
+        #expect(ColorSupport.basic8.number(for: .indexed(8)) == 7, "grey stays readable, not black")
+        #expect(ColorSupport.direct.number(for: .indexed(3)) == 3)
+        #expect(ColorSupport.direct.number(for: .indexed(81)) == 0x5FD7FF)
+        #expect(ColorSupport.monochrome.number(for: sky) == nil)
     }
 }
 

@@ -1,11 +1,11 @@
 import Foundation
 import Glibc
+import RunLoopKit
 
 /// Runs an executable as a child process to its end and collects what it wrote.
 ///
 /// Output goes to files, not pipes, so a grandchild left behind (a tmux server) cannot hold the
-/// test up. The child is started with `posix_spawn` and reaped with `waitpid` on its own pid:
-/// nothing depends on a SIGCHLD handler seeing it. The timeout is only a bound for a hung child
+/// test up. The child is started and reaped by the package's `Spawn`. The timeout is only a bound for a hung child
 /// (it is killed), never part of an assertion.
 public enum ChildProcess {
     /// How a child ended and what it wrote.
@@ -51,29 +51,23 @@ public enum ChildProcess {
         posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_addopen(&actions, 2, errorPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
 
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        defer { for argument in argv { free(argument) } }
-        let envp = environment.map { $0.map { strdup("\($0.key)=\($0.value)") } + [nil] }
-        defer { for variable in envp ?? [] { free(variable) } }
-
-        var pid: pid_t = 0
-        let spawned =
-            envp.map { posix_spawn(&pid, executable, &actions, nil, argv, $0) }
-            ?? posix_spawn(&pid, executable, &actions, nil, argv, environ)
-        guard spawned == 0 else { throw SpawnError(executable: executable, code: spawned) }
-
-        let childPid = pid
+        let childPid: pid_t
+        do {
+            childPid = try Spawn.start(
+                executable, arguments: arguments, environment: environment.map { $0.map { "\($0.key)=\($0.value)" } },
+                actions: &actions)
+        } catch {
+            throw SpawnError(executable: executable, code: error.errno)
+        }
         let watchdog = DispatchWorkItem { kill(childPid, SIGKILL) }
         DispatchQueue.global().asyncAfter(
             deadline: .now() + .seconds(Int(timeout.components.seconds)), execute: watchdog)
-        var status: Int32 = 0
-        while waitpid(childPid, &status, 0) < 0 && errno == EINTR {}
+        let exit = Spawn.wait(childPid)
         watchdog.cancel()
 
-        let signalled = (status & 0x7F) != 0
         return Outcome(
-            status: signalled ? nil : (status >> 8) & 0xFF,
-            signal: signalled ? status & 0x7F : nil,
+            status: { if case .exited(let status) = exit { status } else { nil } }(),
+            signal: { if case .killed(let signal) = exit { signal } else { nil } }(),
             output: String(
                 decoding: (try? Data(contentsOf: URL(fileURLWithPath: outputPath))) ?? Data(), as: UTF8.self),
             error: String(decoding: (try? Data(contentsOf: URL(fileURLWithPath: errorPath))) ?? Data(), as: UTF8.self))

@@ -1,5 +1,5 @@
 import Foundation
-import Glibc
+import RunLoopKit
 
 /// A fresh directory under the system's temporary directory, removed with everything in it
 /// when the value is released.
@@ -9,14 +9,7 @@ public final class ScratchDirectory {
 
     /// Creates the directory; `prefix` starts its name, to tell whose it is when one is left behind.
     public init(prefix: String = "timerdeck-tests") throws {
-        var template = Array(
-            URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("\(prefix).XXXXXX").path.utf8CString)
-        let created = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
-        guard let created else {
-            throw CocoaError(
-                .fileWriteUnknown, userInfo: [NSFilePathErrorKey: "mkdtemp: \(String(cString: strerror(errno)))"])
-        }
-        url = URL(fileURLWithPath: String(cString: created), isDirectory: true)
+        url = URL(fileURLWithPath: try FileIO.makeTemporaryDirectory(prefix: prefix), isDirectory: true)
     }
 
     /// A path inside the directory (nothing is created).

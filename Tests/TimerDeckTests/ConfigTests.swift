@@ -1,4 +1,5 @@
 import RunLoopKit
+import TerminalUI
 import TestSupport
 import Testing
 
@@ -109,5 +110,64 @@ struct ConfigTests {
         #expect(first == Ripple.render(frame: 42, width: 30, height: 6))
         #expect(first != Ripple.render(frame: 43, width: 30, height: 6))
         #expect(first.count == 6 && first.allSatisfy { $0.count == 30 })
+    }
+}
+
+@Suite("The [theme] section and --color")
+struct ThemeConfigTests {
+    @Test("A built-in theme, with roles' colours given by name, index and #rrggbb over it")
+    func themeIsRead() throws {
+        let config = try Config.parse(
+            """
+            [theme]
+            accent = "#ff8700"
+            bad = "bright-red"
+            name = "light"
+            dim = "244"
+            good = ""
+            """)
+        #expect(config.theme[.accent] == .rgb(red: 0xFF, green: 0x87, blue: 0))
+        #expect(config.theme[.bad] == .indexed(9))
+        #expect(config.theme[.dim] == .indexed(244))
+        #expect(config.theme[.good] == Theme.light[.good], "\"\" keeps the theme's")
+        #expect(config.theme[.title] == Theme.light[.title])
+        #expect(Config().theme == .dark)
+    }
+
+    @Test(
+        "decision 13: a bad colour or theme names the file, the line, what is accepted and the name it is a typo of",
+        arguments: [
+            (
+                "[theme]\nname = \"dark\"\naccent = \"gren\"",
+                "my.toml:3: field 'theme.accent' = \"gren\" is invalid; did you mean \"green\"? (accepted: \"\" (the "
+                    + "theme's) or a colour name"
+            ),
+            ("[theme]\nbad = \"#ff00\"", "my.toml:2: field 'theme.bad' = \"#ff00\" is invalid (accepted: \"\" (the"),
+            ("[theme]\ntitle = 300", "my.toml:2: field 'theme.title' = 300 is invalid (accepted:"),
+            ("[theme]\ntitle = \"300\"", "my.toml:2: field 'theme.title' = \"300\" is invalid (accepted:"),
+            (
+                "\n[theme]\nname = \"drak\"",
+                "my.toml:3: field 'theme.name' = \"drak\" is invalid; did you mean \"dark\"? (accepted: \"dark\", "
+                    + "\"light\" or \"ansi\")"
+            ),
+            ("[theme]\naccnet = \"red\"", "my.toml:2: unknown field 'theme.accnet'; did you mean 'theme.accent'?"),
+        ])
+    func badColour(text: String, message: String) {
+        #expect {
+            try Config.parse(text, source: "my.toml")
+        } throws: { error in
+            (error as? ConfigError)?.message.hasPrefix(message) == true
+        }
+    }
+
+    @Test("--color takes auto, always or never, and names them otherwise")
+    func colorOption() throws {
+        #expect(try Config.validateColor("never") == .never)
+        #expect {
+            try Config.validateColor("allways")
+        } throws: { error in
+            (error as? ConfigError)?.message
+                == "option --color: \"allways\" is invalid; did you mean \"always\"? (accepted: auto, always or never)"
+        }
     }
 }

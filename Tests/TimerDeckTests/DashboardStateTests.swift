@@ -17,12 +17,7 @@ struct DashboardStateTests {
         DashboardState(scene: .standard(Config(), uploadsLabel: "dir (test)"), size: size)
     }
 
-    func second(_ n: Int64) -> Instant { Instant(nanoseconds: n * 1_000_000_000) }
-
-    func timerFire(at time: Instant, mode: RunLoop.Mode = .default, lateness: Duration = .zero, ticks: Int = 1) -> Fire
-    {
-        .timer(time: time, mode: mode, lateness: lateness, ticks: ticks, isManual: false)
-    }
+    func second(_ n: Int64) -> Instant { Instant(nanoseconds: n * Nanoseconds.perSecond) }
 
     func label(_ state: DashboardState, _ id: RowID) -> String? { state[id].button?.label }
 
@@ -37,11 +32,11 @@ struct DashboardStateTests {
         #expect(effects.contains(.start(Self.smsDefault)))
         #expect(label(state, Self.smsDefault) == "Resend (60)")
         #expect(state[Self.smsDefault].run == .running)
-        _ = state.apply(.fired(Self.smsDefault, timerFire(at: second(1))))
+        _ = state.apply(.fired(Self.smsDefault, Fire.scheduled(at: second(1))))
         #expect(label(state, Self.smsDefault) == "Resend (59)")
-        for time in 2...59 { _ = state.apply(.fired(Self.smsDefault, timerFire(at: second(Int64(time))))) }
+        for time in 2...59 { _ = state.apply(.fired(Self.smsDefault, Fire.scheduled(at: second(Int64(time))))) }
         #expect(label(state, Self.smsDefault) == "Resend (01)")
-        let last = state.apply(.fired(Self.smsDefault, timerFire(at: second(60))))
+        let last = state.apply(.fired(Self.smsDefault, Fire.scheduled(at: second(60))))
         #expect(label(state, Self.smsDefault) == "Send")
         #expect(last.contains(.stop(Self.smsDefault)), "the countdown's end stops its timer")
         #expect(state[Self.smsDefault].run == .idle)
@@ -52,8 +47,8 @@ struct DashboardStateTests {
     func pressWhileCountingIsIgnored() {
         var state = makeState()
         _ = state.apply(.key(.enter))
-        _ = state.apply(.fired(Self.smsDefault, timerFire(at: second(1))))
-        _ = state.apply(.fired(Self.smsDefault, timerFire(at: second(2))))
+        _ = state.apply(.fired(Self.smsDefault, Fire.scheduled(at: second(1))))
+        _ = state.apply(.fired(Self.smsDefault, Fire.scheduled(at: second(2))))
         let effects = state.apply(.key(.enter))
         #expect(!effects.contains(.start(Self.smsDefault)))
         #expect(label(state, Self.smsDefault) == "Resend (58)")
@@ -64,8 +59,8 @@ struct DashboardStateTests {
     func invalidateThenPress() {
         var state = makeState()
         _ = state.apply(.key(.enter))
-        _ = state.apply(.fired(Self.smsDefault, timerFire(at: second(1))))
-        _ = state.apply(.fired(Self.smsDefault, timerFire(at: second(2))))
+        _ = state.apply(.fired(Self.smsDefault, Fire.scheduled(at: second(1))))
+        _ = state.apply(.fired(Self.smsDefault, Fire.scheduled(at: second(2))))
         let invalidated = state.apply(.key(.character("x")))
         #expect(invalidated.contains(.invalidate(Self.smsDefault)))
         #expect(state[Self.smsDefault].run == .invalid)
@@ -129,13 +124,13 @@ struct DashboardStateTests {
     func oneLateFireOnReturn() {
         var state = makeState()
         _ = state.apply(.key(.enter))
-        for time in 1...10 { _ = state.apply(.fired(Self.smsDefault, timerFire(at: second(Int64(time))))) }
+        for time in 1...10 { _ = state.apply(.fired(Self.smsDefault, Fire.scheduled(at: second(Int64(time))))) }
         #expect(label(state, Self.smsDefault) == "Resend (50)")
         // Scheduled for 11 s, fired at 20.5 s when tracking ended: one fire standing for 10 ticks.
         _ = state.apply(
             .fired(
                 Self.smsDefault,
-                timerFire(
+                Fire.scheduled(
                     at: Instant(nanoseconds: 20_500_000_000),
                     lateness: .milliseconds(9_500), ticks: 10)))
         #expect(label(state, Self.smsDefault) == "Resend (49)", "no catch-up burst")
@@ -206,7 +201,7 @@ struct DashboardStateTests {
     func stateWithLog(entries: Int, size: Size = Size(width: 80, height: 24)) -> DashboardState {
         var state = makeState(size: size)
         _ = state.apply(.key(.enter))
-        for time in 1...entries { _ = state.apply(.fired(Self.smsDefault, timerFire(at: second(Int64(time))))) }
+        for time in 1...entries { _ = state.apply(.fired(Self.smsDefault, Fire.scheduled(at: second(Int64(time))))) }
         return state
     }
 
@@ -234,7 +229,7 @@ struct DashboardStateTests {
         _ = state.apply(.focus(.log))
         _ = state.apply(.key(.home))
         #expect(state.scrollback == 40 - page, "the oldest page is full, not one entry")
-        _ = state.apply(.fired(Self.smsDefault, timerFire(at: second(41))))
+        _ = state.apply(.fired(Self.smsDefault, Fire.scheduled(at: second(41))))
         #expect(state.scrollback == 41 - page, "the view stays on the entries it shows")
         _ = state.apply(.key(.end))
         #expect(state.scrollback == 0)

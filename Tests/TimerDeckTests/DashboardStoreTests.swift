@@ -12,35 +12,66 @@ struct DashboardStoreTests {
     func calloutsWaitForTheEffects() {
         var state = DashboardState(scene: .standard(Config(), uploadsLabel: nil), size: Size(width: 80, height: 24))
         _ = state.apply(.key(.enter))
-        let loop = ScriptedLoop(state, script: [.key(.character("f"))])
+        let performer = RecordingPerformer(state)
         var logWhileFiring: Int?
-        loop.onEffect = { [unowned loop] effect in
+        performer.onEffect = { [unowned performer] effect in
             guard effect == .fire(Self.smsDefault) else { return }
             // As `fireNow` does: the timer's callout reports the fire before `perform` returns.
-            loop.store.send(
+            performer.store.send(
                 .fired(Self.smsDefault, .timer(time: .zero, mode: .default, lateness: .zero, ticks: 1, isManual: true)))
-            loop.store.send(.notice("after the fire"))
-            logWhileFiring = loop.store.state.log.count
+            performer.store.send(.notice("after the fire"))
+            logWhileFiring = performer.store.state.log.count
         }
-        loop.play()
+        performer.store.send(.key(.character("f")))
         #expect(logWhileFiring == 0, "the fire waited in the queue")
-        #expect(loop.store.state.log.count == 1)
-        #expect(loop.applied.map(\.label) == ["key", "fired", "notice"])
-        #expect(loop.performed.first == .fire(Self.smsDefault))
-        #expect(loop.performed.last == .render(.status), "the notice's effects come last")
+        #expect(performer.store.state.log.count == 1)
+        #expect(performer.applied.map(\.label) == ["key", "fired", "notice"])
+        #expect(performer.performed.first == .fire(Self.smsDefault))
+        #expect(performer.performed.last == .render(.status), "the notice's effects come last")
     }
 
-    @Test("Keys read together: those after t are applied inside its tracking run; those after q do nothing")
-    func keysAfterANestedRunAndAfterQuit() {
-        let state = DashboardState(scene: .standard(Config(), uploadsLabel: nil), size: Size(width: 80, height: 24))
-        let loop = ScriptedLoop(state, script: [])
+    @Test(
+        "Keys read together: those after t are applied inside its tracking run, so t ends it; those after q do nothing")
+    func keysAfterANestedRunAndAfterQuit() throws {
+        let scene = try DriverScene(script: [])
         let keys: [Character] = ["t", "j", "t", "q", "s"]
-        loop.store.send(keys.map { .key(.character($0)) })
-        #expect(loop.applied.map(\.label) == ["key", "key", "key", "key", "key", "other"], "then the run's end")
-        #expect(loop.depths == [0, 1, 1, 1, 1, 0])
-        #expect(!loop.performed.contains(.start(Self.smsDefault)), "s after q did nothing")
-        #expect(loop.quit && loop.modes.isEmpty)
+        var runsAfterTheKeys: [RunLoop.Mode]?
+        scene.driver.soon { [unowned scene] in
+            scene.driver.receive(keys.map { .character($0) })
+            runsAfterTheKeys = scene.loop.runModes
+        }
+        scene.play()
+        #expect(runsAfterTheKeys == [.default], "the tracking run t entered ended inside the same read")
+        #expect(scene.driver.state[Self.smsDefault].run == .idle, "s after q did nothing")
+        #expect(scene.driver.quitRequested && scene.loop.nestingDepth == 0)
     }
+}
+
+/// Records what the store asks of its performer, and lets a test play a timer's callout: it runs
+/// no loop, so a test of the store alone uses no effect that enters a nested run.
+private final class RecordingPerformer: EffectPerformer {
+    let store: DashboardStore
+    /// Every effect performed, in order.
+    private(set) var performed: [Effect] = []
+    /// Every event applied, in order.
+    private(set) var applied: [Event] = []
+    /// What each effect does besides being recorded (a callout that sends an event, say).
+    var onEffect: (Effect) -> Void = { _ in }
+
+    init(_ state: DashboardState) {
+        store = DashboardStore(state)
+        store.performer = self
+    }
+
+    func perform(_ effect: Effect) {
+        precondition(!effect.blocks, "a nested run needs the driver: \(effect)")
+        performed.append(effect)
+        onEffect(effect)
+    }
+
+    func soon(_ body: @escaping () -> Void) { body() }
+
+    func applied(_ event: Event, firstNewEntry: Int) { applied.append(event) }
 }
 
 extension Event {

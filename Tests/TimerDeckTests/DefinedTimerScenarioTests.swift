@@ -24,14 +24,16 @@ final class DefinedTimerRig {
 
     /// Runs the loop in `mode` until `milliseconds` after the start.
     func run(_ mode: RunLoop.Mode = .default, untilMilliseconds milliseconds: Int64) {
-        _ = RunLoop.withCurrent(loop) { loop.run(mode: mode, until: Instant(nanoseconds: milliseconds * 1_000_000)) }
+        _ = RunLoop.withCurrent(loop) {
+            loop.run(mode: mode, until: Instant(nanoseconds: milliseconds * Nanoseconds.perMillisecond))
+        }
     }
 
     /// The log as "time-in-ms name mode lateness-in-ms ×ticks" lines.
     var fires: [String] {
         driver.state.log.records.map { record in
-            "\(record.time.nanoseconds / 1_000_000) \(record.timer) \(record.mode?.description ?? "-") "
-                + "late \(record.lateness.nanoseconds / 1_000_000) ×\(record.ticks)"
+            "\(record.time.nanoseconds / Nanoseconds.perMillisecond) \(record.timer) \(record.mode?.description ?? "-") "
+                + "late \(record.lateness.nanoseconds / Nanoseconds.perMillisecond) ×\(record.ticks)"
         }
     }
 

@@ -7,7 +7,9 @@ import Testing
 
 @Suite("The dispatch grid: one rule for a dispatch timer's points, lateness and next fire (C-G4)")
 struct DispatchGridTests {
-    private func ms(_ milliseconds: Int64) -> Instant { Instant(nanoseconds: milliseconds * 1_000_000) }
+    private func ms(_ milliseconds: Int64) -> Instant {
+        Instant(nanoseconds: milliseconds * Nanoseconds.perMillisecond)
+    }
 
     @Test("C-G4's example: due at 200 ms every 100 ms, an event at 450 ms stands for 3 points, 50 ms late; next at 500")
     func referenceExample() {

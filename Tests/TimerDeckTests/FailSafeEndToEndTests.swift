@@ -71,6 +71,8 @@ struct FailSafeEndToEndTests {
         arguments: [
             (["--script"], "quit\n", "timerdeck: --script is only used with --headless"),
             (["--headless", "--script"], "bogus line\n", "script.txt:1: unknown command \"bogus\""),
+            (["--headless", "--json", "--plain", "--script"], "quit\n", "timerdeck: --json and --plain are two ways"),
+            (["--headless", "--color", "bogus", "--script"], "quit\n", "option --color: \"bogus\" is invalid"),
         ])
     func refusedScriptTouchesNothing(options: [String], text: String, message: String) throws {
         let scratch = try ScratchDirectory()

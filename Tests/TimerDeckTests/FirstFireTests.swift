@@ -58,7 +58,9 @@ struct FirstFireTests {
         let offset = TimeOfDay.localOffset(at: newYear)
         // The local time of day 3 s and 5 s after the virtual clock's start, in this process's zone.
         func localTime(after seconds: Int64) -> String {
-            let local = (newYear.nanoseconds / 1_000_000_000 + offset.nanoseconds / 1_000_000_000 + seconds) % 86_400
+            let local =
+                (newYear.nanoseconds / Nanoseconds.perSecond + offset.nanoseconds / Nanoseconds.perSecond + seconds)
+                % 86_400
             let parts = [local / 3_600, local / 60 % 60, local % 60].map { $0 < 10 ? "0\($0)" : "\($0)" }
             return parts.joined(separator: ":")
         }

@@ -71,9 +71,7 @@ struct HookTests {
             state.apply(
                 .fired(
                     row,
-                    .timer(
-                        time: Instant(nanoseconds: seconds * 1_000_000_000), mode: .default, lateness: .zero, ticks: 1,
-                        isManual: false)))
+                    .scheduled(at: Instant(nanoseconds: seconds * Nanoseconds.perSecond))))
         }
         #expect(fire(1).contains { if case .runHook = $0 { true } else { false } })
         #expect(!fire(2).contains { if case .runHook = $0 { true } else { false } })
@@ -162,9 +160,7 @@ struct HookTests {
             state.apply(
                 .fired(
                     row,
-                    .timer(
-                        time: Instant(nanoseconds: seconds * 1_000_000_000), mode: .default, lateness: .zero, ticks: 1,
-                        isManual: false)))
+                    .scheduled(at: Instant(nanoseconds: seconds * Nanoseconds.perSecond))))
         }
         #expect(!fire(1).contains(.ring))
         let atSend = fire(2)

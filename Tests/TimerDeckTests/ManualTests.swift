@@ -102,9 +102,7 @@ struct ManualTests {
         let effects = state.apply(
             .fired(
                 RowID(number: 0),
-                .timer(
-                    time: Instant(nanoseconds: 1_000_000_000), mode: .default, lateness: .zero, ticks: 1,
-                    isManual: false)))
+                .scheduled(at: Instant(nanoseconds: 1_000_000_000))))
         let environment = try #require(
             effects.lazy.compactMap { if case .runHook(_, _, let environment) = $0 { environment } else { nil } }
                 .first)

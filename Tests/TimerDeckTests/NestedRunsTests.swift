@@ -107,15 +107,14 @@ struct NestedRunsTests {
         modes.map { $0 == .tracking ? "T" : "M" }.joined()
     }
 
-    @Test("The runs the state keeps are the runs the loop is in, after each input", arguments: rows)
-    func table(_ row: Row) {
-        let state = DashboardState(scene: .standard(Config(), uploadsLabel: nil), size: Size(width: 80, height: 24))
-        let loop = ScriptedLoop(state, script: row.inputs.map(\.event))
-        loop.play()
-        #expect(loop.observations.map { Self.letters($0.state) } == row.runs, "as the state keeps them")
-        #expect(loop.observations.map { Self.letters($0.loop) } == row.runs, "as the loop is in them")
-        #expect(loop.store.state.quitRequested == row.quits)
-        #expect(loop.quit == row.quits)
+    @Test("The runs the state keeps are the runs the driver's loop is in, after each input", arguments: rows)
+    func table(_ row: Row) throws {
+        let scene = try DriverScene(script: row.inputs.map(\.event))
+        scene.play()
+        #expect(scene.observations.map { Self.letters($0.state) } == row.runs, "as the state keeps them")
+        #expect(scene.observations.map { Self.letters($0.loop) } == row.runs, "as the loop is in them")
+        #expect(scene.quit == row.quits)
+        #expect(scene.loop.nestingDepth == 0, "every run returned")
     }
 
     @Test("Every effect list the state returns has its nested run, if any, last")

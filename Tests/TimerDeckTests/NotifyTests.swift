@@ -36,9 +36,7 @@ struct NotifyTests {
         let effects = state.apply(
             .fired(
                 RowID(number: 0),
-                .timer(
-                    time: Instant(nanoseconds: 1_000_000_000), mode: .default, lateness: .zero, ticks: 1,
-                    isManual: false)))
+                .scheduled(at: Instant(nanoseconds: 1_000_000_000))))
         #expect(
             effects.contains(
                 .notify(

@@ -22,7 +22,9 @@ struct SessionRecorderTests {
         for key in keys { recorder.key(key, quits: key == .character("q")) }
     }
 
-    func milliseconds(_ value: Int64) -> Instant { Instant(nanoseconds: 5_000_000_000 + value * 1_000_000) }
+    func milliseconds(_ value: Int64) -> Instant {
+        Instant(nanoseconds: 5_000_000_000 + value * Nanoseconds.perMillisecond)
+    }
 
     @Test(
         "Keys, wheel scrolls and resizes are written with the whole milliseconds between them; q ends with a snapshot")

@@ -67,6 +67,11 @@ struct SnapshotTests {
             "key enter\nkey down\nkey enter\nwait 3s\nkey t\nwait 3500ms\nkey t\nwait 500ms\nkey 4\nsnapshot\n")
     }
 
+    @Test("M2: the focus view (5) of the default-mode button, paused by a tracking run that t holds")
+    func bigDigits() throws {
+        try check("big-digits", "key enter\nwait 3s\nkey 5\nkey t\nwait 2s\nsnapshot\n")
+    }
+
     @Test("S2: the first 5-minute upload delivered")
     func uploadDelivered() throws {
         try check("uploads-5m", "wait 300s\nsnapshot\n")

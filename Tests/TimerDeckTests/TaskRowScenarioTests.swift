@@ -278,7 +278,7 @@ struct TaskRowViewsTests {
 
     /// A trace line of a fire of `timer` (mechanism task) at `time` ms, due at `due` ms, at `depth`.
     private func fireLine(_ timer: String, at time: Int64, due: Int64, mode: String, depth: Int = 1) -> String {
-        let (fired, scheduled) = (time * 1_000_000, due * 1_000_000)
+        let (fired, scheduled) = (time * Nanoseconds.perMillisecond, due * Nanoseconds.perMillisecond)
         return #"{"event":"fire","t_ns":\#(fired),"timer":"\#(timer)","mechanism":"task","mode":"\#(mode)","#
             + #""scheduled_ns":\#(scheduled),"lateness_ns":\#(fired - scheduled),"ticks":1,"depth":\#(depth)}"#
     }

@@ -1,12 +1,10 @@
 import Foundation
 import Glibc
-import Synchronization
+import LocalServers
 import TestSupport
 
-/// The test collector (`Tests/Collector/collector.py`) running as a child process on loopback.
-///
-/// Started per test with its behaviour flags; the port is read from its first stdout line.
-/// Stopped when released: closing its stdin makes it exit, and it is terminated as well.
+/// The test collector (``LocalCollector``), started per test with its behaviour flags, and what it
+/// received.
 final class CollectorProcess {
     /// What the collector has received, as `GET /received` reports it.
     struct Received: Decodable, Equatable {
@@ -18,54 +16,26 @@ final class CollectorProcess {
         let dropped: Int
         let truncated: Int
         let keys: [String]
+        /// The `X-Scope-OrgID` of every batch POST (`nil` where it had none).
+        let tenants: [String?]
     }
 
-    let port: Int
-    private let process: Process
-    private let input: Pipe
+    private let server: LocalCollector
 
-    static let scriptPath = RepositoryFile.path("Tests/Collector/collector.py")
-
-    /// Starts the collector with `arguments` (e.g. `["--fail-first", "2"]`) and waits for its port.
+    /// Starts the collector (``LocalCollector``) with `arguments` (e.g. `["--fail-first", "2"]`).
     init(_ arguments: [String] = []) throws {
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", Self.scriptPath] + arguments
-        input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
-
-        let firstLine = Mutex<String?>(nil)
-        let ready = DispatchSemaphore(value: 0)
-        let reader = output.fileHandleForReading
-        Thread.detachNewThread {
-            var bytes: [UInt8] = []
-            while !bytes.contains(UInt8(ascii: "\n")) {
-                let chunk = reader.availableData
-                if chunk.isEmpty { break }
-                bytes += chunk
-            }
-            firstLine.withLock { $0 = String(decoding: bytes, as: UTF8.self) }
-            ready.signal()
+        do {
+            server = try LocalCollector(arguments, startTimeout: callbackTimeout)
+        } catch let failure as LocalCollector.StartFailure {
+            throw CollectorFailure(failure.description)
         }
-        guard ready.wait(timeout: .now() + callbackTimeout) == .success,
-            let line = firstLine.withLock({ $0 }),
-            let port = Int(line.trimmingCharacters(in: .whitespacesAndNewlines))
-        else {
-            Self.stop(process, input)
-            throw CollectorFailure("the collector printed no port")
-        }
-        self.port = port
     }
 
-    deinit {
-        Self.stop(process, input)
-    }
+    /// The port it listens on.
+    var port: Int { server.port }
 
     /// The URL batches are posted to.
-    var endpoint: String { "http://127.0.0.1:\(port)/batches" }
+    var endpoint: String { server.endpoint }
 
     /// `GET /received`.
     func received() throws -> Received {
@@ -89,14 +59,6 @@ final class CollectorProcess {
 
     private func request(_ method: String, path: String, body: Data?, timeout seconds: Int = 30) throws -> Data {
         try loopbackRequest(method, "http://127.0.0.1:\(port)\(path)", body: body, timeout: seconds)
-    }
-
-    private static func stop(_ process: Process, _ input: Pipe) {
-        try? input.fileHandleForWriting.close()
-        if process.isRunning {
-            process.terminate()
-        }
-        process.waitUntilExit()
     }
 
     /// A port on 127.0.0.1 with nothing listening: bound once by the kernel's choice, then released.

@@ -1,11 +1,9 @@
 import Foundation
+import LocalServers
 import TestSupport
 
-/// Debian's `prometheus` running as a child process on loopback, receiving remote writes
-/// (`--web.enable-remote-write-receiver`) into a scratch TSDB, and read back through its query API.
-///
-/// Started per test on a free port; stopped when released, or by the kernel when the test process
-/// dies (a parent-death signal), so none is left running.
+/// A Prometheus per test (``LocalPrometheus``) on a free port with a scratch TSDB, read back
+/// through its query API.
 final class PrometheusProcess {
     /// One stored sample: the time in milliseconds since the epoch and the value.
     struct Point: Equatable, CustomStringConvertible {
@@ -15,51 +13,75 @@ final class PrometheusProcess {
         var description: String { "\(value)@\(milliseconds)" }
     }
 
-    static let binary = "/usr/bin/prometheus"
-    static var isInstalled: Bool { FileManager.default.isExecutableFile(atPath: binary) }
+    /// Prometheus's web config: TLS with `certFile` and `keyFile`, basic auth for `user`, and
+    /// with `clientCAFile` a client certificate that CA signed, required; the test's own requests
+    /// then present `clientCertificate` (a certificate file and its key).
+    struct Web {
+        var certFile: String
+        var keyFile: String
+        var user: String
+        var password: String
+        var clientCAFile: String?
+        var clientCertificate: (certFile: String, keyFile: String)?
+    }
 
-    let port: Int
+    static var isInstalled: Bool { LocalPrometheus.isInstalled }
+
+    /// The web config it was started with, if any.
+    let web: Web?
     private let scratch: ScratchDirectory
-    private let process = Process()
+    private let server: LocalPrometheus
 
-    /// Starts Prometheus with no scrape targets and waits (bounded) until `/-/ready` answers.
+    /// Starts Prometheus (``LocalPrometheus``) on a free port in a scratch directory.
     ///
-    /// `outOfOrderWindow`, when given, accepts samples that much older than the newest.
-    init(outOfOrderWindow: String? = nil) throws {
+    /// `outOfOrderWindow`, when given, accepts samples that much older than the newest; `web`
+    /// serves every endpoint over TLS, to `web.user` only.
+    init(outOfOrderWindow: String? = nil, web: Web? = nil) throws {
+        self.web = web
         scratch = try ScratchDirectory(prefix: "prometheus")
-        let config = scratch.path("prometheus.yml")
-        var text = "global:\n  scrape_interval: 1h\n"
-        if let outOfOrderWindow { text += "storage:\n  tsdb:\n    out_of_order_time_window: \(outOfOrderWindow)\n" }
-        try text.write(to: config, atomically: true, encoding: .utf8)
-        port = try CollectorProcess.unusedPort()
-        // setpriv execs Prometheus in its place (the pid `terminate()` signals) and has the kernel
-        // terminate it when the test process dies.
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-        process.arguments = [
-            "--pdeathsig", "TERM", Self.binary, "--config.file=\(config.path)",
-            "--storage.tsdb.path=\(scratch.path("data").path)",
-            "--web.listen-address=127.0.0.1:\(port)", "--web.enable-remote-write-receiver", "--log.level=warn",
-        ]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = try FileHandle(forWritingTo: Self.createFile(scratch.path("stderr")))
-        try process.run()
-        for _ in 0..<120 {
-            if (try? loopbackRequest("GET", "http://127.0.0.1:\(port)/-/ready", timeout: 2)) != nil { return }
-            guard process.isRunning else { break }
-            usleep(250_000)
+        var webConfigFile: String?
+        if let web {
+            var text = "tls_server_config:\n  cert_file: \(web.certFile)\n  key_file: \(web.keyFile)\n"
+            if let clientCAFile = web.clientCAFile {
+                text += "  client_auth_type: RequireAndVerifyClientCert\n  client_ca_file: \(clientCAFile)\n"
+            }
+            text += "basic_auth_users:\n  \(web.user): '\(try TLSFixture.bcrypt(web.password))'\n"
+            webConfigFile = try scratch.write(text, to: "web.yml")
         }
-        let log = (try? String(contentsOf: scratch.path("stderr"), encoding: .utf8)) ?? ""
-        process.terminate()
-        throw CollectorFailure("prometheus did not become ready: \(log)")
+        let port = try CollectorProcess.unusedPort()
+        let readiness = Self.base(port: port, web: web) + "/-/ready"
+        do {
+            // Each readiness poll ends within its own timeout; LocalPrometheus gives up after a minute.
+            server = try LocalPrometheus(
+                directory: scratch.url, port: port,
+                configuration: outOfOrderWindow.map { "storage:\n  tsdb:\n    out_of_order_time_window: \($0)\n" }
+                    ?? "",
+                webConfigFile: webConfigFile,
+                isReady: { (try? Self.request(readiness, web: web, timeout: 2)) != nil })
+        } catch let failure as LocalPrometheus.StartFailure {
+            throw CollectorFailure(failure.description)
+        }
     }
 
-    deinit {
-        if process.isRunning { process.terminate() }
-        process.waitUntilExit()
-    }
-
+    /// The port it listens on.
+    var port: Int { server.port }
     /// The remote-write endpoint.
-    var endpoint: String { "http://127.0.0.1:\(port)/api/v1/write" }
+    var endpoint: String { "\(base)/api/v1/write" }
+
+    /// `http://127.0.0.1:PORT`, or with TLS `https://localhost:PORT` (the name its certificate holds).
+    var base: String { Self.base(port: port, web: web) }
+
+    private static func base(port: Int, web: Web?) -> String {
+        web == nil ? "http://127.0.0.1:\(port)" : "https://localhost:\(port)"
+    }
+
+    /// A `GET` of `url`, with the web config's credentials if any.
+    private static func request(_ url: String, web: Web?, timeout seconds: Int) throws -> Data {
+        guard let web else { return try loopbackRequest("GET", url, timeout: seconds) }
+        return try securedRequest(
+            .GET, url, user: web.user, password: web.password, clientCertificate: web.clientCertificate,
+            timeout: seconds)
+    }
 
     /// Every stored sample of every series matching `selector` (e.g. `{instance="a"}`) in the
     /// `window` (a PromQL duration) before `end`, by series; a series is named by its `__name__`.
@@ -105,19 +127,14 @@ final class PrometheusProcess {
     }
 
     private func query(_ expression: String, at time: Date) throws -> [Series] {
-        var components = URLComponents(string: "http://127.0.0.1:\(port)/api/v1/query")!
+        var components = URLComponents(string: "\(base)/api/v1/query")!
         components.queryItems = [
             URLQueryItem(name: "query", value: expression),
             URLQueryItem(name: "time", value: String(format: "%.3f", time.timeIntervalSince1970)),
         ]
         // `+` is a space in a query string: PromQL's own `+` must be escaped.
         let url = components.url!.absoluteString.replacingOccurrences(of: "+", with: "%2B")
-        let answer = try JSONDecoder().decode(Answer.self, from: try loopbackRequest("GET", url, timeout: 60))
+        let answer = try JSONDecoder().decode(Answer.self, from: try Self.request(url, web: web, timeout: 60))
         return answer.data.result
-    }
-
-    private static func createFile(_ url: URL) -> URL {
-        _ = FileManager.default.createFile(atPath: url.path, contents: nil)
-        return url
     }
 }

@@ -19,9 +19,12 @@ struct TimerDeckProcess {
     private let errors = Pipe()
 
     /// Starts `timerdeck --headless --script script` with `arguments` after it, as user `nobody`
-    /// (through `setpriv`) when `unprivileged`, with `environment` added to this process's.
-    init(script: String, _ arguments: [String], unprivileged: Bool = false, environment: [String: String] = [:]) throws
-    {
+    /// (through `setpriv`) when `unprivileged`, with `environment` added to this process's, its
+    /// standard output into the file `output` if given.
+    init(
+        script: String, _ arguments: [String], unprivileged: Bool = false, environment: [String: String] = [:],
+        output: URL? = nil
+    ) throws {
         let command = [Self.binary, "--headless", "--script", script] + arguments
         if unprivileged && getuid() == 0 {
             process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
@@ -31,15 +34,27 @@ struct TimerDeckProcess {
             process.arguments = Array(command.dropFirst())
         }
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        process.standardOutput = FileHandle.nullDevice
+        if let output {
+            _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+            process.standardOutput = try FileHandle(forWritingTo: output)
+        } else {
+            process.standardOutput = FileHandle.nullDevice
+        }
         process.standardError = errors
         try process.run()
     }
 
     /// Waits for the end (the child's own exit, a real event) and collects its standard error.
-    func finish() -> Outcome {
+    ///
+    /// A child still running after `seconds` is killed, so that a hung run fails its test (with
+    /// `SIGKILL` as the reason) instead of holding up the suite; the bound is never an assertion.
+    func finish(within seconds: Int = 300) -> Outcome {
+        let pid = process.processIdentifier
+        let watchdog = DispatchWorkItem { kill(pid, SIGKILL) }
+        DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(seconds), execute: watchdog)
         let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
+        watchdog.cancel()
         return Outcome(status: process.terminationStatus, reason: process.terminationReason, standardError: text)
     }
 }

@@ -32,7 +32,7 @@ import Uploads
                 loop: loop, outbox: outbox, sampler: sampler ?? route, sink: try sink(scratch),
                 settings: settings, random: FixedRandom.zero)
             pipeline.onFire = { [unowned self] job, fire in
-                fires.append((job, fire.time.nanoseconds / 1_000_000_000, fire.mode))
+                fires.append((job, fire.time.nanoseconds / Nanoseconds.perSecond, fire.mode))
             }
         }
 
@@ -41,7 +41,7 @@ import Uploads
         }
 
         func run(untilSecond second: Int64) {
-            loop.run(mode: .default, until: Instant(nanoseconds: second * 1_000_000_000))
+            loop.run(mode: .default, until: Instant(nanoseconds: second * Nanoseconds.perSecond))
         }
 
         func storedSeqs() throws -> [Int64] {
@@ -254,3 +254,36 @@ import Uploads
 
 /// RunLoopKit's run loop (Foundation has one of the same name).
 typealias RunKitLoop = RunLoopKit.RunLoop
+
+/// A sink whose every delivery fails, on another thread, as a refused connection.
+private final class RefusingSink: BatchSink {
+    var destination: String { "http://127.0.0.1:9/refusing" }
+
+    func deliver(_ batch: Batch, completion: @escaping @Sendable (Result<Ack, UploadError>) -> Void) {
+        let destination = destination
+        DispatchQueue.global().async {
+            completion(.failure(.connectionFailed(destination: destination, reason: "connection refused")))
+        }
+    }
+}
+
+extension UploadPipelineTests {
+    @Test(
+        "A failed delivery's backoff is one change: the retry's time, sent back by the effect that sets its timer, waits until that effect is done"
+    )
+    func retryScheduledWaitsForTheEffects() throws {
+        var settings = UploadPipeline.Settings()
+        settings.sampleInterval = .seconds(7)
+        settings.uploadInterval = .seconds(60)
+        settings.retry.base = .seconds(10)
+        let scene = try Scene(sink: { _ in RefusingSink() }, settings: settings)
+        var changes: [(now: Instant, retryAt: Instant?)] = []
+        scene.pipeline.onChange = { changes.append((scene.loop.now, scene.pipeline.status.retryAt)) }
+        scene.pipeline.start()
+        scene.run(untilSecond: 65)
+        let backoff = try #require(changes.first { $0.retryAt != nil }, "no retry was scheduled")
+        // Told once of the backoff at the answer's instant (not inside the effect and again after it).
+        let told = changes.filter { $0.now == backoff.now && $0.retryAt == backoff.retryAt }
+        #expect(told.count == 1, "\(changes)")
+    }
+}

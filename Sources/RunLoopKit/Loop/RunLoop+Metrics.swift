@@ -118,7 +118,7 @@ final class LoopMetrics {
         handles.wakeUps[reason]?.increment()
         asleepInWindow += slept
         let window = end - windowStart
-        if window >= 1_000_000_000 {
+        if window >= Nanoseconds.perSecond {
             handles.asleepRatio.record(Double(asleepInWindow) / Double(window))
             windowStart = end
             asleepInWindow = 0

@@ -114,6 +114,15 @@ extension RunLoop {
         unregister(timer, forMode: mode)
     }
 
+    /// Moves `timer` from `old` to `new`, keeping its fire date: out of the old mode, then into
+    /// the new one (removing from ``Mode/common`` takes it out of every common mode, C-M6). Nothing
+    /// when the modes are the same. The one home of a move, for ``TimerSlot`` and display links.
+    package func move(_ timer: Timer, from old: Mode, to new: Mode) {
+        guard old != new else { return }
+        remove(timer, forMode: old)
+        add(timer, forMode: new)
+    }
+
     /// Whether `timer` is in `mode` of this loop.
     public func contains(_ timer: Timer, inMode mode: Mode) -> Bool {
         timer.runLoop === self && (modeStates[mode]?.timers.contains(timer) ?? false)

@@ -185,6 +185,11 @@ public final class RunLoop {
         runs.count
     }
 
+    /// The modes of the runs in progress, outermost first: the loop's own stack of runs.
+    package var runModes: [Mode] {
+        runs.map(\.state.mode)
+    }
+
     /// The modes an item added to ``Mode/common`` goes into (C-M2), in the order they became common.
     public var commonModes: [Mode] {
         commonModeList

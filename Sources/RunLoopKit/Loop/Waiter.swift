@@ -28,11 +28,11 @@ final class Waiter {
     private var hasPreciseSlack = false
     /// The longest wait `epoll_pwait2`'s timeout ends: the kernel's slack for it, a thousandth of
     /// the timeout, stays within 1 µs.
-    static let longestTimeoutWait: Int64 = 1_000_000
+    static let longestTimeoutWait: Int64 = Nanoseconds.perMillisecond
     /// When the kernel was last asked for input (uptime ns), for passes whose timers are already due.
     private var lastInputCheck = Int64.min
     /// While timers are due pass after pass, the kernel is asked for input at most this often (1 ms).
-    static let inputCheckInterval: Int64 = 1_000_000
+    static let inputCheckInterval: Int64 = Nanoseconds.perMillisecond
     private var events = [epoll_event](repeating: epoll_event(), count: 64)
     private var epollDescriptors: [Int32] = []
     /// libdispatch's main-queue eventfd on ``RunLoop/main`` (-1 elsewhere), watched in common modes only.
@@ -197,7 +197,7 @@ final class Waiter {
             // After EINTR the remaining time is taken again from the clock.
             count = try SystemCall.check("epoll_pwait2") {
                 let remaining = max(deadline - SystemClock.now(.uptime).nanoseconds, 0)
-                var timeout = timespec(tv_sec: Int(remaining / 1_000_000_000), tv_nsec: Int(remaining % 1_000_000_000))
+                var timeout = Nanoseconds.timespec(remaining)
                 return events.withUnsafeMutableBufferPointer { buffer in
                     epoll_pwait2(epoll, buffer.baseAddress, Int32(buffer.count), &timeout, nil)
                 }
@@ -259,8 +259,7 @@ final class Waiter {
     private func arm(_ deadline: Int64) {
         guard deadline != armedDeadline || timerExpired else { return }
         var spec = itimerspec()
-        spec.it_value.tv_sec = Int(deadline / 1_000_000_000)
-        spec.it_value.tv_nsec = Int(deadline % 1_000_000_000)
+        spec.it_value = Nanoseconds.timespec(deadline)
         SystemCall.mustSucceed("arming the loop's timerfd for \(deadline) ns") {
             _ = try SystemCall.check("timerfd_settime") {
                 timerfd_settime(timerDescriptor, Int32(TFD_TIMER_ABSTIME), &spec, nil)

@@ -57,7 +57,7 @@ public struct Instant: Comparable, Hashable, Sendable, CustomStringConvertible {
     /// Seconds with millisecond precision, for display only.
     public var description: String {
         if self == .distantFuture { return "never" }
-        let millis = nanoseconds / 1_000_000
+        let millis = nanoseconds / Nanoseconds.perMillisecond
         let sign = millis < 0 ? "-" : ""
         let magnitude = millis.magnitude
         let fraction = String(magnitude % 1000)
@@ -69,7 +69,7 @@ extension Duration {
     /// The duration in whole nanoseconds, saturating at the bounds of `Int64`.
     package var nanoseconds: Int64 {
         let (seconds, attoseconds) = components
-        let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        let (scaled, overflow) = seconds.multipliedReportingOverflow(by: Nanoseconds.perSecond)
         if overflow { return seconds < 0 ? Int64.min : Int64.max }
         let (sum, overflow2) = scaled.addingReportingOverflow(attoseconds / 1_000_000_000)
         if overflow2 { return seconds < 0 ? Int64.min : Int64.max }

@@ -71,7 +71,7 @@ package enum SystemClock {
     package static func now(_ kind: ClockKind = .uptime) -> Instant {
         var spec = timespec()
         clock_gettime(clockID(kind), &spec)
-        return Instant(nanoseconds: Int64(spec.tv_sec) * 1_000_000_000 + Int64(spec.tv_nsec))
+        return Instant(nanoseconds: Nanoseconds.of(spec))
     }
 
     /// The kernel clock id behind `kind`.

@@ -26,7 +26,7 @@ public final class VirtualClock: Sendable {
     let servingLoop = ServingLoop()
 
     /// The wall-clock origin of a new virtual clock: 2026-01-01T00:00:00Z.
-    public static let defaultWallStart = Instant(nanoseconds: 1_767_225_600 * 1_000_000_000)
+    public static let defaultWallStart = Instant(nanoseconds: 1_767_225_600 * Nanoseconds.perSecond)
 
     /// Creates a clock whose uptime and continuous time start at zero and whose wall time starts at `wallStart`.
     public init(wallStart: Instant = VirtualClock.defaultWallStart) {

@@ -100,7 +100,7 @@ public final class DisplayLink {
         guard recentCallbacks.count >= 2, let first = recentCallbacks.first, let last = recentCallbacks.last,
             last > first
         else { return 0 }
-        return Double(recentCallbacks.count - 1) * 1e9 / Double(last - first)
+        return Double(recentCallbacks.count - 1) / Nanoseconds.seconds(last - first)
     }
 
     /// The modes the link is scheduled in.
@@ -134,6 +134,12 @@ public final class DisplayLink {
         loop.remove(timer, forMode: mode)
     }
 
+    /// Moves the link from `old` to `new` mode of `loop`, keeping its vsync grid.
+    package func move(in loop: RunLoop, from old: RunLoop.Mode, to new: RunLoop.Mode) {
+        guard let timer, runLoop === loop else { return }
+        loop.move(timer, from: old, to: new)
+    }
+
     /// Removes the link from every mode and releases the callback (D4, C-D1); idempotent.
     public func invalidate() {
         guard validity else { return }
@@ -146,12 +152,12 @@ public final class DisplayLink {
 
     /// The vsync time of slot `index`.
     private func vsync(_ index: Int64) -> Int64 {
-        origin + index * 1_000_000_000 / Int64(refreshRate)
+        origin + index * Nanoseconds.perSecond / Int64(refreshRate)
     }
 
     /// The first slot whose vsync is strictly after `time`.
     private func slot(after time: Int64) -> Int64 {
-        max((time - origin) * Int64(refreshRate) / 1_000_000_000 + 1, 0)
+        max((time - origin) * Int64(refreshRate) / Nanoseconds.perSecond + 1, 0)
     }
 
     /// The first callback slot (phase + k × interval) whose vsync is strictly after `time`.

@@ -47,7 +47,7 @@ package final class TimerSlot {
     /// What runs at each fire.
     package var onFire: (Fire) -> Void = { _ in }
     private var timer: Timer?
-    private var remainingWhileSuspended: Duration?
+    private var suspended = TimeLeft()
     private var firingManually = false
     /// Whether ``invalidate()`` ended the timer (it stays so until started again).
     package private(set) var wasInvalidated = false
@@ -62,7 +62,7 @@ package final class TimerSlot {
     /// Whether a valid timer is scheduled (suspended or not).
     package var isRunning: Bool { timer?.isValid ?? false }
     /// Whether the timer is held by ``suspendOrResume()``.
-    package var isSuspended: Bool { remainingWhileSuspended != nil }
+    package var isSuspended: Bool { suspended.isHeld }
     /// The next fire, or `nil` when stopped or suspended.
     package var nextFire: Instant? { isSuspended ? nil : timer.flatMap { $0.isValid ? $0.fireDate : nil } }
 
@@ -86,7 +86,7 @@ package final class TimerSlot {
     package func stop() {
         timer?.invalidate()
         timer = nil
-        remainingWhileSuspended = nil
+        suspended.forget()
     }
 
     /// Invalidates the timer and remembers that it was invalidated (``wasInvalidated``).
@@ -99,11 +99,10 @@ package final class TimerSlot {
     /// Holds a running timer, or lets a held one go on with the time it had left.
     package func suspendOrResume() {
         guard let timer, timer.isValid, let loop else { return }
-        if let remaining = remainingWhileSuspended {
-            remainingWhileSuspended = nil
-            timer.fireDate = loop.now + remaining
+        if let deadline = suspended.resume(now: loop.now) {
+            timer.fireDate = deadline
         } else {
-            remainingWhileSuspended = max(loop.now.duration(to: timer.fireDate), .zero)
+            suspended.hold(until: timer.fireDate, now: loop.now)
             timer.fireDate = .distantFuture
         }
     }
@@ -112,9 +111,8 @@ package final class TimerSlot {
     package func move(to newMode: RunLoop.Mode) {
         let old = mode
         mode = newMode
-        guard let timer, old != newMode, let loop else { return }
-        loop.remove(timer, forMode: old)
-        loop.add(timer, forMode: newMode)
+        guard let timer, let loop else { return }
+        loop.move(timer, from: old, to: newMode)
     }
 
     /// Runs the action now without disturbing the schedule (seed T2); nothing when stopped.

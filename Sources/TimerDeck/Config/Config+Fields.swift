@@ -3,7 +3,10 @@ import RunLoopKit
 extension Config {
     /// Every field of the config file with what it accepts (decisions.md 13): the one place the
     /// ranges live. `Resources/timerdeck.toml` documents the same fields, defaults and ranges.
-    static let fields: [ConfigField<Config>] = [
+    static let fields = sectionFields + themeFields
+
+    /// The fields of the sections other than `[theme]` (``themeFields``).
+    private static let sectionFields: [ConfigField<Config>] = [
         .duration("gesture.quiet", \.gestureQuiet, in: .milliseconds(1) ... .seconds(10)),
         .integer("log.capacity", \.logCapacity, in: 10...100_000),
         .duration("time.sleep", \.simulatedSleep, in: .seconds(1) ... .seconds(86_400)),
@@ -19,6 +22,20 @@ extension Config {
         .parsed(
             "uploads.labels", \.uploads.labels, accepted: "\"\" or \"name=value,name=value\"",
             parse: UploadsConfig.parseLabels, write: UploadsConfig.writeLabels),
+        .text("uploads.username", \.uploads.username, accepted: "\"\" or a user name", emptyIsNone: true),
+        .text("uploads.password_file", \.uploads.passwordFile, accepted: "\"\" or a path", emptyIsNone: true),
+        .text("uploads.bearer_token_file", \.uploads.bearerTokenFile, accepted: "\"\" or a path", emptyIsNone: true),
+        .text(
+            "uploads.bearer_token_env", \.uploads.bearerTokenEnvironment,
+            accepted: "\"\" or an environment variable's name", emptyIsNone: true),
+        .parsed(
+            "uploads.headers", \.uploads.headers, accepted: "\"\" or \"Name=value,Name=value\"",
+            parse: UploadsConfig.parseLabels, write: UploadsConfig.writeLabels),
+        .text("uploads.ca_file", \.uploads.caFile, accepted: "\"\" or a path", emptyIsNone: true),
+        .text("uploads.cert_file", \.uploads.certFile, accepted: "\"\" or a path", emptyIsNone: true),
+        .text("uploads.key_file", \.uploads.keyFile, accepted: "\"\" or a path", emptyIsNone: true),
+        .flag("uploads.insecure_skip_verify", \.uploads.insecureSkipVerify),
+        .flag("uploads.allow_plain_http", \.uploads.allowPlainHTTP),
         .duration("uploads.timeout", \.uploads.httpTimeout, in: .milliseconds(100) ... .seconds(300)),
         .duration("uploads.flush_timeout", \.uploads.pipeline.flushTimeout, in: .zero ... .seconds(60)),
         .duration("uploads.retry_base", \.uploads.pipeline.retry.base, in: .milliseconds(100) ... .seconds(86_400)),

@@ -1,4 +1,5 @@
 import RunLoopKit
+import TerminalUI
 import Uploads
 
 /// The dashboard's settings, read from a TOML file (`Resources/timerdeck.toml` documents every field;
@@ -22,6 +23,12 @@ package struct Config: Equatable, Sendable {
     /// The dashboard's timers, from the `[[timers]]` tables in the file's order; a file without any
     /// keeps the standard scene's (the SMS buttons, the ripple, the upload jobs).
     package var timers = TimerDefinition.standardScene
+    /// The built-in theme the `[theme]` section names (``theme`` is the one in use).
+    package var baseTheme = Theme.dark
+    /// The colours `[theme]` gives roles instead of the built-in theme's.
+    package var themeColors: [ColorRole: TerminalColor] = [:]
+    /// `--color`: whether the screen is coloured (`NO_COLOR` counts with `auto`).
+    package var color = ColorChoice.auto
     /// The keys the `[keys]` section moved.
     var keys = KeyBindings()
     /// Where the file set each field, for messages about them after loading.

@@ -1,4 +1,5 @@
 import RunLoopKit
+import TerminalUI
 
 /// One field of the config file: its `section.key`, what it accepts, and where it goes in `Root`
 /// (``Config``, or a ``TimerDefinition`` for a field of a `[[timers]]` table).
@@ -16,6 +17,8 @@ struct ConfigField<Root>: Sendable {
     private let store: @Sendable (inout Root, ConfigValue) -> Bool
     /// The field's value in `config`, written as in the file (`60`, `"250ms"`, `true`).
     let written: @Sendable (Root) -> String
+    /// The accepted value a refused one was most likely meant to be (a typo of a name), if any.
+    var suggestion: (@Sendable (ConfigValue) -> String?)? = nil
 
     /// The section the field belongs to.
     var section: Substring { key.prefix { $0 != "." } }
@@ -23,7 +26,9 @@ struct ConfigField<Root>: Sendable {
     /// Stores `value` into `config`, or names the field, the value and what is accepted.
     func apply(_ value: ConfigValue, to config: inout Root, source: String) throws(ConfigError) {
         guard store(&config, value) else {
-            throw ConfigError(message: "\(source): " + ConfigError.invalidValue(key, "\(value)", accepted: accepted))
+            let guess = suggestion?(value)
+            throw ConfigError(
+                message: "\(source): " + ConfigError.invalidValue(key, "\(value)", accepted: accepted, guess: guess))
         }
     }
 
@@ -86,7 +91,8 @@ struct ConfigField<Root>: Sendable {
                 }
                 config[keyPath: path] = choice.value
                 return true
-            }, written: { config in "\"\(pairs.first { $0.value == config[keyPath: path] }?.key ?? "")\"" })
+            }, written: { config in "\"\(pairs.first { $0.value == config[keyPath: path] }?.key ?? "")\"" },
+            suggestion: { value in closestName(to: value, among: names) })
     }
 
     /// A string read by `parse` (`nil`: not accepted) and written back by `write`.
@@ -120,5 +126,28 @@ struct ConfigField<Root>: Sendable {
                 config[keyPath: path] = text.isEmpty ? nil : text
                 return true
             }, written: { ($0[keyPath: path] ?? "").quotedForJSONAndTOML })
+    }
+
+    /// A colour (``TerminalColor``), or `""` for none: the theme's.
+    static func color(_ key: String, _ path: WritableKeyPath<Root, TerminalColor?> & Sendable) -> ConfigField {
+        ConfigField(
+            key: key, accepted: "\"\" (the theme's) or " + TerminalColor.accepted, range: nil,
+            store: { config, value in
+                guard case .text(let text) = value else { return false }
+                if text.isEmpty {
+                    config[keyPath: path] = nil
+                    return true
+                }
+                guard let color = TerminalColor(text) else { return false }
+                config[keyPath: path] = color
+                return true
+            }, written: { "\"\($0[keyPath: path].map(String.init(describing:)) ?? "")\"" },
+            suggestion: { value in closestName(to: value, among: TerminalColor.writtenNames) })
+    }
+
+    /// The one of `names` a text value is a typo of, if any.
+    private static func closestName(to value: ConfigValue, among names: [String]) -> String? {
+        guard case .text(let text) = value else { return nil }
+        return UserText.closest(to: text.lowercased(), among: names)
     }
 }

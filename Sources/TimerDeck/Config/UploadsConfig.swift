@@ -36,6 +36,29 @@ package struct UploadsConfig: Equatable, Sendable {
     package var job = "timerdeck"
     /// Further labels on every remote-written series.
     package var labels: [String: String] = [:]
+    /// `uploads.username`: the basic-auth user, with ``passwordFile``.
+    package var username: String?
+    /// `uploads.password_file`: the file holding the basic-auth password (Prometheus's
+    /// `basic_auth.password_file`); read at each delivery.
+    package var passwordFile: String?
+    /// `uploads.bearer_token_file`: the file holding a bearer token (Prometheus's
+    /// `authorization.credentials_file`); read at each delivery.
+    package var bearerTokenFile: String?
+    /// `uploads.bearer_token_env`: the environment variable holding a bearer token, read once at
+    /// start and then removed from the environment (so no hook inherits it).
+    package var bearerTokenEnvironment: String?
+    /// `uploads.headers`: further request headers, e.g. `X-Scope-OrgID` for a Mimir tenant.
+    package var headers: [String: String] = [:]
+    /// `uploads.ca_file`: the certificate authorities to trust, instead of the system's.
+    package var caFile: String?
+    /// `uploads.cert_file`: a client certificate, with ``keyFile``.
+    package var certFile: String?
+    /// `uploads.key_file`: the client certificate's private key.
+    package var keyFile: String?
+    /// `uploads.insecure_skip_verify`: accept any server certificate.
+    package var insecureSkipVerify = false
+    /// `uploads.allow_plain_http`: send credentials over `http://` to a host off loopback.
+    package var allowPlainHTTP = false
     /// How long an HTTP delivery may take before it counts as timed out (and is retried).
     package var httpTimeout: Duration = .seconds(10)
     /// Intervals, modes, flush bound and backoff.

@@ -1,10 +1,11 @@
 import Glibc
+import RunLoopKit
 
 extension DashboardDriver {
     /// Writes `text`, what `export` names (the defined timers' config, a stopwatch's laps as CSV),
     /// to `path` (`~/` is the home directory) and says how it went in the status bar. An existing
-    /// file is replaced only with `overwrite`: otherwise the state asks first, and says so when the
-    /// file is the running config.
+    /// file is replaced only with `overwrite`, and whole: otherwise the state asks first, and says so
+    /// when the file is the running config.
     func write(_ export: Export, _ text: String, to path: String, overwrite: Bool) {
         let path = Self.expandingHome(path)
         var info = stat()
@@ -16,17 +17,16 @@ extension DashboardDriver {
             send(.fileExists(export, path: path, isRunningConfig: isRunningConfig(info)))
             return
         }
+        // Written beside it and renamed over it: a failure leaves the file that was there whole.
         do {
-            let file = try LineFile(path: path, role: export == .timers ? "timers file" : "laps file")
-            file.write(String(text.dropLast()))
-            if let failure = file.failure {
-                send(.notice("could not write \(export.what): \(failure)"))
-            } else {
-                let use = export == .timers ? "; use it with --config" : ""
-                send(.notice("wrote \(export.what) to \(UserText.quote(path))\(use)"))
-            }
+            try FileIO.replace(atPath: path, with: Array(text.utf8), mode: 0o644)
+            let use = export == .timers ? "; use it with --config" : ""
+            send(.notice("wrote \(export.what) to \(UserText.quote(path))\(use)"))
         } catch {
-            send(.notice("could not write \(export.what): \(error.message)"))
+            send(
+                .notice(
+                    "could not write \(export.what) to \(UserText.quote(path)): \(error.reason); nothing there was changed"
+                ))
         }
     }
 

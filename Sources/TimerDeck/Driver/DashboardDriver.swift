@@ -31,11 +31,6 @@ package final class DashboardDriver {
     private var jobRows: [UploadPipeline.Job: RowID] = [:]
     private var gestureEnd: Timer?
     private var relativeTimesRefresh: Timer?
-    /// The nested runs this driver is inside, innermost last, each with whether it was told to
-    /// end (``Effect/endRun(_:)``); the loop stops only its innermost run.
-    private var nested: [(mode: RunLoop.Mode, ends: Bool)] = []
-    /// Whether ``Effect/quit`` told the session's own run to end.
-    private var sessionEnds = false
     private var dirty: ViewParts = .all
     private var dirtyRows: Set<RowID> = []
     private var renderScheduled = false
@@ -70,6 +65,12 @@ package final class DashboardDriver {
     private lazy var notifier = HookRunner(loop: loop) { [unowned self] id, result in send(.notified(id, result)) }
     /// The program that shows desktop notifications (``DesktopNotification/program``).
     var notifyProgram = DesktopNotification.program
+    /// Where the plain mode (`--plain`) writes its lines, one per call; `nil` on the screen.
+    package var plainOutput: ((String) -> Void)? {
+        didSet { narration = plainOutput.map { _ in PlainNarration(state, commonModes: loop.commonModes) } }
+    }
+    /// What the plain mode has told so far, to tell what changes next.
+    private var narration: PlainNarration?
 
     /// A driver of `scene` on `loop`, drawing on `screen`; `pipeline` (on `loop`) drives the upload
     /// rows. The tracking mode is made common, as UIKit does (decisions.md 6). ``launch()`` starts it.
@@ -245,6 +246,14 @@ extension DashboardDriver: EffectPerformer {
             saveScheduled = true
             soon { [weak self] in self?.saveTimers() }
         }
+        if let plainOutput, var told = narration {
+            let lines = told.lines(
+                after: event, state: state, firstNewEntry: firstNewEntry, commonModes: loop.commonModes)
+            for line in lines {
+                plainOutput(line)
+            }
+            narration = told
+        }
         // Each key as it is applied, so the recording ends at the key that quit, whichever it is.
         if case .key(let key) = event { recorder?.key(key, quits: state.quitRequested) }
     }
@@ -276,13 +285,15 @@ extension DashboardDriver: EffectPerformer {
         case .holdGesture:
             gestureEnd?.invalidate()
             gestureEnd = nil
-        case .endRun(let mode): end(mode)
+        case .endRun(let mode):
+            // At once when it is the innermost run, else when the runs inside it (ended by the
+            // effects before) have returned: see runNested(in:).
+            if loop.currentMode == mode { loop.stop() }
         case .quit:
             laps?.write(state.allLapsCSV)
             laps = nil
             saveTimers()
-            sessionEnds = true
-            if nested.isEmpty { loop.stop() }
+            if innermostRunEnded { loop.stop() }
         case .openScreen(let strategy): lab.open(strategy)
         case .closeScreen(let strategy): lab.closeNewest(strategy)
         case .stopLeftBehind(let strategy): lab.stopLeftBehind(strategy)
@@ -317,6 +328,9 @@ extension DashboardDriver: EffectPerformer {
         case .write(let export, let path, let text, let overwrite):
             write(export, text, to: path, overwrite: overwrite)
         case .stopwatch(let id, let action): send(.stopwatch(id, action, time: loop.now))
+        case .report:
+            let line = PlainNarration.report(snapshot())
+            if let plainOutput { plainOutput(line) } else { send(.notice(line)) }
         case .endFlash(let id, let duration):
             // In the common modes, so a flash ends during a scroll too.
             let end = Timer(fireAt: loop.now + duration, interval: .zero, repeats: false) { [unowned self] _ in
@@ -363,26 +377,25 @@ extension DashboardDriver: EffectPerformer {
         panel.invalidate()
     }
 
-    /// Runs the loop re-entrantly in `mode` until ``end(_:)`` stops it, traced; then reports the
-    /// return. When the run around it was told to end meanwhile, that one is stopped now: it is
-    /// the innermost again.
+    /// Runs the loop re-entrantly in `mode` until ``Effect/endRun(_:)`` stops it, traced; then
+    /// reports the return. When the run around it was ended meanwhile, that one is stopped now: it
+    /// is the innermost again.
     private func runNested(in mode: RunLoop.Mode) {
         let depth = loop.nestingDepth + 1
         trace?.nestedRun(ended: false, mode: mode, at: loop.now, since: startTime, depth: depth)
-        nested.append((mode, false))
         loop.run(mode: mode, until: .distantFuture)
-        nested.removeLast()
-        if nested.last?.ends ?? sessionEnds { loop.stop() }
+        if innermostRunEnded { loop.stop() }
         trace?.nestedRun(ended: true, mode: mode, at: loop.now, since: startTime, depth: depth)
         send(.runEnded(mode))
     }
 
-    /// Ends the nested run in `mode`: at once when it is the innermost, else when the runs inside
-    /// it (ended by the effects before) have returned.
-    private func end(_ mode: RunLoop.Mode) {
-        guard let index = nested.lastIndex(where: { $0.mode == mode }) else { return }
-        nested[index].ends = true
-        if index == nested.count - 1 { loop.stop() }
+    /// Whether the innermost run the loop is in has been ended: a nested run the state no longer
+    /// keeps, or the session's own run once quit. The runs are the loop's (``RunLoop/currentMode``)
+    /// and the ones meant are the state's (``DashboardState/runs``): the driver keeps none.
+    private var innermostRunEnded: Bool {
+        guard let mode = loop.currentMode else { return false }
+        guard NestedRun.modes.contains(mode) else { return state.quitRequested }
+        return !state.runs.contains { $0.mode == mode }
     }
 
     /// Makes the current callback take `duration`: simulated on a virtual clock, really on the system clock.
@@ -390,9 +403,7 @@ extension DashboardDriver: EffectPerformer {
         if let clock = loop.timeSource.virtualClock {
             clock.busy(duration)
         } else {
-            var request = timespec(
-                tv_sec: Int(duration.nanoseconds / 1_000_000_000),
-                tv_nsec: Int(duration.nanoseconds % 1_000_000_000))
+            var request = Nanoseconds.timespec(duration.nanoseconds)
             nanosleep(&request, nil)
         }
     }

@@ -38,8 +38,7 @@ final class DisplayLinkRowTimer: MovableRowTimer {
 
     func move(to mode: RunLoop.Mode) {
         guard let link, let old = scheduledMode else { return }
-        link.remove(from: loop, forMode: old)
-        link.add(to: loop, forMode: mode)
+        link.move(in: loop, from: old, to: mode)
         scheduledMode = mode
     }
 

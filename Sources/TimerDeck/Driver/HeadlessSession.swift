@@ -22,6 +22,8 @@ package final class HeadlessSession {
     private let uploads: UploadPipeline?
     /// Whether a snapshot is written as a JSON line (``SnapshotRecord``) instead of the screen.
     private let json: Bool
+    /// Whether the plain mode's lines are written as they happen, and a snapshot is its report line.
+    private let plain: Bool
     private var nextStep = 0
 
     private enum ResolvedStep {
@@ -36,17 +38,21 @@ package final class HeadlessSession {
     ///
     /// The upload pipeline runs on the same virtual clock; its outbox and sink come from `uploads`
     /// (`nil` when the config's timers drive no uploads); `configPath` names the file `config` came from.
-    /// With `json`, each snapshot is one JSON line of the dashboard's state instead of the screen;
-    /// `laps` receives the stopwatches' laps at the end; `timers` keeps the running timers across
-    /// runs (read at the start unless `startsFresh`).
+    /// With `json`, each snapshot is one JSON line of the dashboard's state instead of the screen.
+    /// With `plain`, the plain mode's lines (``PlainNarration``) are written as they happen and each
+    /// snapshot is the report of every timer's state. `laps` receives the stopwatches' laps at the
+    /// end; `timers` keeps the running timers across runs (read at the start unless `startsFresh`).
+    /// The dashboard draws on `screen` (a test reads its cells' styles there).
     /// - Throws: ``SystemCallError`` when the run loop cannot be created (out of descriptors).
     @available(*, noasync)
     package init(
         config: Config, configPath: String? = nil, uploads setup: UploadsSetup?, script: HeadlessScript,
         trace: TraceFile? = nil, laps: LapsFile? = nil, timers: TimerStateFile? = nil, startsFresh: Bool = false,
-        json: Bool = false, output: @escaping (String) -> Void
+        json: Bool = false, plain: Bool = false, screen: GridScreen = GridScreen(size: DashboardLayout.minimumSize),
+        output: @escaping (String) -> Void
     ) throws(SystemCallError) {
         self.json = json
+        self.plain = plain
         var resolved: [ResolvedStep] = []
         for step in script.steps {
             switch step {
@@ -64,7 +70,7 @@ package final class HeadlessSession {
         virtualClock = base
         time = TimeControl(base: .virtual(base))
         loop = try RunLoop.make(clock: .controlled(time))
-        screen = GridScreen(size: DashboardLayout.minimumSize)
+        self.screen = screen
         uploads = setup?.makePipeline(on: loop)
         // Nobody watches between snapshots: changes accumulate and `snapshot` draws the whole
         // screen from the state, which gives the same screen as drawing every change, minutes faster.
@@ -76,6 +82,7 @@ package final class HeadlessSession {
         driver.stateFile = timers
         driver.startsFresh = startsFresh
         driver.configPath = configPath
+        if plain { driver.plainOutput = output }
     }
 
     /// Runs the script to its end (or `quit`), then flushes the uploads; returns the samples left in the outbox.
@@ -147,6 +154,8 @@ package final class HeadlessSession {
             for mode in RunLoop.Mode.inputModes { loop.add(timer, forMode: mode) }
         case .wall(let instant):
             time.jumpWall(by: time.now(.wall).duration(to: instant))
+        case .snapshot where plain:
+            output(PlainNarration.report(driver.snapshot()))
             continueSoon()
         case .snapshot where json:
             output(SnapshotRecord(driver.snapshot()).line)

@@ -27,7 +27,7 @@ final class TaskRowTimer: MovableRowTimer, FirableRowTimer {
     /// When the sleep under way ends, on the loop's uptime clock; `nil` when none is.
     private var deadline: Instant?
     /// What was left of the sleep when it was suspended.
-    private var remainingWhileSuspended: Duration?
+    private var suspended = TimeLeft()
 
     init(
         loop: RunLoop, mode: RunLoop.Mode, interval: Duration, tolerance: Duration, repeats: Bool,
@@ -44,25 +44,24 @@ final class TaskRowTimer: MovableRowTimer, FirableRowTimer {
 
     func start(for row: RowState) {
         if let mode = row.mode { self.mode = mode }
-        remainingWhileSuspended = nil
+        suspended.forget()
         sleep(until: loop.now + firstFireDelay())
     }
 
     func stop() {
         cancel()
-        remainingWhileSuspended = nil
+        suspended.forget()
     }
 
     func suspend() {
         guard let deadline else { return }
-        remainingWhileSuspended = max(loop.now.duration(to: deadline), .zero)
+        suspended.hold(until: deadline, now: loop.now)
         cancel()
     }
 
     func resume() {
-        guard let remaining = remainingWhileSuspended else { return }
-        remainingWhileSuspended = nil
-        sleep(until: loop.now + remaining)
+        guard let deadline = suspended.resume(now: loop.now) else { return }
+        sleep(until: deadline)
     }
 
     /// Cancels the sleep under way and sleeps again until the same deadline in `mode`.
@@ -74,7 +73,7 @@ final class TaskRowTimer: MovableRowTimer, FirableRowTimer {
     /// Runs what a wake-up runs (the report) now, outside the schedule, as `Timer.fire()` does
     /// (T2): the sleep under way goes on. Nothing when stopped.
     func fireNow() {
-        guard deadline != nil || remainingWhileSuspended != nil else { return }
+        guard deadline != nil || suspended.isHeld else { return }
         onFire(.wake(time: loop.now, mode: loop.currentMode, due: nil))
     }
 

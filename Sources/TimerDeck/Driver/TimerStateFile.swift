@@ -55,64 +55,26 @@ package final class TimerStateFile {
 
     private func write(_ text: String) -> String? {
         let directory = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
-        if !directory.isEmpty, access(directory, F_OK) != 0, !Self.makeDirectories(directory) { return Self.error }
-        let temporary = path + ".tmp"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { return Self.error }
-        let bytes = Array(text.utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
-            if written < 0 && errno == EINTR { continue }
-            guard written > 0 else {
-                let problem = Self.error
-                close(descriptor)
-                unlink(temporary)
-                return problem
-            }
-            offset += written
+        do {
+            if !directory.isEmpty, access(directory, F_OK) != 0 { try FileIO.createDirectory(atPath: directory) }
+            try FileIO.replace(atPath: path, with: Array(text.utf8), mode: 0o600)
+            return nil
+        } catch {
+            return error.reason
         }
-        guard fsync(descriptor) == 0, close(descriptor) == 0 else {
-            let problem = Self.error
-            unlink(temporary)
-            return problem
-        }
-        guard rename(temporary, path) == 0 else {
-            let problem = Self.error
-            unlink(temporary)
-            return problem
-        }
-        let directoryDescriptor = open(directory.isEmpty ? "/" : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if directoryDescriptor >= 0 {
-            fsync(directoryDescriptor)
-            close(directoryDescriptor)
-        }
-        return nil
     }
 
     private static var error: String { String(cString: strerror(errno)) }
 
-    private static func makeDirectories(_ path: String) -> Bool {
-        var built = path.hasPrefix("/") ? "" : "."
-        for part in path.split(separator: "/") {
-            built += "/" + part
-            if access(built, F_OK) != 0 && mkdir(built, 0o700) != 0 && errno != EEXIST { return false }
-        }
-        return true
-    }
-
     private static func read(_ path: String) -> String? {
-        guard let file = fopen(path, "r") else { return nil }
-        defer { fclose(file) }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4_096)
-        while true {
-            let count = fread(&buffer, 1, buffer.count, file)
-            if count == 0 { break }
-            bytes += buffer[..<count]
+        do {
+            let descriptor = try FileIO.open(path, flags: O_RDONLY)
+            defer { close(descriptor) }
             // A state file holds a few lines; a huge one is not one.
-            if bytes.count > 1 << 20 { return "" }
+            let bytes = try FileIO.readAll(descriptor, path: path, maximum: 1 << 20)
+            return bytes.count > 1 << 20 ? "" : String(decoding: bytes, as: UTF8.self)
+        } catch {
+            return nil
         }
-        return String(decoding: bytes, as: UTF8.self)
     }
 }

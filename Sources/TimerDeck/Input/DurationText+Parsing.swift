@@ -1,3 +1,5 @@
+import RunLoopKit
+
 extension DurationText {
     /// The units a duration may be written in, with their length.
     enum Unit: String, CaseIterable {
@@ -8,8 +10,8 @@ extension DurationText {
 
         var nanoseconds: Int64 {
             switch self {
-            case .milliseconds: 1_000_000
-            case .seconds: 1_000_000_000
+            case .milliseconds: Nanoseconds.perMillisecond
+            case .seconds: Nanoseconds.perSecond
             case .minutes: 60_000_000_000
             case .hours: 3_600_000_000_000
             }

@@ -1,3 +1,5 @@
+import RunLoopKit
+
 /// Parses and prints durations written as in the config file and headless scripts: `250ms`, `3s`, `5m`, `2h`.
 package enum DurationText {
     /// The form a config file would use when it is exact: `2h`, `5m`, `5s`, `250ms`, `0s`; otherwise ``format(_:)``.
@@ -21,10 +23,14 @@ package enum DurationText {
         let nanos = duration.nanoseconds
         let sign = nanos < 0 ? "-" : ""
         let magnitude = nanos.magnitude
-        if magnitude < 1_000_000 { return ["\(sign)\(magnitude / 1_000)µs"] }
-        if magnitude < 1_000_000_000 { return ["\(sign)\(magnitude / 1_000_000)ms"] }
+        if magnitude < UInt64(Nanoseconds.perMillisecond) {
+            return ["\(sign)\(magnitude / UInt64(Nanoseconds.perMicrosecond))µs"]
+        }
+        if magnitude < UInt64(Nanoseconds.perSecond) {
+            return ["\(sign)\(magnitude / UInt64(Nanoseconds.perMillisecond))ms"]
+        }
         let tenths = magnitude / 100_000_000
-        let seconds = magnitude / 1_000_000_000
+        let seconds = magnitude / UInt64(Nanoseconds.perSecond)
         func two(_ value: UInt64) -> String { value < 10 ? "0\(value)" : "\(value)" }
         func rounded(_ unit: UInt64) -> UInt64 { (magnitude + unit / 2) / unit }
         let minutes = rounded(60_000_000_000)
@@ -33,7 +39,8 @@ package enum DurationText {
             "\(sign)\(minutes / 60)h" + (minutes % 60 == 0 ? "" : "\(two(minutes % 60))m"), "\(sign)\(hours)h",
         ]
         if magnitude < 60_000_000_000 {
-            return ["\(sign)\(tenths / 10).\(tenths % 10)s", "\(sign)\(rounded(1_000_000_000))s"].uniqued
+            return ["\(sign)\(tenths / 10).\(tenths % 10)s", "\(sign)\(rounded(UInt64(Nanoseconds.perSecond)))s"]
+                .uniqued
         }
         if seconds < 3_600 {
             let full = "\(sign)\(seconds / 60)m\(two(seconds % 60))s"

@@ -1,4 +1,5 @@
 import Glibc
+import RunLoopKit
 
 /// Reads a file the user names on the command line (a config file, a headless script) without
 /// Foundation, and refuses what cannot be one: a directory, something that cannot be opened, a
@@ -12,20 +13,15 @@ package enum InputFile {
         let shown = UserText.quote(path)
         let descriptor = try open(path, role: role)
         defer { close(descriptor) }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0, errno == EINTR { continue }
-            guard count >= 0 else {
-                throw InputFileError(message: "cannot read \(role) \(shown): \(String(cString: strerror(errno)))")
-            }
-            if count == 0 { break }
-            bytes.append(contentsOf: buffer[0..<count])
-            guard bytes.count <= maximumBytes else {
-                throw InputFileError(
-                    message: "\(role) \(shown) is larger than \(maximumBytes / 1_024) KiB, the most accepted")
-            }
+        let bytes: [UInt8]
+        do {
+            bytes = try FileIO.readAll(descriptor, path: path, maximum: maximumBytes)
+        } catch {
+            throw InputFileError(message: "cannot read \(role) \(shown): \(error.reason)")
+        }
+        guard bytes.count <= maximumBytes else {
+            throw InputFileError(
+                message: "\(role) \(shown) is larger than \(maximumBytes / 1_024) KiB, the most accepted")
         }
         guard let text = String(validating: bytes, as: UTF8.self) else {
             throw InputFileError(message: "\(role) \(shown) is not UTF-8 text")
@@ -48,9 +44,11 @@ package enum InputFile {
     /// Opens `path` for reading, refusing a directory.
     private static func open(_ path: String, role: String) throws(InputFileError) -> Int32 {
         let shown = UserText.quote(path)
-        let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            throw InputFileError(message: "cannot read \(role) \(shown): \(String(cString: strerror(errno)))")
+        let descriptor: Int32
+        do {
+            descriptor = try FileIO.open(path, flags: O_RDONLY)
+        } catch {
+            throw InputFileError(message: "cannot read \(role) \(shown): \(error.reason)")
         }
         var status = stat()
         guard fstat(descriptor, &status) == 0 else {

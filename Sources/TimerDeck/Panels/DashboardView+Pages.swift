@@ -1,7 +1,8 @@
 import TerminalUI
 
 extension DashboardView {
-    /// A page in place of the panels (the lab, the phases, the timeline): drawn whole whenever
+    /// A page in place of the panels (the lab, the phases, the timeline; the focus view under the
+    /// help): drawn whole whenever
     /// anything changed, with the title and status bars.
     func drawPage(_ snapshot: DashboardSnapshot, on canvas: Canvas) {
         let layout = snapshot.state.layout
@@ -11,6 +12,7 @@ extension DashboardView {
         switch snapshot.state.page {
         case .lab: LabPanel.draw(snapshot, on: body)
         case .phases: PhasesPanel.draw(snapshot, on: body)
+        case .bigDigits: BigDigitsPanel.draw(snapshot, on: body)
         case .timeline, .panels: TimelinePanel.draw(snapshot, on: body)
         }
         StatusBar.draw(snapshot, on: canvas.region(layout.status))

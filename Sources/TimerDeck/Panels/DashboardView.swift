@@ -36,6 +36,12 @@ final class DashboardView {
         }
         guard !parts.isEmpty || !rows.isEmpty else { return }
         let layout = state.layout
+        // The focus view fits any size: it takes the whole screen, drawn from the state every time.
+        if state.page == .bigDigits && !(state.isHelpVisible && layout.fits) {
+            BigDigitsPanel.draw(snapshot, on: screen.canvas)
+            screen.flush()
+            return
+        }
         guard layout.fits else {
             MinimumSize.draw(on: screen, minimum: DashboardLayout.minimumSize)
             screen.flush()

@@ -54,7 +54,7 @@ enum PanelText {
     /// A time since the start for the fire log, always with its unit, in at most 8 cells:
     /// "1.000s", "999.999s", "1005.00s", "99999.9s", "1000000s".
     static func logTime(_ elapsed: Duration) -> String {
-        let millis = max(elapsed.nanoseconds, 0) / 1_000_000
+        let millis = max(elapsed.nanoseconds, 0) / Nanoseconds.perMillisecond
         let seconds = millis / 1_000
         let fraction = millis % 1_000
         func padded(_ value: Int64, _ digits: Int) -> String {

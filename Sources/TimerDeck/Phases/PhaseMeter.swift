@@ -95,7 +95,7 @@ final class PhaseMeter {
     }
 
     private func second(of instant: Instant) -> Int {
-        Int(startTime.duration(to: instant).nanoseconds / 1_000_000_000)
+        Int(startTime.duration(to: instant).nanoseconds / Nanoseconds.perSecond)
     }
 
     /// Moves the newest slot to `second`, clearing the seconds skipped. Nesting carries over: a

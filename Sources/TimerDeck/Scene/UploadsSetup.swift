@@ -3,8 +3,6 @@ import RunLoopKit
 import Uploads
 
 import class Foundation.FileManager
-import class Foundation.NSString
-import func Foundation.NSTemporaryDirectory
 import class Foundation.ProcessInfo
 import class Foundation.Thread
 import struct Foundation.URL
@@ -35,11 +33,15 @@ package final class UploadsSetup {
     /// - Throws: ``UploadsSetupError`` naming the file and the reason: an outbox that cannot be
     ///   opened or is corrupt, a route file that cannot be read, an upload URL that is not an
     ///   absolute http(s) URL (or prometheus+http(s) for remote write), remote-write labels that
-    ///   Prometheus would refuse.
+    ///   Prometheus would refuse, credentials or TLS settings that do not fit together or cannot
+    ///   be loaded.
     package init(config settings: Config, outboxPath: String?, uploadURL: String?, headless: Bool)
         throws(UploadsSetupError)
     {
         let config = settings.uploads
+        // First, before opening the outbox starts a thread: reading a token from the environment
+        // removes it there.
+        let access = try UploadsConfig.access(in: settings)
         var temporaryDirectory: URL?
         let outboxURL: URL
         if let outboxPath {
@@ -84,7 +86,7 @@ package final class UploadsSetup {
 
         if let address = uploadURL ?? config.url {
             // A typo in the URL is a start-up error; an unreachable server is a panel message.
-            sink = try Self.httpSink(address, settings: settings, fromOption: uploadURL != nil)
+            sink = try Self.httpSink(address, settings: settings, access: access, fromOption: uploadURL != nil)
             sinkLabel = address
         } else if headless {
             let directory = outboxURL.deletingLastPathComponent().appendingPathComponent("uploads", isDirectory: true)
@@ -104,7 +106,9 @@ package final class UploadsSetup {
 
     /// The sink for `address` (from `--upload-url` when `fromOption`, else `uploads.url`): remote
     /// write for a `prometheus+http(s)://` URL or with `uploads.sink = "prometheus"`, JSON otherwise.
-    private static func httpSink(_ address: String, settings: Config, fromOption: Bool) throws(UploadsSetupError)
+    private static func httpSink(
+        _ address: String, settings: Config, access: HTTPAccess, fromOption: Bool
+    ) throws(UploadsSetupError)
         -> HTTPSink
     {
         let config = settings.uploads
@@ -123,7 +127,7 @@ package final class UploadsSetup {
             }
         }
         do {
-            return try HTTPSink(endpoint: endpoint, timeout: config.httpTimeout, format: format)
+            return try HTTPSink(endpoint: endpoint, timeout: config.httpTimeout, format: format, access: access)
         } catch {
             guard fromOption else {
                 throw UploadsSetupError(message: fieldProblem("uploads.url", in: settings, reason(error)))
@@ -135,7 +139,7 @@ package final class UploadsSetup {
 
     /// A start-up error about the config field `key`, in the config's words: where the file sets
     /// it, the field, what is wrong, and what the field accepts (then `fix`).
-    private static func fieldProblem(_ key: String, in settings: Config, _ problem: String, fix: String = "")
+    static func fieldProblem(_ key: String, in settings: Config, _ problem: String, fix: String = "")
         -> String
     {
         let accepted = Config.fieldsByKey[key].map { " (accepted: \($0.accepted)\(fix))" } ?? ""
@@ -198,15 +202,11 @@ package final class UploadsSetup {
     }
 
     private static func makeTemporaryDirectory() throws(UploadsSetupError) -> URL {
-        var template = Array(
-            (NSTemporaryDirectory() as NSString).appendingPathComponent("timerdeck.XXXXXX").utf8CString)
-        guard let created = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
-            throw UploadsSetupError(
-                message:
-                    "cannot create a temporary directory in \(NSTemporaryDirectory()): \(String(cString: strerror(errno)))"
-            )
+        do {
+            return URL(fileURLWithPath: try FileIO.makeTemporaryDirectory(prefix: "timerdeck"), isDirectory: true)
+        } catch {
+            throw UploadsSetupError(message: "\(error) (set TMPDIR to a directory you can write to)")
         }
-        return URL(fileURLWithPath: String(cString: created), isDirectory: true)
     }
 }
 

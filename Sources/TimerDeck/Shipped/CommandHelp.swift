@@ -101,7 +101,7 @@ package enum CommandHelp {
             "`$XDG_STATE_HOME/timerdeck/timers.state`",
             "the running and paused countdowns, alarms and stopwatches, kept across a quit, `kill -9` or a "
                 + "reboot (`--state PATH` moves it, `--fresh` starts without them; a headless run keeps them only "
-                + "with `--state`); written to `timers.state.tmp` and renamed over it; a corrupt one is kept "
+                + "with `--state`); written to a temporary file beside it and renamed over it; a corrupt one is kept "
                 + "aside as `timers.state.corrupt`"
         ),
         (
@@ -111,6 +111,11 @@ package enum CommandHelp {
                 + "started, as the trace's `t_ns`"
         ),
         ("`TERM`", "the terminal; one that cannot move the cursor or show reverse video is refused"),
+        (
+            "`NO_COLOR`",
+            "when set and not empty, no colour (bold, dim, underline and reverse tell the states apart); "
+                + "`--color always` colours anyway"
+        ),
         (
             "`TZ`",
             "the local time zone of an alarm and of a `first_fire` time or date, summer time included (or "

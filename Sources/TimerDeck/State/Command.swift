@@ -60,6 +60,8 @@ enum Command: Equatable, Sendable {
     case toggleLaps
     /// Asks for a file and writes the selected stopwatch's laps to it as CSV (`E`).
     case exportLaps
+    /// Tells the state of every timer on one line (`r`).
+    case report
 }
 
 /// What a time-control key asks for; the simulated sleep's length comes from the scene.

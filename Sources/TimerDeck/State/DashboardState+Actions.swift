@@ -1,10 +1,10 @@
 import RunLoopKit
 
 extension DashboardState {
-    /// Row `id`'s actions for one scheduled fire (`ends`: the fire that ends it): the bell and the
+    /// The fire actions of row `id` for one scheduled fire (`ends`: the fire that ends it): the bell and the
     /// hook, when they act at every fire or this one ends the timer. A hook still running from an
     /// earlier fire is not started again; the log says so.
-    mutating func act(
+    mutating func fireActions(
         row id: RowID, ends: Bool, time: Instant, mode: RunLoop.Mode?, lateness: Duration, ticks: Int
     ) -> [Effect] {
         let row = self[id]

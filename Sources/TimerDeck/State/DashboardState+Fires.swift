@@ -75,7 +75,7 @@ extension DashboardState {
             ends = true
         }
         if !isManual || ends {
-            effects += act(row: id, ends: ends, time: time, mode: mode, lateness: lateness, ticks: ticks)
+            effects += fireActions(row: id, ends: ends, time: time, mode: mode, lateness: lateness, ticks: ticks)
         }
         return effects
     }
@@ -97,7 +97,7 @@ extension DashboardState {
         }
         self[id].button?.show(remaining: button.seconds - button.counted - Int(point))
         if endsCountdown(from: row, effects: &effects) {
-            effects += act(row: id, ends: true, time: time, mode: mode, lateness: lateness, ticks: ticks)
+            effects += fireActions(row: id, ends: true, time: time, mode: mode, lateness: lateness, ticks: ticks)
         }
         return effects
     }

@@ -20,9 +20,11 @@ extension DashboardState {
             messages.append("Last upload failed\(status): \(error.description)")
         }
         if let refused = uploads.refused {
+            // Batches refused for the credentials go again once a batch gets through with them.
+            let until = refused.error.refusesCredentials ? "the server takes the credentials" : "the next start"
             messages.append(
                 "\(refused.count) sample\(refused.count == 1 ? "" : "s") refused this run, parked in the outbox until "
-                    + "the next start: \(refused.error.description)")
+                    + "\(until): \(refused.error.description)")
         }
         return messages
     }

@@ -46,11 +46,11 @@ extension DashboardState {
         case .selectPrevious: return moveSelection(by: -1)
         case .selectNext: return moveSelection(by: 1)
         case .press: return press()
-        case .startOrStop: return act("start or stop") { state, row in state.startOrStop(row) }
-        case .suspendOrResume: return act("suspend or resume") { state, row in state.suspendOrResume(row) }
-        case .moveMode: return act("move") { state, row in state.moveToNextMode(row) }
-        case .fireNow: return act("fire") { state, row in state.fireNow(row) }
-        case .invalidate: return act("invalidate") { state, row in state.invalidate(row) }
+        case .startOrStop: return onSelectedRow("start or stop") { state, row in state.startOrStop(row) }
+        case .suspendOrResume: return onSelectedRow("suspend or resume") { state, row in state.suspendOrResume(row) }
+        case .moveMode: return onSelectedRow("move") { state, row in state.moveToNextMode(row) }
+        case .fireNow: return onSelectedRow("fire") { state, row in state.fireNow(row) }
+        case .invalidate: return onSelectedRow("invalidate") { state, row in state.invalidate(row) }
         case .toggleTrackingHold: return toggleTrackingHold()
         case .scroll(let lines): return scroll(by: lines)
         case .scrollToOldest: return scroll(by: -log.count)
@@ -70,9 +70,9 @@ extension DashboardState {
             return closeHelp()
         case .quit: return quit()
         case .writeTimers: return askForTimersFile()
-        case .lap: return act("take a lap of") { state, row in state.takeLap(row) }
+        case .lap: return onSelectedRow("take a lap of") { state, row in state.takeLap(row) }
         case .toggleLaps: return toggleLaps()
-        case .exportLaps: return act("write the laps of") { state, row in state.askForLapsFile(row) }
+        case .exportLaps: return onSelectedRow("write the laps of") { state, row in state.askForLapsFile(row) }
         case .deleteTimer: return deleteSelectedTimer()
         case .undoDelete: return undoDelete()
         case .addTimer: return askForTimer()
@@ -83,6 +83,7 @@ extension DashboardState {
         case .selectStrategy, .openScreen, .closeScreen, .stopLeftBehind: return labAction(command)
         case .toggleModal, .makeModalCommon: return modalAction(command)
         case .time(let key): return timeAction(key)
+        case .report: return [.report]
         }
     }
 
@@ -143,7 +144,10 @@ extension DashboardState {
         return redraw(row) + [.start(row.id)]
     }
 
-    private mutating func act(_ verb: String, _ body: (inout DashboardState, RowState) -> [Effect]) -> [Effect] {
+    /// Runs `body` on the selected row; without one, the hint says how to select a timer to `verb`.
+    private mutating func onSelectedRow(_ verb: String, _ body: (inout DashboardState, RowState) -> [Effect])
+        -> [Effect]
+    {
         guard let row = selectedRow else {
             hint = "select a timer to \(verb) (Tab to the SMS, ticker, inspector or uploads panel)"
             return []

@@ -268,6 +268,13 @@ struct DashboardState: Sendable {
         }
     }
 
+    /// The row the focus view (`5`) shows: the selected row, or the timers panel's when the
+    /// focused panel has none (the fire log).
+    var focusedRow: RowState? {
+        if let selectedRow { return selectedRow }
+        return rows.indices.contains(selected(.inspector)) ? rows[selected(.inspector)] : nil
+    }
+
     /// The row the keys `s`, `p`, `m`, `f`, `x` act on, if the focused panel has one selected.
     var selectedRow: RowState? {
         let candidates = rows(of: focus)

@@ -68,6 +68,9 @@ enum Effect: Equatable, Sendable {
     case write(Export, path: String, text: String, overwrite: Bool)
     /// Read the clock for `action` on the row's stopwatch; ``Event/stopwatch(_:_:time:)`` brings it.
     case stopwatch(RowID, Stopwatch.Action)
+    /// Tells the state of every timer on one line (``PlainNarration/report(_:)``): written out in
+    /// the plain mode, shown in the status bar on the screen.
+    case report
     /// Rings the terminal bell (a timer's action).
     case ring
     /// Ends a row's flash after `duration`, with ``Event/flashEnded(_:)``.

@@ -19,6 +19,8 @@ enum KeyAction: String, CaseIterable, Sendable {
     case panels, lab, phases, timeline
     case lap, laps
     case exportLaps = "export-laps"
+    case report
+    case bigDigits = "big-digits"
 
     /// Its key in the default keymap.
     var defaultKey: Character {
@@ -56,6 +58,8 @@ enum KeyAction: String, CaseIterable, Sendable {
         case .lap: "L"
         case .laps: "v"
         case .exportLaps: "E"
+        case .report: "r"
+        case .bigDigits: "5"
         }
     }
 
@@ -98,6 +102,8 @@ enum KeyAction: String, CaseIterable, Sendable {
         case .lap: .lap
         case .laps: .toggleLaps
         case .exportLaps: .exportLaps
+        case .report: .report
+        case .bigDigits: .show(.bigDigits)
         }
     }
 

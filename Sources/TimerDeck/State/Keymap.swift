@@ -144,6 +144,14 @@ enum Keymap {
                 + "the fastest and the slowest marked (`v` or `Esc` hides them); write them as CSV to a file you "
                 + "name (an existing file is overwritten only when you say so)"),
         Line(
+            [.action(.bigDigits)], "the selected timer in big digits",
+            detail: "the selected timer in digits as large as the terminal fits, with its name, mode and state "
+                + "(`paused: tracking` while the loop runs a mode it is not in); ↑ ↓ choose another, `1` returns"),
+        Line(
+            [.action(.report)], "tell every timer's state on one line",
+            detail: "tell every timer's state, mode, next fire and button on one line: printed in the plain mode "
+                + "(`--plain`), shown in the status bar on the screen"),
+        Line(
             [.action(.help), .fixed("Esc")], "this help; close it",
             detail: "the help overlay (`?` or `Esc` closes it; while it is open other keys do nothing)"),
         Line([.action(.quit)], "quit"),

@@ -10,6 +10,9 @@ enum NestedRun: Equatable, Sendable {
     /// The custom mode ``RunLoop/Mode/modal`` until `M` again, as a modal panel runs it.
     case modal
 
+    /// The modes nested runs run; the session's own run runs another.
+    static let modes: [RunLoop.Mode] = [.tracking, .modal]
+
     /// The mode the run runs, which names it.
     var mode: RunLoop.Mode {
         switch self {

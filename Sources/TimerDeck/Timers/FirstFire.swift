@@ -183,11 +183,10 @@ package struct TimeOfDay: Equatable, Sendable {
     /// one (zero when it is now). Across a change of the zone's offset (summer time) the local time
     /// is taken at the target, so 07:30 stays 07:30.
     func timeUntilNext(after wallNow: Instant, utcOffset: (Instant) -> Duration) -> Duration {
-        let nanosecondsPerSecond: Int64 = 1_000_000_000
         let localNow = wallNow.nanoseconds + utcOffset(wallNow).nanoseconds
-        let dayNanoseconds = Self.day * nanosecondsPerSecond
+        let dayNanoseconds = Self.day * Nanoseconds.perSecond
         let intoDay = ((localNow % dayNanoseconds) + dayNanoseconds) % dayNanoseconds
-        var delay = secondsIntoDay * nanosecondsPerSecond - intoDay
+        var delay = secondsIntoDay * Nanoseconds.perSecond - intoDay
         if delay < 0 { delay += dayNanoseconds }
         // The offset at the target may differ from the offset now by an hour or so.
         let shift = utcOffset(wallNow).nanoseconds - utcOffset(wallNow + .nanoseconds(delay)).nanoseconds
@@ -199,7 +198,7 @@ package struct TimeOfDay: Equatable, Sendable {
     /// The local zone's offset from UTC at `instant` of the wall clock (`localtime_r`, the `TZ`
     /// environment variable or `/etc/localtime`).
     @Sendable package static func localOffset(at instant: Instant) -> Duration {
-        var seconds = time_t(instant.nanoseconds / 1_000_000_000)
+        var seconds = time_t(instant.nanoseconds / Nanoseconds.perSecond)
         var parts = tm()
         guard localtime_r(&seconds, &parts) != nil else { return .zero }
         return .seconds(parts.tm_gmtoff)

@@ -1,5 +1,6 @@
 import Dispatch
 import Glibc
+import RunLoopKit
 import Synchronization
 
 /// A timer's hook command: run by `/bin/sh -c` in its own process group, with the fire described in
@@ -70,16 +71,21 @@ struct Hook: Equatable, Sendable {
             entry += 1
         }
         variables.merge(environment) { _, new in new }
-        let envp = variables.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { for variable in envp { free(variable) } }
+        let envp = variables.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
         // In its own process group, so the time limit stops whatever it started too.
-        let (pid, spawned) = Shell.start(command, actions: &actions, environment: envp)
+        let pid: pid_t
+        do {
+            pid = try Shell.start(command, actions: &actions, environment: envp)
+        } catch {
+            close(writeEnd)
+            close(readEnd)
+            return .failedToStart(String(cString: strerror(error.errno)))
+        }
         close(writeEnd)
         defer { close(readEnd) }
-        guard spawned == 0 else { return .failedToStart(String(cString: strerror(spawned))) }
         groups?.started(pid)
 
-        let deadline = Self.now() + timeLimit.nanoseconds
+        let deadline = SystemClock.now().nanoseconds + timeLimit.nanoseconds
         let (firstLine, reachedEnd) = readFirstLine(from: readEnd, deadline: deadline)
         let child = pid
         let watch = Watch()
@@ -87,23 +93,23 @@ struct Hook: Equatable, Sendable {
             // The output ended: the hook is exiting, or it closed its output and goes on. A watchdog
             // stops it at the deadline while this thread waits for its exit without reaping it, so
             // its process group cannot be another's when the watchdog acts.
-            DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(max(deadline - Self.now(), 0)))) {
+            DispatchQueue.global().asyncAfter(
+                deadline: .now() + .nanoseconds(Int(max(deadline - SystemClock.now().nanoseconds, 0)))
+            ) {
                 watch.stopUnlessExited(child)
             }
-            var info = siginfo_t()
-            while waitid(P_PID, id_t(child), &info, WEXITED | WNOWAIT) < 0 && errno == EINTR {}
+            Spawn.waitUnreaped(child)
             watch.exited()
         } else {
             watch.stopUnlessExited(child)
         }
         groups?.ended(child)
-        var status: Int32 = 0
-        while waitpid(child, &status, 0) < 0 && errno == EINTR {}
+        let exit = Spawn.wait(child)
         if watch.wasStopped { return .timedOut(firstLine: firstLine) }
-        let signal = status & 0x7F
-        return signal == 0
-            ? .exited(status: (status >> 8) & 0xFF, firstLine: firstLine)
-            : .killed(signal: signal, firstLine: firstLine)
+        switch exit {
+        case .exited(let status): return .exited(status: status, firstLine: firstLine)
+        case .killed(let signal): return .killed(signal: signal, firstLine: firstLine)
+        }
     }
 
     /// Reads `descriptor` until its end or `deadline` (uptime nanoseconds), keeping the first line.
@@ -112,14 +118,15 @@ struct Hook: Equatable, Sendable {
         var lineDone = false
         var buffer = [UInt8](repeating: 0, count: 4_096)
         while true {
-            let left = deadline - Self.now()
+            let left = deadline - SystemClock.now().nanoseconds
             guard left > 0 else { return (Self.text(line), false) }
             var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&poller, 1, Int32(min((left + 999_999) / 1_000_000, Int64(Int32.max))))
+            let ready = poll(&poller, 1, Int32(min(Nanoseconds.millisecondsRoundedUp(left), Int64(Int32.max))))
             if ready < 0 && errno != EINTR { return (Self.text(line), true) }
             guard ready > 0 else { continue }
-            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
+            let count = SystemCall.retryingInterrupts {
+                buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            }
             guard count > 0 else { return (Self.text(line), true) }
             for byte in buffer[..<count] where !lineDone {
                 if byte == UInt8(ascii: "\n") || line.count >= Self.lineLimit {
@@ -151,11 +158,5 @@ struct Hook: Equatable, Sendable {
 
     private static func text(_ bytes: [UInt8]) -> String {
         String(decoding: bytes, as: UTF8.self).filter { !$0.isNewline && $0 != "\r" }
-    }
-
-    private static func now() -> Int64 {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
     }
 }

@@ -1,4 +1,5 @@
 import Glibc
+import RunLoopKit
 import Synchronization
 
 /// The process groups of the hooks that are running (each hook leads its own), so that none
@@ -78,8 +79,7 @@ final class HookGroups: Sendable {
         state.withLock { state in
             guard state.socket >= 0 else { return }
             close(state.socket)
-            var status: Int32 = 0
-            while waitpid(state.watcher, &status, 0) < 0 && errno == EINTR {}
+            _ = Spawn.wait(state.watcher)
         }
     }
 
@@ -97,14 +97,13 @@ final class HookGroups: Sendable {
         posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0)
         posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0)
         // In its own group: the terminal's Ctrl-C and hang-up do not reach it, only the socket's end.
-        let (pid, spawned) = Shell.start(watcherScript, actions: &actions, environment: environ)
-        close(ends[1])
-        guard spawned == 0 else {
+        defer { close(ends[1]) }
+        do {
+            state.watcher = try Shell.start(watcherScript, actions: &actions)
+            state.socket = ends[0]
+        } catch {
             close(ends[0])
-            return
         }
-        state.socket = ends[0]
-        state.watcher = pid
     }
 
     /// Writes `line` to the watcher; a watcher that is gone raises no `SIGPIPE`.

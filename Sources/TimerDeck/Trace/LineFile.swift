@@ -1,4 +1,5 @@
 import Glibc
+import RunLoopKit
 
 /// A text file written line by line (a trace, a recorded session): created or truncated at open;
 /// the first write error is kept and the file is left as it was written up to there.
@@ -12,13 +13,12 @@ final class LineFile {
     /// Creates (or truncates) `path`; `role` names the file in the message ("trace file"). With
     /// `exclusive`, a file already there is left alone and refused.
     init(path: String, role: String, exclusive: Bool = false) throws(TraceFileError) {
-        let descriptor = open(path, O_WRONLY | O_CREAT | (exclusive ? O_EXCL : O_TRUNC) | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else {
+        do {
+            descriptor = try FileIO.open(path, flags: O_WRONLY | O_CREAT | (exclusive ? O_EXCL : O_TRUNC), mode: 0o644)
+        } catch {
             throw TraceFileError(
-                message: "\(role) \(UserText.quote(path)): \(String(cString: strerror(errno))) "
-                    + "(give a path in a directory you can write to)")
+                message: "\(role) \(UserText.quote(path)): \(error.reason) (\(Self.remedy(error.code)))")
         }
-        self.descriptor = descriptor
         self.path = path
     }
 
@@ -29,16 +29,19 @@ final class LineFile {
     /// Appends `line` and a newline.
     func write(_ line: String) {
         guard failure == nil else { return }
-        let bytes = Array((line + "\n").utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
-            if written < 0 {
-                if errno == EINTR { continue }
-                failure = "\(UserText.quote(path)): \(String(cString: strerror(errno)))"
-                return
-            }
-            offset += written
+        do {
+            try FileIO.writeAll(Array((line + "\n").utf8), to: descriptor, path: path)
+        } catch {
+            failure = "\(UserText.quote(path)): \(error.reason) (\(Self.remedy(error.code)))"
+        }
+    }
+
+    /// What the user can do about error `code`.
+    private static func remedy(_ code: Int32) -> String {
+        switch code {
+        case EMFILE, ENFILE: "too many files are open: close some, or raise the limit with ulimit -n"
+        case ENOSPC, EDQUOT: "free some space on that disk, or give a path on another"
+        default: "give a path in a directory you can write to"
         }
     }
 }

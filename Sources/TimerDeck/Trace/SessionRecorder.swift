@@ -72,9 +72,9 @@ package final class SessionRecorder {
 
     /// The waits from the last input to `time`, in whole milliseconds, each at most the script's longest.
     private func wait(until time: Instant) {
-        var left = last.duration(to: time).nanoseconds / 1_000_000
+        var left = last.duration(to: time).nanoseconds / Nanoseconds.perMillisecond
         last = time
-        let longest = HeadlessScript.waitRange.upperBound.nanoseconds / 1_000_000
+        let longest = HeadlessScript.waitRange.upperBound.nanoseconds / Nanoseconds.perMillisecond
         while left > 0 {
             let step = min(left, longest)
             file.write("wait \(step)ms")

@@ -1,0 +1,102 @@
+import TerminalUI
+import Testing
+
+@testable import TimerDeck
+
+/// The plain mode's lines (`--plain`), from the state machine on the virtual clock: exact lines, in
+/// the order of the events.
+@Suite("The plain mode")
+struct PlainModeTests {
+    /// The lines a headless run in the plain mode writes for `script`.
+    @available(*, noasync)
+    func plainLines(_ script: String, config: Config = Config()) throws -> [String] {
+        var lines: [String] = []
+        let uploads =
+            config.hasUploads ? try UploadsSetup(config: config, outboxPath: nil, uploadURL: nil, headless: true) : nil
+        let session = try HeadlessSession(
+            config: config, uploads: uploads, script: HeadlessScript(parsing: script), plain: true
+        ) { lines.append($0) }
+        session.run()
+        return lines
+    }
+
+    /// The standard scene's SMS rows and ripple, without the upload jobs.
+    var scene: Config {
+        var config = Config()
+        config.timers = config.timers.filter { !$0.drives.isUploadJob }
+        return config
+    }
+
+    @Test("M2: starts, fires with mode and lateness, a tracking run pausing and resuming default-mode timers, a move")
+    func trackingNarrated() throws {
+        let lines = try plainLines(
+            "key enter\nkey down\nkey enter\nwait 1500ms\nkey t\nwait 1s\nsnapshot\nkey t\nwait 100ms\nkey m\nquit\n",
+            config: scene)
+        #expect(
+            lines == [
+                "ticker started in default mode",
+                "sms-default started in default mode",
+                "sms-common started in common mode",
+                "sms-default fired in default mode",
+                "sms-common fired in default mode",
+                "tracking: default-mode timers paused (sms-default, ticker)",
+                "sms-common fired in tracking mode",
+                "at 2.500s: sms-default waiting for mode (default, due, Resend (59)); sms-common running (common, "
+                    + "in 500ms, Resend (58)); sms-gcd idle (any mode, Send); ticker waiting for mode (default, due)",
+                "tracking: default-mode timers resumed (sms-default, ticker)",
+                "ticker fired in default mode, 60 ticks at once",
+                "sms-default fired in default mode, 500ms late",
+                "sms-common moved to default mode",
+            ])
+    }
+
+    @Test("Suspend, resume, invalidate, start, a refused key each time it is pressed, and r's report line")
+    func rowChangesNarrated() throws {
+        let lines = try plainLines(
+            "key down\nkey down\nkey enter\nwait 1s\nkey p\nkey p\nkey m\nkey m\nkey x\nkey s\nkey m\nkey r\nquit\n",
+            config: scene)
+        #expect(
+            lines == [
+                "ticker started in default mode",
+                "sms-gcd started on its queue",
+                "sms-gcd fired in default mode",
+                "sms-gcd fired in default mode",
+                "sms-gcd suspended",
+                "sms-gcd resumed",
+                "sms-gcd: a dispatch timer has no run loop mode: its events reach the loop in any mode (G1)",
+                "sms-gcd: a dispatch timer has no run loop mode: its events reach the loop in any mode (G1)",
+                "sms-gcd invalidated",
+                "sms-gcd started on its queue",
+                "sms-gcd fired in default mode",
+                "sms-gcd: a dispatch timer has no run loop mode: its events reach the loop in any mode (G1)",
+                "at 1.000s: sms-default idle (default, Send); sms-common idle (common, Send); sms-gcd running "
+                    + "(any mode, in 1.0s, Resend (60)); ticker running (default, in 16ms)",
+            ])
+    }
+
+    @Test("A timer added with the a form, and one deleted with d, is told")
+    func addAndDelete() throws {
+        let lines = try plainLines(
+            "key a\nkey t\nkey e\nkey a\nkey space\nkey 2\nkey s\nkey enter\nwait 2s\nkey d\nquit\n", config: scene)
+        #expect(lines.contains("tea added, started in default mode"))
+        #expect(lines.contains("tea fired in default mode"))
+        #expect(lines.suffix(2) == ["sms-default deleted", "deleted sms-default: u puts it back"])
+    }
+
+    @Test("On the screen, r shows every timer's state in the status bar")
+    func reportOnScreen() throws {
+        let snapshots = try runHeadless("size 120x40\nkey r\nsnapshot\n", config: scene)
+        #expect(line(snapshots[0].screen, containing: "at 0.000s: sms-default idle (default, Send);") != "")
+    }
+}
+
+@Suite("Raw key bytes")
+struct RawKeyTests {
+    @Test("Bytes read raw decode to keys: UTF-8, control keys and escape sequences")
+    func bytesDecode() {
+        #expect(
+            KeyDecoder.decode(bytes: Array("q定\r\t\u{1B}[5~\u{1B}OA\u{7F}".utf8))
+                == [.character("q"), .character("定"), .enter, .tab, .pageUp, .up, .backspace])
+        #expect(KeyDecoder.decode(bytes: [0xE5, 0xAE]) == [], "a character cut at the end is dropped")
+    }
+}
