@@ -21,6 +21,12 @@ enum OutputPath {
         }
     }
 
+    /// What is wrong with `path` as the `--laps` file, which timerdeck never overwrites: that it exists.
+    static func existing(_ path: String) -> String? {
+        guard kind(of: path) != nil else { return nil }
+        return "--laps \"\(path)\" exists; timerdeck does not overwrite it: name another file, or remove it first"
+    }
+
     private static func isDirectory(_ path: String) -> Bool {
         kind(of: path) == S_IFDIR
     }

@@ -14,11 +14,11 @@ enum PlainSession {
 
     /// Runs on `loop`, the main thread's loop, until `q`, the end of the output's reader or a
     /// terminating signal; the terminal's modes are restored in every case. Returns the samples
-    /// left in the outbox, as ``TerminalSession/run(on:config:configPath:uploads:trace:recorder:)``.
+    /// left in the outbox, as ``TerminalSession/run(on:config:configPath:uploads:trace:laps:timers:startsFresh:recorder:)``.
     @available(*, noasync)
     static func run(
         on loop: RunLoop, config: Config, configPath: String?, uploads: UploadsSetup?, trace: TraceFile?,
-        recorder: SessionRecorder?
+        laps: LapsFile?, timers: TimerStateFile, startsFresh: Bool, recorder: SessionRecorder?
     ) throws -> Int {
         let keyboard = RawKeyboard()
         defer { keyboard.restore() }
@@ -28,6 +28,9 @@ enum PlainSession {
             config: config, loop: loop, screen: screen, pipeline: pipeline,
             sinkLabel: uploads?.sinkLabel ?? "", rendersOnChange: false)
         driver.trace = trace
+        driver.laps = laps
+        driver.stateFile = timers
+        driver.startsFresh = startsFresh
         driver.configPath = configPath
         recorder?.begin(size: screen.size, at: driver.startTime)
         driver.recorder = recorder

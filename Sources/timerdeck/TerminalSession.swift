@@ -18,7 +18,7 @@ enum TerminalSession {
     @available(*, noasync)
     static func run(
         on loop: RunLoop, config: Config, configPath: String?, uploads: UploadsSetup?, trace: TraceFile?,
-        recorder: SessionRecorder?
+        laps: LapsFile?, timers: TimerStateFile, startsFresh: Bool, recorder: SessionRecorder?
     ) throws -> Int {
         let screen = try CursesScreen.start(mouse: config.mouse, theme: config.theme, color: config.color)
         defer { screen.stop() }
@@ -27,6 +27,9 @@ enum TerminalSession {
             config: config, loop: loop, screen: screen, pipeline: pipeline,
             sinkLabel: uploads?.sinkLabel ?? "", rendersOnChange: true)
         driver.trace = trace
+        driver.laps = laps
+        driver.stateFile = timers
+        driver.startsFresh = startsFresh
         driver.configPath = configPath
         recorder?.begin(size: screen.size, at: driver.startTime)
         driver.recorder = recorder

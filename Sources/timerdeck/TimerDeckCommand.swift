@@ -14,11 +14,13 @@ struct TimerDeckCommand: ParsableCommand {
         // end in a required-looking <subcommand>.
         usage: """
             timerdeck [--config FILE] [--fps N] [--no-mouse] [--color WHEN]
-              [--upload-url URL] [--outbox PATH] [--trace FILE] [--record FILE]
+              [--upload-url URL] [--outbox PATH] [--trace FILE] [--laps FILE]
+              [--state PATH] [--fresh] [--record FILE]
             timerdeck --plain [--config FILE] [--upload-url URL] [--outbox PATH]
-              [--trace FILE] [--record FILE]
+              [--trace FILE] [--laps FILE] [--state PATH] [--fresh] [--record FILE]
             timerdeck --headless --script FILE [--json | --plain] [--config FILE]
               [--fps N] [--upload-url URL] [--outbox PATH] [--trace FILE]
+              [--laps FILE] [--state PATH] [--fresh]
             timerdeck plot TRACE --out FILE [--late DURATION]
             timerdeck --print-config | --help | --version
             """,
@@ -66,7 +68,8 @@ struct TimerDeckCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "The headless script: size WxH, key NAME, wait DURATION, snapshot, quit (one per line).", valueName: "FILE"),
+            "The headless script: size WxH, key NAME, wait DURATION, wall UTC-TIME, snapshot, quit (one per line).",
+            valueName: "FILE"),
         completion: .file())
     var script: String?
 
@@ -97,6 +100,25 @@ struct TimerDeckCommand: ParsableCommand {
             valueName: "FILE"),
         completion: .file())
     var trace: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Write the laps of every stopwatch to this file as CSV when the session ends; an existing file is "
+                + "refused, never overwritten.",
+            valueName: "FILE"),
+        completion: .file())
+    var laps: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Keep the running and paused countdowns, alarms and stopwatches in this file across restarts "
+                + "(default: ~/.local/state/timerdeck/timers.state; headless: none).",
+            valueName: "PATH"),
+        completion: .file())
+    var state: String?
+
+    @Flag(help: "Start without the timers the state file kept (they are replaced as the session runs).")
+    var fresh = false
 
     @Option(
         help: ArgumentHelp(
@@ -156,17 +178,19 @@ struct TimerDeckCommand: ParsableCommand {
             problem = "--json is only used with --headless (e.g. timerdeck --headless --script FILE --json)"
         } else if headless && script == nil {
             problem =
-                "--headless needs --script FILE (commands: size WxH, key NAME, wait DURATION, snapshot, quit)"
+                "--headless needs --script FILE (commands: size WxH, key NAME, wait DURATION, wall UTC-TIME, snapshot, quit)"
         } else if json && plain {
             problem = "--json and --plain are two ways to print a headless run; choose one"
         } else if headless && record != nil {
             problem = "--record records a live session; a headless run replays one (--headless --script FILE)"
         } else {
-            let outputs = [("--outbox", outbox), ("--trace", trace), ("--record", record)]
+            let outputs = [
+                ("--outbox", outbox), ("--trace", trace), ("--laps", laps), ("--state", state), ("--record", record),
+            ]
             problem =
                 outputs.lazy.compactMap { option, path in
                     path.flatMap { OutputPath.problem($0, option: option) }
-                }.first
+                }.first ?? laps.flatMap(OutputPath.existing)
         }
         if let problem {
             printError("timerdeck: \(problem)")
@@ -220,10 +244,16 @@ struct TimerDeckCommand: ParsableCommand {
             try trace.map { path throws(TraceFileError) in try TraceFile(path: path) }
         }
         defer { reportTrace(traceFile) }
+        let lapsFile = try started { () throws(TraceFileError) in
+            try laps.map { path throws(TraceFileError) in try LapsFile(path: path) }
+        }
+        defer { if let failure = lapsFile?.failure { printError("timerdeck: \(failure); the laps stop there") } }
         switch session {
         case .headless(let script):
             TerminatingSignals.endProcess(on: Self.headlessSignals, removing: uploads?.temporaryDirectoryPath)
-            try runHeadless(settings, script: script, uploads: uploads, trace: traceFile)
+            try runHeadless(
+                settings, script: script, uploads: uploads, trace: traceFile, laps: lapsFile,
+                timers: state.map(TimerStateFile.init(path:)))
         case .live(let loop):
             let recorder = try started { () throws(TraceFileError) in
                 try record.map { path throws(TraceFileError) in try SessionRecorder(path: path) }
@@ -233,7 +263,8 @@ struct TimerDeckCommand: ParsableCommand {
             }
             let left = try started { () throws in
                 try (plain ? PlainSession.run : TerminalSession.run)(
-                    loop, settings, config, uploads, traceFile, recorder)
+                    loop, settings, config, uploads, traceFile, lapsFile,
+                    TimerStateFile(path: state ?? TimerStateFile.defaultPath), fresh, recorder)
             }
             try reportUploads(left: left, uploads: uploads)
         }
@@ -294,12 +325,13 @@ struct TimerDeckCommand: ParsableCommand {
     }
 
     private func runHeadless(
-        _ settings: Config, script steps: HeadlessScript, uploads: UploadsSetup?, trace: TraceFile?
+        _ settings: Config, script steps: HeadlessScript, uploads: UploadsSetup?, trace: TraceFile?, laps: LapsFile?,
+        timers: TimerStateFile?
     ) throws {
         let session = try started { () throws(SystemCallError) in
             try HeadlessSession(
-                config: settings, configPath: config, uploads: uploads, script: steps, trace: trace, json: json,
-                plain: plain
+                config: settings, configPath: config, uploads: uploads, script: steps, trace: trace, laps: laps,
+                timers: timers, startsFresh: fresh, json: json, plain: plain
             ) { print($0) }
         }
         try reportUploads(left: session.run(), uploads: uploads)

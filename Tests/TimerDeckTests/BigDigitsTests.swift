@@ -40,6 +40,53 @@ struct BigDigitsTests {
         #expect(BigDigitsPanel.timeText(ticker, of: snapshot) == "00:01")
     }
 
+    @Test("An overtime countdown shows +MM:SS, a stopwatch its time run, an alarm its time left")
+    func everydayTimes() throws {
+        let config = try Config.parse(
+            """
+            [[timers]]
+            name = "tea"
+            drives = "countdown"
+            countdown = 2
+            overtime = true
+            start = false
+
+            [[timers]]
+            name = "run"
+            drives = "stopwatch"
+            interval = "100ms"
+            start = false
+
+            [[timers]]
+            name = "lunch"
+            mechanism = "alarm"
+            first_fire = "12:30"
+            """)
+        var state = DashboardState(scene: .standard(config, uploadsLabel: nil), size: Size(width: 80, height: 24))
+        _ = state.apply(Event.launch)
+        let row = { (name: String) in try #require(state.rows.first { $0.name == name }) }
+        let (tea, run, lunch) = try (row("tea").id, row("run").id, row("lunch").id)
+        _ = state.apply(Event.key(.enter))
+        for second in Int64(1)...5 {
+            _ = state.apply(
+                Event.fired(
+                    tea,
+                    .timer(
+                        time: Instant(nanoseconds: second * 1_000_000_000), mode: .default, lateness: .zero,
+                        ticks: 1, isManual: false)))
+        }
+        _ = state.apply(Event.stopwatch(run, .start, time: .zero))
+        let now = Instant(nanoseconds: 62_500_000_000)
+        let loop = LoopStatus(mode: .default, depth: 1, commonModes: [.default], now: now, startTime: .zero)
+        let readings = [lunch: RowReading(nextFire: now + .seconds(5_400), framesPerSecond: nil)]
+        let snapshot = DashboardSnapshot(state: state, loop: loop, readings: readings)
+        #expect(BigDigitsPanel.timeText(state[tea], of: snapshot) == "+00:03")
+        #expect(BigDigitsPanel.timeText(state[run], of: snapshot) == "01:02")
+        #expect(BigDigitsPanel.timeText(state[lunch], of: snapshot) == "1:30:00")
+        let plus = BigDigitsPanel.digitLines("+00:03", width: 80, height: 5)
+        #expect(plus.map { String($0.prefix(5)) } == ["     ", "  █  ", "█████", "  █  ", "     "])
+    }
+
     @Test("M2: a second later only the cells of the last digit change; a timer held by tracking says so")
     func onlyChangedCells() throws {
         let size = Size(width: 80, height: 24)

@@ -49,7 +49,7 @@ struct DefinedTimerConfigTests {
             ),
             (
                 "[[timers]]\nname = \"tea\"\nmechanism = \"cron\"",
-                "config:3: timer \"tea\": field 'timers.mechanism' = \"cron\" is invalid (accepted: \"runloop\", \"dispatch\", \"main-queue\", \"displaylink\" or \"task\")"
+                "config:3: timer \"tea\": field 'timers.mechanism' = \"cron\" is invalid (accepted: \"runloop\", \"dispatch\", \"main-queue\", \"displaylink\", \"task\" or \"alarm\")"
             ),
             (
                 "[[timers]]\nname = \"tea\"\nmode = \"fast\"",
@@ -82,7 +82,8 @@ struct DefinedTimerConfigTests {
             (
                 "[[timers]]\nname = \"tea\"\nfirst_fire = \"24:00\"",
                 "config:3: timer \"tea\": field 'timers.first_fire' = \"24:00\" is invalid (accepted: \"now\", "
-                    + "\"after-interval\" or a local time of day \"HH:MM\" or \"HH:MM:SS\")"
+                    + "\"after-interval\", a local time of day \"HH:MM\" or \"HH:MM:SS\", or a local date and time "
+                    + "\"YYYY-MM-DDTHH:MM\" or \"YYYY-MM-DDTHH:MM:SS\")"
             ),
             (
                 "[[timers]]\nname = \"tea\"\ndrives = \"ripple\"",

@@ -17,7 +17,7 @@ struct HeadlessScriptTests {
         #expect(script.steps == [.size(width: 80, height: 24), .key(.character("q")), .wait(.seconds(1)), .snapshot])
         #expect(
             throws: HeadlessScript.ParseError(
-                message: "s.txt:3: unknown command \"jump\" (known: size, key, wait, snapshot, quit)")
+                message: "s.txt:3: unknown command \"jump\" (known: size, key, wait, wall, snapshot, quit)")
         ) {
             try HeadlessScript(parsing: "size 80x24\r\nkey q\r\njump 3\r\n", source: "s.txt")
         }

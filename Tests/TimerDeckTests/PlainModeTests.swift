@@ -1,3 +1,4 @@
+import RunLoopKit
 import TerminalUI
 import Testing
 
@@ -18,6 +19,30 @@ struct PlainModeTests {
         ) { lines.append($0) }
         session.run()
         return lines
+    }
+
+    /// An overtime countdown `tea` (2 s), a stopwatch `run` and an alarm `lunch` at 12:30.
+    func everydayConfig() throws -> Config {
+        try Config.parse(
+            """
+            [[timers]]
+            name = "tea"
+            drives = "countdown"
+            countdown = 2
+            overtime = true
+            start = false
+
+            [[timers]]
+            name = "run"
+            drives = "stopwatch"
+            interval = "100ms"
+            start = false
+
+            [[timers]]
+            name = "lunch"
+            mechanism = "alarm"
+            first_fire = "12:30"
+            """)
     }
 
     /// The standard scene's SMS rows and ripple, without the upload jobs.
@@ -81,6 +106,51 @@ struct PlainModeTests {
         #expect(lines.contains("tea added, started in default mode"))
         #expect(lines.contains("tea fired in default mode"))
         #expect(lines.suffix(2) == ["sms-default deleted", "deleted sms-default: u puts it back"])
+    }
+
+    @Test("An alarm rings, an overtime countdown passes its end, a stopwatch takes a lap: each told as such")
+    func everydayTimersNarrated() throws {
+        var state = DashboardState(
+            scene: .standard(try everydayConfig(), uploadsLabel: nil), size: DashboardLayout.minimumSize)
+        _ = state.apply(.launch)
+        var narration = PlainNarration(state, commonModes: [.default])
+        func told(_ event: Event) -> [String] {
+            let first = state.log.totalAppended
+            _ = state.apply(event)
+            return narration.lines(after: event, state: state, firstNewEntry: first, commonModes: [.default])
+        }
+        func fired(_ row: RowID, at seconds: Int64) -> Event {
+            .fired(
+                row,
+                .timer(
+                    time: Instant(nanoseconds: seconds * 1_000_000_000), mode: .default, lateness: .zero, ticks: 1,
+                    isManual: false))
+        }
+        let id = { (name: String) in state.rows.first { $0.name == name }!.id }
+        let (tea, run, lunch) = (id("tea"), id("run"), id("lunch"))
+        _ = told(.key(.enter))
+        #expect(told(fired(tea, at: 1)) == ["tea fired in default mode"])
+        #expect(
+            told(fired(tea, at: 2)) == [
+                "tea fired in default mode", "tea passed its end: counting on in overtime (+00:00)",
+            ])
+        #expect(told(fired(tea, at: 3)) == ["tea fired in default mode"])
+        _ = told(.stopwatch(run, .start, time: .zero))
+        #expect(
+            told(.stopwatch(run, .lap, time: Instant(nanoseconds: 62_300_000_000)))
+                == ["run: lap 1 01:02.3, split 01:02.3"])
+        #expect(told(fired(lunch, at: 5)) == ["lunch rang: alarm at 12:30", "lunch stopped"])
+    }
+
+    @Test("r tells a countdown's overtime, a stopwatch's time run and laps, an alarm's wall-clock time")
+    func reportOfEverydayTimers() throws {
+        let lines = try plainLines(
+            "key enter\nkey down\nkey s\nwait 3s\nkey L\nwait 500ms\nkey r\nquit\n", config: everydayConfig())
+        let report = try #require(lines.last)
+        #expect(report.hasPrefix("at 3.500s: tea running (default, "), "\(report)")
+        #expect(report.contains(", +00:01); run running ("), "\(report)")
+        #expect(report.contains(", 00:03.5 run, 1 lap); lunch "), "\(report)")
+        #expect(report.hasSuffix(", alarm at 12:30)"), "\(report)")
     }
 
     @Test("On the screen, r shows every timer's state in the status bar")

@@ -60,6 +60,7 @@ struct TraceTests {
                 "sleep": ["event", "t_ns", "sleep_ns", "depth"],
                 "nested-run": ["event", "t_ns", "mode", "depth"],
                 "nested-run-end": ["event", "t_ns", "mode", "depth"],
+                "lap": ["event", "t_ns", "timer", "split_ns", "lap_ns", "depth"],
             ]
             #expect(Set(fields.keys) == Set(TraceLine.events))
             #expect(Set(object.keys).isSuperset(of: fields[event] ?? ["unknown event"]), "\(line)")

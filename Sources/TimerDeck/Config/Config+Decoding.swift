@@ -144,7 +144,7 @@ extension Config {
         }
         for drives in TimerDefinition.Drives.allCases where drives != .log {
             let driving = timers.indices.filter { timers[$0].drives == drives }
-            let most = drives == .countdown ? DashboardLayout.countdownRows : 1
+            let most = drives == .countdown || drives == .stopwatch ? DashboardLayout.countdownRows : 1
             guard driving.count <= most else {
                 throw ConfigError(
                     message:

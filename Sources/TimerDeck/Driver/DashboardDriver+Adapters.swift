@@ -3,7 +3,8 @@ import RunLoopKit
 extension DashboardDriver {
     /// The adapter of a timer the user defined, by its mechanism: a ``TimerSlot`` for a run loop
     /// timer, a ``DispatchRowTimer`` for a dispatch timer, a ``DisplayLinkRowTimer`` for a display
-    /// link, a ``TaskRowTimer`` for an async task, each set up as `timer` says. A new mechanism adds its line here.
+    /// link, a ``TaskRowTimer`` for an async task, each set up as `timer` says, and a wall-clock
+    /// ``DispatchRowTimer`` due at its local time for an alarm. A new mechanism adds its line here.
     func adapter(of mechanism: TimerMechanism, for timer: TimerDefinition, report: @escaping (Fire) -> Void)
         -> any RowTimer
     {
@@ -24,6 +25,10 @@ extension DashboardDriver {
             return DispatchRowTimer(
                 loop: loop, clock: timer.clock, queue: queue, interval: timer.interval, firstFire: timer.firstFire,
                 repeats: timer.repeats, leeway: timer.tolerance, onFire: report)
+        case .alarm:
+            return DispatchRowTimer(
+                loop: loop, clock: .wall, interval: timer.interval, firstFire: timer.firstFire, repeats: false,
+                onFire: report)
         case .task(let mode):
             let clock = loop.timeSource
             return TaskRowTimer(

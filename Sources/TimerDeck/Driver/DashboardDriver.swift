@@ -40,6 +40,17 @@ package final class DashboardDriver {
     package var recorder: SessionRecorder?
     /// Where every fire and nested run is traced (`--trace FILE`), if anywhere.
     package var trace: TraceFile?
+    /// Where the running and paused timers are kept across restarts, if anywhere; read at
+    /// ``launch()`` unless ``startsFresh``, then written whenever what it keeps changes.
+    package var stateFile: TimerStateFile?
+    /// Whether the timers the state file kept are left out at the start (`--fresh`).
+    package var startsFresh = false
+    /// What the state file holds now (nothing is written while it is the same).
+    private var lastSaved: SavedTimers?
+    /// Whether a save waits for the end of the pass.
+    private var saveScheduled = false
+    /// Where the laps of every stopwatch go when the session ends (`--laps FILE`), if anywhere.
+    package var laps: LapsFile?
     /// The config file the session was started with (`--config FILE`), which `W` does not
     /// overwrite without saying what is lost.
     package var configPath: String?
@@ -99,6 +110,24 @@ package final class DashboardDriver {
     /// Starts what runs from launch; the first render happens inside the run, so it shows the mode.
     package func launch() {
         send(.launch)
+        guard let stateFile else { return }
+        let (saved, notice) = startsFresh ? (nil, nil) : stateFile.load()
+        if saved != nil || notice != nil {
+            send(.restore(saved ?? SavedTimers(), wallNow: loop.timeSource.now(.wall), notice: notice))
+        }
+        saveTimers()
+    }
+
+    /// Keeps the running and paused timers in the state file, if they changed since the last save.
+    private func saveTimers() {
+        saveScheduled = false
+        guard let stateFile else { return }
+        let saved = SavedTimers(state, now: loop.now, wallNow: loop.timeSource.now(.wall)) { [timers] in
+            timers[$0]?.nextFire
+        }
+        guard saved != lastSaved else { return }
+        lastSaved = saved
+        if let problem = stateFile.save(saved) { send(.notice(problem)) }
     }
 
     /// Applies `event` and performs its effects (``DashboardStore/send(_:)``).
@@ -172,7 +201,7 @@ package final class DashboardDriver {
         let id = row.id
         let report: (Fire) -> Void = { [unowned self] fire in send(.fired(id, fire)) }
         switch row.kind {
-        case .countdown(_, let mechanism), .timer(let mechanism):
+        case .countdown(_, let mechanism), .timer(let mechanism), .stopwatch(_, let mechanism):
             return adapter(of: mechanism, for: row.definition, report: report)
         case .ripple(_, let refreshRate, _):
             return DisplayLinkRowTimer(loop: loop, refreshRate: refreshRate, name: row.name, onFire: report)
@@ -207,6 +236,16 @@ package final class DashboardDriver {
 extension DashboardDriver: EffectPerformer {
     func applied(_ event: Event, firstNewEntry: Int) {
         if let trace { traceFires(since: firstNewEntry, to: trace) }
+        if let trace, case .stopwatch(let id, .lap, let time) = event, state.contains(id),
+            let lap = state[id].stopwatch?.laps.last
+        {
+            trace.lap(timer: state[id].name, lap, at: time, since: startTime, depth: loop.nestingDepth)
+        }
+        // Once the state file was read: saved after the event's effects, once a pass.
+        if lastSaved != nil, !saveScheduled {
+            saveScheduled = true
+            soon { [weak self] in self?.saveTimers() }
+        }
         if let plainOutput, var told = narration {
             let lines = told.lines(
                 after: event, state: state, firstNewEntry: firstNewEntry, commonModes: loop.commonModes)
@@ -251,6 +290,9 @@ extension DashboardDriver: EffectPerformer {
             // effects before) have returned: see runNested(in:).
             if loop.currentMode == mode { loop.stop() }
         case .quit:
+            laps?.write(state.allLapsCSV)
+            laps = nil
+            saveTimers()
             if innermostRunEnded { loop.stop() }
         case .openScreen(let strategy): lab.open(strategy)
         case .closeScreen(let strategy): lab.closeNewest(strategy)
@@ -283,10 +325,12 @@ extension DashboardDriver: EffectPerformer {
             timers[id]?.invalidate()
             timers[id] = nil
         case .ring: screen.ring()
+        case .write(let export, let path, let text, let overwrite):
+            write(export, text, to: path, overwrite: overwrite)
+        case .stopwatch(let id, let action): send(.stopwatch(id, action, time: loop.now))
         case .report:
             let line = PlainNarration.report(snapshot())
             if let plainOutput { plainOutput(line) } else { send(.notice(line)) }
-        case .writeTimers(let path, let text, let overwrite): writeTimers(text, to: path, overwrite: overwrite)
         case .endFlash(let id, let duration):
             // In the common modes, so a flash ends during a scroll too.
             let end = Timer(fireAt: loop.now + duration, interval: .zero, repeats: false) { [unowned self] _ in

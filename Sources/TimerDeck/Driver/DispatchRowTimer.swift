@@ -40,11 +40,11 @@ final class DispatchRowTimer: FirableRowTimer {
         self.firstDue = firstDue
         let timer = makeDispatchTimer { [weak self] event in self?.deliver(ticks: event.ticks, isManual: false) }
         // C-G2: `.now` is the first event at once; a one-shot timer has no repeat interval. A time of
-        // day on the wall clock is a wall deadline, kept across a sleep or a clock change.
+        // day or a date on the wall clock is a wall deadline, kept across a sleep or a clock change.
         let deadline: DispatchTimer.Deadline =
             switch firstFire {
             case .now: .now
-            case .at where clock == .wall: .at(firstDue)
+            case .at where clock == .wall, .on where clock == .wall: .at(firstDue)
             default: .after(delay)
             }
         timer.schedule(deadline: deadline, repeating: repeats ? interval : nil, leeway: leeway)

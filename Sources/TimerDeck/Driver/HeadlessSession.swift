@@ -30,6 +30,7 @@ package final class HeadlessSession {
         case size(Size)
         case key(Key)
         case wait(Duration)
+        case wall(Instant)
         case snapshot, quit
     }
 
@@ -39,14 +40,16 @@ package final class HeadlessSession {
     /// (`nil` when the config's timers drive no uploads); `configPath` names the file `config` came from.
     /// With `json`, each snapshot is one JSON line of the dashboard's state instead of the screen.
     /// With `plain`, the plain mode's lines (``PlainNarration``) are written as they happen and each
-    /// snapshot is the report of every timer's state. The dashboard draws on `screen` (a test reads
-    /// its cells' styles there).
+    /// snapshot is the report of every timer's state. `laps` receives the stopwatches' laps at the
+    /// end; `timers` keeps the running timers across runs (read at the start unless `startsFresh`).
+    /// The dashboard draws on `screen` (a test reads its cells' styles there).
     /// - Throws: ``SystemCallError`` when the run loop cannot be created (out of descriptors).
     @available(*, noasync)
     package init(
         config: Config, configPath: String? = nil, uploads setup: UploadsSetup?, script: HeadlessScript,
-        trace: TraceFile? = nil, json: Bool = false, plain: Bool = false,
-        screen: GridScreen = GridScreen(size: DashboardLayout.minimumSize), output: @escaping (String) -> Void
+        trace: TraceFile? = nil, laps: LapsFile? = nil, timers: TimerStateFile? = nil, startsFresh: Bool = false,
+        json: Bool = false, plain: Bool = false, screen: GridScreen = GridScreen(size: DashboardLayout.minimumSize),
+        output: @escaping (String) -> Void
     ) throws(SystemCallError) {
         self.json = json
         self.plain = plain
@@ -56,6 +59,7 @@ package final class HeadlessSession {
             case .size(let width, let height): resolved.append(.size(Size(width: width, height: height)))
             case .key(let key): resolved.append(.key(key))
             case .wait(let duration): resolved.append(.wait(duration))
+            case .wall(let instant): resolved.append(.wall(instant))
             case .snapshot: resolved.append(.snapshot)
             case .quit: resolved.append(.quit)
             }
@@ -74,6 +78,9 @@ package final class HeadlessSession {
             config: config, loop: loop, screen: screen, pipeline: uploads,
             sinkLabel: setup?.sinkLabel ?? "", rendersOnChange: false)
         driver.trace = trace
+        driver.laps = laps
+        driver.stateFile = timers
+        driver.startsFresh = startsFresh
         driver.configPath = configPath
         if plain { driver.plainOutput = output }
     }
@@ -83,6 +90,11 @@ package final class HeadlessSession {
     @discardableResult
     package func run() -> Int {
         RunLoop.withCurrent(loop) {
+            // A script that starts with `wall` starts at that time: the timers kept are restored then.
+            while nextStep < steps.count, case .wall(let instant) = steps[nextStep] {
+                time.jumpWall(by: time.now(.wall).duration(to: instant))
+                nextStep += 1
+            }
             driver.launch()
             loop.perform(inModes: RunLoop.Mode.inputModes) { [weak self] in self?.advance() }
             while !driver.quitRequested {
@@ -140,6 +152,8 @@ package final class HeadlessSession {
                 self?.continueSoon()
             }
             for mode in RunLoop.Mode.inputModes { loop.add(timer, forMode: mode) }
+        case .wall(let instant):
+            time.jumpWall(by: time.now(.wall).duration(to: instant))
         case .snapshot where plain:
             output(PlainNarration.report(driver.snapshot()))
             continueSoon()

@@ -1,3 +1,4 @@
+import RunLoopKit
 import TerminalUI
 
 /// A headless session script: one command per line (`#` starts a comment; LF or CRLF line ends).
@@ -18,6 +19,9 @@ package struct HeadlessScript: Equatable, Sendable {
         case key(Key)
         /// `wait DURATION`: let the virtual clock run (`250ms`, `3s`, `5m`), at most ``HeadlessScript/longestWait``.
         case wait(Duration)
+        /// `wall YYYY-MM-DDTHH:MM[:SS]Z`: set the wall clock to this UTC time, as a change of the
+        /// system clock does (uptime goes on; deadlines on the wall clock, an alarm's, follow it).
+        case wall(Instant)
         /// `snapshot`: print `--- snapshot t=SECONDS ---` and the screen as plain text.
         case snapshot
         /// `quit`: end the session as the `q` key would.
@@ -79,6 +83,13 @@ package struct HeadlessScript: Equatable, Sendable {
                 )
             }
             return .wait(duration)
+        case "wall":
+            guard argument.hasSuffix("Z"), let time = LocalDateTime(text: String(argument.dropLast())) else {
+                throw ParseError(
+                    message: "\(place): wall \(UserText.quote(argument)) — expected a UTC time YYYY-MM-DDTHH:MMZ or "
+                        + "YYYY-MM-DDTHH:MM:SSZ, e.g. wall 2026-03-08T06:00Z")
+            }
+            return .wall(time.instant { _ in .zero })
         case "snapshot", "quit":
             guard argument.isEmpty else {
                 throw ParseError(
@@ -87,7 +98,8 @@ package struct HeadlessScript: Equatable, Sendable {
             return command == "quit" ? .quit : .snapshot
         default:
             throw ParseError(
-                message: "\(place): unknown command \(UserText.quote(command)) (known: size, key, wait, snapshot, quit)"
+                message:
+                    "\(place): unknown command \(UserText.quote(command)) (known: size, key, wait, wall, snapshot, quit)"
             )
         }
     }

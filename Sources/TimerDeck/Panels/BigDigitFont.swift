@@ -1,4 +1,4 @@
-/// The focus view's built-in fonts: digits, `:` and `-` drawn with block characters, in a large
+/// The focus view's built-in fonts: digits, `:`, `-` and `+` drawn with block characters, in a large
 /// font of 5 rows (scaled up whole to fill a large terminal) and a small one of 3 rows.
 ///
 /// ```swift
@@ -25,6 +25,7 @@ struct BigDigitFont: Sendable {
             "9": ["█████", "█   █", "█████", "    █", "█████"],
             ":": [" ", "█", " ", "█", " "],
             "-": ["     ", "     ", "█████", "     ", "     "],
+            "+": ["     ", "  █  ", "█████", "  █  ", "     "],
         ], height: 5)
 
     /// 3 rows of half blocks.
@@ -42,6 +43,7 @@ struct BigDigitFont: Sendable {
             "9": ["█▀█", "▀▀█", "▀▀▀"],
             ":": ["▄", "▄", " "],
             "-": ["   ", "▀▀▀", "   "],
+            "+": [" ▄ ", "▀█▀", "   "],
         ], height: 3)
 
     /// The cells `text` takes at `scale`: its glyphs and a column between each two.

@@ -4,7 +4,8 @@ import TerminalUI
 /// The focus view (`5`): the selected timer in large digits that fit the terminal, at any size —
 /// the large font scaled up as far as it fits, else the small one, else the time as text — with
 /// its name, mode and state above and below. The time is what the timer's next event is: an SMS
-/// button's remaining count, or the time to the next fire; `--:--` when nothing is due.
+/// button's remaining count (past its end in overtime, `+01:23`), a stopwatch's time run, or the
+/// time to the next fire (an alarm's time left); `--:--` when nothing is due.
 ///
 /// Every cell of the screen is written each time, blanks included, and never blanked first: a
 /// redraw changes only the cells whose character or style changed, so the digits do not flicker.
@@ -62,10 +63,16 @@ enum BigDigitsPanel {
         return [time]
     }
 
-    /// The time the digits show: `MM:SS`, or `H:MM:SS` from an hour on.
+    /// The time the digits show: `MM:SS`, or `H:MM:SS` from an hour on; a countdown in overtime
+    /// the time past its end, `+01:23`; a stopwatch the time it has run; an alarm the time left.
     static func timeText(_ row: RowState, of snapshot: DashboardSnapshot) -> String {
-        if case .counting(let remaining) = row.button?.state {
-            return clock(seconds: remaining)
+        switch row.button?.state {
+        case .counting(let remaining): return clock(seconds: remaining)
+        case .overtime(let seconds): return "+" + clock(seconds: seconds)
+        case .idle, nil: break
+        }
+        if let watch = row.stopwatch {
+            return clock(seconds: Int(watch.elapsed(at: snapshot.loop.now).nanoseconds / 1_000_000_000))
         }
         let display = snapshot.displayState(of: row)
         guard display == .running || display == .waitingForMode,

@@ -1,10 +1,12 @@
 import TerminalUI
 
-/// The SMS resend buttons (S1), each with the mechanism behind it.
+/// The SMS resend buttons (S1), each with the mechanism behind it, and beside them the stopwatches
+/// and the alarms, whose deadlines are on the wall clock where the buttons count on uptime.
 enum CountdownPanel {
     static func draw(_ snapshot: DashboardSnapshot, on canvas: Canvas, focused: Bool) {
         canvas.fill()
-        canvas.box(title: "SMS resend (S1)", style: Style(focused ? .accent : .dim))
+        let title = snapshot.state.alarmRows.isEmpty ? "SMS resend (S1)" : "SMS resend (S1) · alarms"
+        canvas.box(title: title, style: Style(focused ? .accent : .dim))
         drawRows(nil, of: snapshot, on: canvas, focused: focused)
     }
 
@@ -12,25 +14,55 @@ enum CountdownPanel {
     static func drawRows(_ ids: Set<RowID>?, of snapshot: DashboardSnapshot, on canvas: Canvas, focused: Bool) {
         let inner = canvas.region(canvas.bounds.inset.relative(to: canvas.bounds))
         let state = snapshot.state
-        for (index, row) in state.buttonRows.enumerated() where index < inner.height && ids?.contains(row.id) != false {
-            guard let button = row.button else { continue }
+        for (index, row) in state.countdownPanelRows.enumerated()
+        where index < inner.height && ids?.contains(row.id) != false {
             inner.clear(row: index)
             let selected = focused && state.selected(.countdowns) == index
             inner.put(selected ? "▶" : " ", row: index, column: 0, style: Style(.accent, bold: true))
-            let label = "[ \(PanelText.fit(button.label, 11)) ]"
-            let buttonStyle =
-                button.isEnabled ? Style(.good, bold: true, reverse: selected) : Style(.disabled, reverse: selected)
-            var column = inner.put(label, row: index, column: 2, style: buttonStyle)
             let display = snapshot.displayState(of: row)
-            // The standard scene's three buttons are told apart by their mechanism; any other row by its name too.
-            let isStandard = TimerDefinition.standardScene.contains { $0.name == row.name && $0.drives == .countdown }
-            let text = (isStandard ? "" : "\(row.name) · ") + "\(row.kindText) in \(PanelText.mode(row.mode))"
-            let room = inner.width - column - 1 - (display.shortText.map { $0.count + 1 } ?? 0)
+            let label: String
+            let isLit: Bool
+            let text: String
+            var state = display.shortText
+            if let button = row.button {
+                label = button.label
+                isLit = button.isEnabled
+                // The standard scene's three buttons are told apart by their mechanism; any other row by its name too.
+                let isStandard = TimerDefinition.standardScene.contains {
+                    $0.name == row.name && $0.drives == .countdown
+                }
+                // Beside alarms, each says its clock: the countdowns' seconds are not the wall clock's.
+                let clock = snapshot.state.alarmRows.isEmpty ? "" : ", \(row.definition.clock) clock"
+                text = (isStandard ? "" : "\(row.name) · ") + "\(row.kindText) in \(PanelText.mode(row.mode))" + clock
+            } else if let watch = row.stopwatch {
+                label = Stopwatch.text(watch.elapsed(at: snapshot.loop.now))
+                isLit = watch.isRunning
+                let laps = watch.splits.count
+                text = "\(row.name) · stopwatch, \(laps) lap\(laps == 1 ? "" : "s")"
+            } else {
+                // An alarm: its local time, and the time left on the wall clock while it is set.
+                label = alarmLabel(row.definition.firstFire)
+                isLit = display == .running
+                text = "\(row.name) · alarm on the wall clock"
+                if display == .running {
+                    state = PanelText.relativeForms(snapshot.reading(of: row).nextFire, now: snapshot.loop.now).first
+                }
+            }
+            let buttonStyle = isLit ? Style(.good, bold: true, reverse: selected) : Style(.disabled, reverse: selected)
+            var column = inner.put("[ \(PanelText.fit(label, 11)) ]", row: index, column: 2, style: buttonStyle)
+            let room = inner.width - column - 1 - (state.map { $0.count + 1 } ?? 0)
             column = inner.put(
                 " " + TextFit.truncate(text, to: max(room, 0)), row: index, column: column, style: Style(.dim))
-            if let short = display.shortText {
-                inner.put(" \(short)", row: index, column: column, style: PanelText.style(for: display))
+            if let state {
+                inner.put(" \(state)", row: index, column: column, style: PanelText.style(for: display))
             }
         }
+    }
+
+    /// An alarm's time in 11 cells: `12:30`, `12:30:15`, or for a date `12-24 18:00`.
+    private static func alarmLabel(_ time: TimerDefinition.FirstFire) -> String {
+        guard case .on(let date) = time else { return time.text }
+        func twoDigits(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(twoDigits(date.month))-\(twoDigits(date.day)) \(date.time.text)"
     }
 }

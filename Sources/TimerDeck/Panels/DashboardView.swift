@@ -8,7 +8,12 @@ import TerminalUI
 final class DashboardView {
     let screen: any Screen
     private var lastSize: Size?
-    private var helpWasVisible = false
+    /// The overlay last drawn: the help, a stopwatch's laps, or none.
+    private var overlayWas: Overlay?
+    private enum Overlay: Equatable {
+        case help
+        case laps(RowID)
+    }
     /// The inspector's columns as last drawn: rows redrawn alone keep them, new ones redraw it all.
     private var inspectorColumns: TableFit?
 
@@ -22,11 +27,12 @@ final class DashboardView {
     func render(_ snapshot: DashboardSnapshot, parts requested: ViewParts, rows: Set<RowID> = []) {
         var parts = requested
         let state = snapshot.state
-        if screen.size != lastSize || state.isHelpVisible != helpWasVisible {
+        let overlay: Overlay? = state.isHelpVisible ? .help : state.lapsShown.map { .laps($0) }
+        if screen.size != lastSize || overlay != overlayWas {
             parts = .all
             if screen.size != lastSize { screen.canvas.fill() }
             lastSize = screen.size
-            helpWasVisible = state.isHelpVisible
+            overlayWas = overlay
         }
         guard !parts.isEmpty || !rows.isEmpty else { return }
         let layout = state.layout
@@ -41,7 +47,7 @@ final class DashboardView {
             screen.flush()
             return
         }
-        let canvas = state.isHelpVisible ? screen.canvas.masking(layout.help) : screen.canvas
+        let canvas = overlay != nil ? screen.canvas.masking(layout.help) : screen.canvas
         if state.page != .panels {
             drawPage(snapshot, on: canvas)
             return
@@ -75,6 +81,8 @@ final class DashboardView {
         }
         if parts.contains(.help), state.isHelpVisible {
             HelpOverlay.draw(snapshot.state, on: screen.canvas.region(layout.help))
+        } else if parts.contains(.help), case .laps(let id) = overlay {
+            LapsOverlay.draw(state[id], on: screen.canvas.region(layout.help))
         }
         screen.flush()
     }

@@ -15,9 +15,17 @@ struct SnapshotRecord: Encodable, Equatable {
         var latenessNs: Int64?
         var missedTicks: Int
         var button: String?
+        /// An alarm's local time or date.
+        var alarmAt: String?
+        /// A stopwatch's time run and its laps' splits.
+        var elapsedNs: Int64?
+        var lapSplitsNs: [Int64]?
 
         enum CodingKeys: String, CodingKey {
             case name, mechanism, mode, state, button
+            case alarmAt = "alarm_at"
+            case elapsedNs = "elapsed_ns"
+            case lapSplitsNs = "lap_splits_ns"
             case nextFireNs = "next_fire_ns"
             case latenessNs = "lateness_ns"
             case missedTicks = "missed_ticks"
@@ -86,7 +94,10 @@ struct SnapshotRecord: Encodable, Equatable {
             return Row(
                 name: row.name, mechanism: row.mechanismName, mode: row.mode?.rawValue, state: display.description,
                 nextFireNs: next.flatMap { $0 == .distantFuture ? nil : since($0) },
-                latenessNs: row.lastLateness?.nanoseconds, missedTicks: row.missedTicks, button: row.button?.label)
+                latenessNs: row.lastLateness?.nanoseconds, missedTicks: row.missedTicks, button: row.button?.label,
+                alarmAt: row.kind.isAlarm ? row.definition.firstFire.text : nil,
+                elapsedNs: row.stopwatch?.elapsed(at: loop.now).nanoseconds,
+                lapSplitsNs: row.stopwatch?.splits.map(\.nanoseconds))
         }
         uploads = state.uploadsLabel.map { sink in
             let status = state.uploads

@@ -24,7 +24,7 @@ enum StatusBar {
             switch state.prompt?.purpose {
             case nil: KeyAction.name(of: state.keys.key(of: .help))
             case .addTimer, .overwrite: "?"
-            case .writeTimers: nil
+            case .write: nil
             }
         guard let helpKey, !state.isHelpVisible else { return TextFit.truncate(hint, to: width) }
         let more = " [\(helpKey) in full]"

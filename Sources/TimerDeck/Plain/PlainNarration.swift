@@ -16,6 +16,13 @@ struct PlainNarration {
         var name: String
         var run: RunState
         var mode: RunLoop.Mode?
+        /// Whether its countdown is past its end.
+        var isOvertime = false
+
+        init(_ row: RowState) {
+            (name, run, mode) = (row.name, row.run, row.mode)
+            isOvertime = row.button?.isOvertime ?? false
+        }
     }
 
     private var seen: [RowID: Seen] = [:]
@@ -30,22 +37,30 @@ struct PlainNarration {
         remember(state, commonModes: commonModes)
     }
 
-    /// The lines for what the last applied event changed: the fires it logged (from the log's
-    /// `firstNewEntry`-th entry ever appended), then each row started, stopped, suspended,
-    /// resumed, invalidated, moved, added or deleted, then the timers a nested run paused or
-    /// resumed, then the status message a key left (even one it left before) or a new one.
+    /// The lines for what the last applied event changed: the fires it logged (an alarm's as
+    /// ringing; from the log's `firstNewEntry`-th entry ever appended), then each row started,
+    /// stopped, suspended, resumed, invalidated, moved, added or deleted, a countdown passing its
+    /// end into overtime, then the timers a nested run paused or resumed, then
+    /// the status message a key left (even one it left before) or a new one (a stopwatch's lap).
     mutating func lines(after event: Event, state: DashboardState, firstNewEntry: Int, commonModes: [RunLoop.Mode])
         -> [String]
     {
         var lines: [String] = []
         let log = state.log
         let new = min(log.totalAppended - firstNewEntry, log.count)
-        for index in (log.count - new)..<log.count { lines.append(Self.line(for: log[index])) }
+        for index in (log.count - new)..<log.count {
+            let record = log[index]
+            let alarm = state.contains(record.row) && state[record.row].kind.isAlarm && !record.isHookEnd
+            lines.append(alarm ? Self.rang(record, state[record.row]) : Self.line(for: record))
+        }
         for row in state.rows {
-            let now = Seen(name: row.name, run: row.run, mode: row.mode)
+            let now = Seen(row)
             guard let before = seen[row.id] else {
                 lines.append("\(row.name) added" + (row.run == .running ? ", \(Self.started(row.mode))" : ""))
                 continue
+            }
+            if now.isOvertime && !before.isOvertime, let label = row.button?.label {
+                lines.append("\(row.name) passed its end: counting on in overtime (\(label))")
             }
             if let change = Self.change(from: before, to: now) { lines.append("\(row.name) \(change)") }
         }
@@ -65,7 +80,9 @@ struct PlainNarration {
         return lines
     }
 
-    /// The state of every timer on one line: what the plain mode's report key prints.
+    /// The state of every timer on one line: what the plain mode's report key prints. A countdown
+    /// tells its button (`+01:23` in overtime), an alarm its wall-clock time, a stopwatch its time
+    /// run and its laps.
     ///
     /// `at 7.500s: sms-default waiting for mode (default, due, Resend (57)); sms-gcd running (any mode, in 500ms)`
     static func report(_ snapshot: DashboardSnapshot) -> String {
@@ -77,14 +94,19 @@ struct PlainNarration {
                 details.append(PanelText.relative(snapshot.reading(of: row).nextFire, now: snapshot.loop.now))
             }
             if let label = row.button?.label { details.append(label) }
+            if row.kind.isAlarm { details.append("alarm at \(row.definition.firstFire.text)") }
+            if let watch = row.stopwatch {
+                let laps = watch.splits.count
+                details.append(
+                    "\(Stopwatch.text(watch.elapsed(at: snapshot.loop.now))) run, \(laps) lap\(laps == 1 ? "" : "s")")
+            }
             return "\(row.name) \(display) (\(details.joined(separator: ", ")))"
         }
         return "at \(elapsed): " + (rows.isEmpty ? "no timers" : rows.joined(separator: "; "))
     }
 
     private mutating func remember(_ state: DashboardState, commonModes: [RunLoop.Mode]) {
-        seen = Dictionary(
-            uniqueKeysWithValues: state.rows.map { ($0.id, Seen(name: $0.name, run: $0.run, mode: $0.mode)) })
+        seen = Dictionary(uniqueKeysWithValues: state.rows.map { ($0.id, Seen($0)) })
         waiting = Self.waiting(in: state, commonModes: commonModes)
         runModes = state.runs.map(\.mode)
         hint = state.hint
@@ -96,6 +118,14 @@ struct PlainNarration {
         var line = "\(record.timer) fired " + (record.mode.map { "in \($0.rawValue) mode" } ?? "on its queue")
         if record.lateness >= .milliseconds(1) { line += ", \(DurationText.abbreviations(record.lateness)[0]) late" }
         if record.ticks > 1 { line += ", \(record.ticks) ticks at once" }
+        if let note = record.note { line += " (\(note))" }
+        return line
+    }
+
+    /// An alarm's fire as a line: `lunch rang: alarm at 14:30, 2s late`.
+    private static func rang(_ record: FireRecord, _ row: RowState) -> String {
+        var line = "\(record.timer) rang: alarm at \(row.definition.firstFire.text)"
+        if record.lateness >= .milliseconds(1) { line += ", \(DurationText.abbreviations(record.lateness)[0]) late" }
         if let note = record.note { line += " (\(note))" }
         return line
     }

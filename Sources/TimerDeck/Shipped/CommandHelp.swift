@@ -98,6 +98,13 @@ package enum CommandHelp {
                 + "`uploads/` next to the outbox)"
         ),
         (
+            "`$XDG_STATE_HOME/timerdeck/timers.state`",
+            "the running and paused countdowns, alarms and stopwatches, kept across a quit, `kill -9` or a "
+                + "reboot (`--state PATH` moves it, `--fresh` starts without them; a headless run keeps them only "
+                + "with `--state`); written to a temporary file beside it and renamed over it; a corrupt one is kept "
+                + "aside as `timers.state.corrupt`"
+        ),
+        (
             "`TIMERDECK_TIMER`, `TIMERDECK_MECHANISM`, `TIMERDECK_MODE`, `TIMERDECK_SCHEDULED_NS`, "
                 + "`TIMERDECK_FIRED_NS`, `TIMERDECK_LATENESS_NS`, `TIMERDECK_TICKS`",
             "the environment of a timer's hook (`/bin/sh -c`), times in nanoseconds since the dashboard "
@@ -109,7 +116,11 @@ package enum CommandHelp {
             "when set and not empty, no colour (bold, dim, underline and reverse tell the states apart); "
                 + "`--color always` colours anyway"
         ),
-        ("`TZ`", "the local time of a `first_fire = \"HH:MM\"` (or `/etc/localtime`)"),
+        (
+            "`TZ`",
+            "the local time zone of an alarm and of a `first_fire` time or date, summer time included (or "
+                + "`/etc/localtime`)"
+        ),
         ("`notify-send`", "shows `notify = true`'s desktop notifications, when installed"),
     ]
 

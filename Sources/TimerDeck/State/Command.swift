@@ -54,6 +54,12 @@ enum Command: Equatable, Sendable {
     case addTimer
     /// Asks for a file and writes every row's timer definition to it (`W`).
     case writeTimers
+    /// Takes a lap of the selected stopwatch (`L`).
+    case lap
+    /// Shows or hides the selected stopwatch's laps (`v`).
+    case toggleLaps
+    /// Asks for a file and writes the selected stopwatch's laps to it as CSV (`E`).
+    case exportLaps
     /// Tells the state of every timer on one line (`r`).
     case report
 }

@@ -5,6 +5,8 @@ extension DashboardState {
     /// row's lateness (in real terms) and missed ticks, an SMS button's label.
     mutating func fired(_ id: RowID, _ fire: Fire, rate: TimeRate) -> [Effect] {
         let row = self[id]
+        // A stopwatch's timer only refreshes the time it shows, read from the clock at render time.
+        if row.stopwatch != nil { return redraw(row) }
         switch fire {
         case .timer(let time, let mode, let lateness, let ticks, let isManual):
             return scheduledFire(
@@ -61,16 +63,13 @@ extension DashboardState {
         var effects = redraw(row, also: .log)
         var ends = false
         if row.button != nil {
-            // S1: one fire, one second less; the last one ends the countdown and its timer.
+            // S1: one fire, one second less; the last one ends the countdown and its timer, or
+            // with overtime starts counting up, the timer going on.
             self[id].button?.tick()
-            if self[id].button?.isEnabled == true {
-                self[id].run = .idle
-                effects.append(.stop(id))
-                ends = true
-            }
+            ends = endsCountdown(from: row, effects: &effects)
         }
-        if !isManual, !row.definition.repeats {
-            // C-T5: a one-shot timer ends after its fire.
+        if !isManual, row.definition.isOneShot {
+            // C-T5: a one-shot timer (an alarm too) ends after its fire.
             self[id].run = .idle
             effects.append(.stop(id))
             ends = true
@@ -96,12 +95,22 @@ extension DashboardState {
             record(FireRecord(time: time, row: row.id, timer: row.name, mode: mode, lateness: lateness, ticks: ticks))
             effects = redraw(row, also: .log)
         }
-        self[id].button?.show(remaining: max(button.seconds - Int(point), 0))
-        if self[id].button?.isEnabled == true {
-            self[id].run = .idle
-            effects.append(.stop(id))
+        self[id].button?.show(remaining: button.seconds - button.counted - Int(point))
+        if endsCountdown(from: row, effects: &effects) {
             effects += fireActions(row: id, ends: true, time: time, mode: mode, lateness: lateness, ticks: ticks)
         }
         return effects
+    }
+
+    /// Whether the button of `row` (as it was before this fire) reached its end just now: back at
+    /// `Send`, its timer stopped, or with overtime at `+00:00` and counting on.
+    private mutating func endsCountdown(from row: RowState, effects: inout [Effect]) -> Bool {
+        guard let button = self[row.id].button, row.button?.isOvertime == false else { return false }
+        if button.isEnabled {
+            self[row.id].run = .idle
+            effects.append(.stop(row.id))
+            return true
+        }
+        return button.isOvertime
     }
 }

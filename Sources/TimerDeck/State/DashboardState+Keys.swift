@@ -65,10 +65,14 @@ extension DashboardState {
             // Opening draws the overlay only; closing uncovers every panel.
             return [.render(.help)]
         case .dismiss:
+            if lapsShown != nil && !isHelpVisible { return toggleLaps() }
             guard isHelpVisible else { return [] }
             return closeHelp()
         case .quit: return quit()
         case .writeTimers: return askForTimersFile()
+        case .lap: return onSelectedRow("take a lap of") { state, row in state.takeLap(row) }
+        case .toggleLaps: return toggleLaps()
+        case .exportLaps: return onSelectedRow("write the laps of") { state, row in state.askForLapsFile(row) }
         case .deleteTimer: return deleteSelectedTimer()
         case .undoDelete: return undoDelete()
         case .addTimer: return askForTimer()
@@ -112,13 +116,21 @@ extension DashboardState {
         return old.id == new.id ? [] : [.renderRow(old.id), .renderRow(new.id)]
     }
 
-    /// Enter on the SMS panel: starts the selected button's countdown, unless it is counting (S1).
+    /// Enter on the SMS panel: starts the selected button's countdown, unless it is counting (S1);
+    /// in overtime it ends the count.
     private mutating func press() -> [Effect] {
-        guard focus == .countdowns, buttonRows.indices.contains(selected(.countdowns)) else {
-            hint = "Enter presses a button in the SMS panel"
+        guard focus == .countdowns, let row = selectedRow, row.button != nil else {
+            hint =
+                selectedRow?.kind.isAlarm == true && focus == .countdowns
+                ? "Enter presses an SMS button; s starts or stops the alarm" : "Enter presses a button in the SMS panel"
             return []
         }
-        let row = buttonRows[selected(.countdowns)]
+        if row.button?.isOvertime == true {
+            // Past its end: the press ends the overtime and the button is ready again.
+            self[row.id].run = .idle
+            self[row.id].button?.cancel()
+            return redraw(row) + [.stop(row.id)]
+        }
         guard row.button?.isEnabled == true else {
             hint = "\(row.name) is counting: the press is ignored (S1)"
             return []
@@ -148,14 +160,14 @@ extension DashboardState {
         if row.run.isScheduled {
             self[row.id].run = .idle
             self[row.id].button?.cancel()
-            return redraw(row) + [.stop(row.id)]
+            return redraw(row) + [.stop(row.id)] + stopwatchEffects(row, .pause)
         }
         if row.button != nil {
             self[row.id].button?.cancel()
             return startCountdown(self[row.id])
         }
         self[row.id].run = .running
-        return redraw(row) + [.start(row.id)]
+        return redraw(row) + [.start(row.id)] + stopwatchEffects(row, .start)
     }
 
     /// `p`: holds a running timer or lets a held one go on.
@@ -163,10 +175,10 @@ extension DashboardState {
         switch row.run {
         case .running:
             self[row.id].run = .suspended
-            return redraw(row) + [.suspend(row.id)]
+            return redraw(row) + [.suspend(row.id)] + stopwatchEffects(row, .pause)
         case .suspended:
             self[row.id].run = .running
-            return redraw(row) + [.resume(row.id)]
+            return redraw(row) + [.resume(row.id)] + stopwatchEffects(row, .resume)
         case .idle, .invalid:
             return []
         }
@@ -215,7 +227,7 @@ extension DashboardState {
         self[row.id].run = .invalid
         self[row.id].button?.cancel()
         if row.ticker != nil { self[row.id].missedTicks = 0 }
-        return redraw(row) + [.invalidate(row.id)]
+        return redraw(row) + [.invalidate(row.id)] + stopwatchEffects(row, .pause)
     }
 
     /// `+`, `-`, `l`: the ticker's frame interval and slow load (D3).

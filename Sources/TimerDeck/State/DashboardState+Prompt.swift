@@ -7,47 +7,44 @@ extension DashboardState {
             hint = "no timers to write: add one with a, or define them with [[timers]] in the config"
             return [.render(.status)]
         }
-        prompt = Prompt(purpose: .writeTimers)
+        prompt = Prompt(purpose: .write(.timers))
         hint = prompt?.line
         return [.render(.status)]
     }
 
-    /// The file `W` would write exists: asks in the status bar before overwriting it.
-    mutating func askToOverwrite(_ path: String, isRunningConfig: Bool) -> [Effect] {
-        prompt = Prompt(purpose: .overwrite(path: path, isRunningConfig: isRunningConfig))
+    /// The file `W` or `E` would write exists: asks in the status bar before overwriting it.
+    mutating func askToOverwrite(_ export: Export, _ path: String, isRunningConfig: Bool) -> [Effect] {
+        prompt = Prompt(purpose: .overwrite(export, path: path, isRunningConfig: isRunningConfig))
         hint = prompt?.line
         return [.render(.status)]
     }
 
     /// A key at the overwrite question: Enter writes, Esc keeps the file, `?` opens the help (which
     /// shows the question in full); other keys leave it open.
-    private mutating func overwriteKey(_ key: Key, path: String) -> [Effect] {
+    private mutating func overwriteKey(_ key: Key, export: Export, path: String) -> [Effect] {
         switch key {
         case .character("?"):
             return perform(.toggleHelp)
         case .enter:
             prompt = nil
             hint = nil
-            return [.render(.status), .writeTimers(path: path, text: timersText, overwrite: true)]
+            return [.render(.status), .write(export, path: path, text: text(of: export), overwrite: true)]
         case .escape:
             prompt = nil
-            hint = "kept \(UserText.quote(path)); W writes the timers to another file"
+            hint = "kept \(UserText.quote(path)); \(export.key) writes \(export.what) to another file"
             return [.render(.status)]
         default:
             return []
         }
     }
 
-    /// The timers as the config text `W` writes.
-    private var timersText: String {
-        TimerDefinition.configText(rows.map(\.definition))
-    }
-
     /// A key while a prompt is open: editing, Enter to act, Esc to cancel; at the add-timer prompt
     /// `?` (never part of a timer's line) opens the help, which shows the prompt's message in full.
     mutating func promptKey(_ key: Key) -> [Effect] {
         guard var current = prompt else { return [] }
-        if case .overwrite(let path, _) = current.purpose { return overwriteKey(key, path: path) }
+        if case .overwrite(let export, let path, _) = current.purpose {
+            return overwriteKey(key, export: export, path: path)
+        }
         var effects: [Effect] = [.render(.status)]
         switch key {
         case .escape:
@@ -60,12 +57,13 @@ extension DashboardState {
             return effects + addTimer(from: current)
         case .enter:
             prompt = nil
+            guard case .write(let export) = current.purpose else { return effects }
             guard !current.text.isEmpty else {
-                hint = "no file named: W again to write the timers"
+                hint = "no file named: \(export.key) again to write \(export.what)"
                 return effects
             }
             hint = nil
-            effects.append(.writeTimers(path: current.text, text: timersText, overwrite: false))
+            effects.append(.write(export, path: current.text, text: text(of: export), overwrite: false))
             return effects
         case .backspace:
             if !current.text.isEmpty { current.text.removeLast() }
@@ -109,14 +107,22 @@ extension DashboardState {
             hint = promptLine
             return []
         }
+        let sameKind = timer.drives == .countdown ? buttonRows : timer.drives == .stopwatch ? stopwatchRows : []
+        if sameKind.count >= DashboardLayout.countdownRows {
+            hint =
+                "the SMS panel has room for \(DashboardLayout.countdownRows) \(timer.drives.rawValue)s: delete one (d) "
+                + "first"
+            return []
+        }
         prompt = nil
         let id = RowID(number: rowsMade)
         rowsMade += 1
         var row = RowState(timer, id: id)
         row.run = .running
+        row.button?.press()
         append(row)
         hint = "added \(timer.name): s starts or stops it, W writes the timers to a file"
-        return [.addTimer(id), .start(id), .render(.all)]
+        return [.addTimer(id), .start(id)] + stopwatchEffects(row, .start) + [.render(.all)]
     }
 
     /// `d`: deletes the selected timer, which `u` puts back; an upload job stays (the pipeline needs

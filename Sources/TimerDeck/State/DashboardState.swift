@@ -30,6 +30,8 @@ struct DashboardState: Sendable {
     private var positions: [RowID: Int]
     /// How many rows were ever made: the number of the next one (``RowID``).
     var rowsMade: Int
+    /// How many rows the scene defined: a row numbered from there on was added with `a`.
+    let sceneRowCount: Int
     /// The upload panel's sink label; `nil` when the dashboard has no pipeline.
     let uploadsLabel: String?
     /// The quiet period that ends a scroll gesture (decision 7).
@@ -57,6 +59,8 @@ struct DashboardState: Sendable {
     var labStrategy: LabStrategy = .strongTarget
     /// Whether the help overlay is shown (keys other than `?`, `Esc` and `q` then do nothing).
     var isHelpVisible = false
+    /// The stopwatch whose laps are shown over the panels (`v`), if any.
+    var lapsShown: RowID?
     /// The first help line shown, when the keys do not all fit (↑ ↓ scroll them).
     var helpOffset = 0
     /// A short message for the status bar until the next key (an ignored key, a refused action);
@@ -91,6 +95,7 @@ struct DashboardState: Sendable {
         rows = scene.timers.enumerated().map { index, timer in RowState(timer, id: RowID(number: index)) }
         positions = Self.positions(of: rows)
         rowsMade = scene.timers.count
+        sceneRowCount = scene.timers.count
         uploadsLabel = scene.uploadsLabel
         gestureQuiet = scene.gestureQuiet
         simulatedSleep = scene.simulatedSleep
@@ -131,6 +136,7 @@ struct DashboardState: Sendable {
     /// Takes the row `id` away; the layout and the selections follow.
     mutating func remove(_ id: RowID) {
         rows.remove(at: position(of: id))
+        if lapsShown == id { lapsShown = nil }
         positions = Self.positions(of: rows)
         rowsChanged()
     }
@@ -139,7 +145,8 @@ struct DashboardState: Sendable {
     private static func layout(of rows: [RowState], on size: Size, hasUploads: Bool) -> DashboardLayout {
         DashboardLayout(
             size: size, rowCount: rows.count, hasUploads: hasUploads,
-            hasCountdowns: rows.contains { $0.button != nil }, hasTicker: rows.contains { $0.ticker != nil })
+            hasCountdowns: rows.contains { $0.button != nil || $0.stopwatch != nil || $0.kind.isAlarm },
+            hasTicker: rows.contains { $0.ticker != nil })
     }
 
     private static func positions(of rows: [RowState]) -> [RowID: Int] {
@@ -182,7 +189,9 @@ struct DashboardState: Sendable {
             scrollback = min(scrollback, maxScrollback)
             return [.render(.all)]
         case .focus(let panel): return focus(on: panel)
-        case .tick: return [.render([.inspector, .uploads])]
+        case .tick:
+            let clocks = alarmRows.isEmpty && stopwatchRows.isEmpty
+            return [.render(clocks ? [.inspector, .uploads] : [.inspector, .uploads, .countdowns])]
         case .gestureQuiet: return gesture == .scrolling ? endRun(.tracking) : []
         case .runEnded(let mode): return runEnded(mode)
         case .terminate: return quit()
@@ -190,7 +199,10 @@ struct DashboardState: Sendable {
             hint = text
             return [.render(.status)]
         case .hookFinished(let id, let result, let time): return hookFinished(id, result, at: time)
-        case .fileExists(let path, let isRunningConfig): return askToOverwrite(path, isRunningConfig: isRunningConfig)
+        case .fileExists(let export, let path, let isRunningConfig):
+            return askToOverwrite(export, path, isRunningConfig: isRunningConfig)
+        case .stopwatch(let id, let action, let time): return stopwatchAction(id, action, at: time)
+        case .restore(let saved, let wallNow, let notice): return restore(saved, wallNow: wallNow, notice: notice)
         case .notified(let id, let result): return notified(id, result)
         case .woke(let time):
             // The phases page shows the wake-ups: while it is shown, each goes to the trace too.
@@ -213,6 +225,15 @@ struct DashboardState: Sendable {
     var isTimelineVisible: Bool { page == .timeline }
     /// The rows with an SMS button, in the SMS panel's order.
     var buttonRows: [RowState] { rows.filter { $0.button != nil } }
+    /// The stopwatches, in the order of the rows.
+    var stopwatchRows: [RowState] { rows.filter { $0.stopwatch != nil } }
+    /// The alarms, in the order of the rows.
+    var alarmRows: [RowState] { rows.filter { $0.kind.isAlarm } }
+    /// The rows the SMS panel lists: the buttons, the stopwatches, then the alarms beside them
+    /// (wall-clock deadlines beside uptime countdowns), as many as it has room for.
+    var countdownPanelRows: [RowState] {
+        Array((buttonRows + stopwatchRows + alarmRows).prefix(DashboardLayout.countdownRows))
+    }
     /// The upload pipeline's rows, in the upload panel's order.
     var jobRows: [RowState] { rows.filter { $0.uploadJob != nil } }
     /// The display link row.
@@ -239,7 +260,7 @@ struct DashboardState: Sendable {
     /// The rows `panel` lists, in its order (the fire log lists fires, not rows).
     func rows(of panel: Panel) -> [RowState] {
         switch panel {
-        case .countdowns: buttonRows
+        case .countdowns: countdownPanelRows
         case .inspector: rows
         case .ticker: tickerRow.map { [$0] } ?? []
         case .uploads: jobRows
@@ -303,7 +324,7 @@ struct DashboardState: Sendable {
             if row.uploadJob != nil {
                 startsUploads = true
             } else {
-                effects.append(.start(row.id))
+                effects += [.start(row.id)] + stopwatchEffects(row, .start)
             }
         }
         if startsUploads { effects.append(.startUploads) }

@@ -61,10 +61,13 @@ enum Effect: Equatable, Sendable {
     case addTimer(RowID)
     /// Invalidates and forgets the real timer of a deleted row.
     case deleteTimer(RowID)
-    /// Writes `text` (the defined timers as config) to `path` (`~/` is the home directory); a
-    /// ``Event/notice(_:)`` says how it went. An existing file is replaced only with `overwrite`;
-    /// otherwise ``Event/fileExists(path:isRunningConfig:)`` asks first.
-    case writeTimers(path: String, text: String, overwrite: Bool)
+    /// Writes `text` (what `export` names: the defined timers as config, a stopwatch's laps as CSV)
+    /// to `path` (`~/` is the home directory); a ``Event/notice(_:)`` says how it went. An existing
+    /// file is replaced only with `overwrite`; otherwise ``Event/fileExists(_:path:isRunningConfig:)``
+    /// asks first.
+    case write(Export, path: String, text: String, overwrite: Bool)
+    /// Read the clock for `action` on the row's stopwatch; ``Event/stopwatch(_:_:time:)`` brings it.
+    case stopwatch(RowID, Stopwatch.Action)
     /// Tells the state of every timer on one line (``PlainNarration/report(_:)``): written out in
     /// the plain mode, shown in the status bar on the screen.
     case report

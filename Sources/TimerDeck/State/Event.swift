@@ -35,9 +35,14 @@ enum Event: Sendable {
     case flashEnded(RowID)
     /// A timer's hook ended at `time`.
     case hookFinished(RowID, Hook.Result, time: Instant)
-    /// The file `W` would write exists (it may be the config the session runs with): the status
-    /// bar asks before it is overwritten.
-    case fileExists(path: String, isRunningConfig: Bool)
+    /// The file `W` or `E` would write exists (it may be the config the session runs with): the
+    /// status bar asks before it is overwritten.
+    case fileExists(Export, path: String, isRunningConfig: Bool)
+    /// The timers the state file kept, read at the start at wall-clock time `wallNow`, with what
+    /// reading it had to say (`notice`: a corrupt file kept aside).
+    case restore(SavedTimers, wallNow: Instant, notice: String?)
+    /// The clock read `time` for `action` on the row's stopwatch.
+    case stopwatch(RowID, Stopwatch.Action, time: Instant)
     /// The program showing a row's desktop notification ended.
     case notified(RowID, Hook.Result)
 }

@@ -17,6 +17,8 @@ enum KeyAction: String, CaseIterable, Sendable {
     case wallBack = "wall-back"
     case wallForward = "wall-forward"
     case panels, lab, phases, timeline
+    case lap, laps
+    case exportLaps = "export-laps"
     case report
     case bigDigits = "big-digits"
 
@@ -53,6 +55,9 @@ enum KeyAction: String, CaseIterable, Sendable {
         case .lab: "2"
         case .phases: "3"
         case .timeline: "4"
+        case .lap: "L"
+        case .laps: "v"
+        case .exportLaps: "E"
         case .report: "r"
         case .bigDigits: "5"
         }
@@ -94,6 +99,9 @@ enum KeyAction: String, CaseIterable, Sendable {
         case .lab: .show(.lab)
         case .phases: .show(.phases)
         case .timeline: .show(.timeline)
+        case .lap: .lap
+        case .laps: .toggleLaps
+        case .exportLaps: .exportLaps
         case .report: .report
         case .bigDigits: .show(.bigDigits)
         }

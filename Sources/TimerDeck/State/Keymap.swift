@@ -63,7 +63,9 @@ enum Keymap {
             detail: "select a row; in the fire log, scroll it (a tracking gesture)"),
         Line(
             [.fixed("Enter")], "press the selected SMS button",
-            detail: "press the selected SMS button (ignored while it counts; after `x` it shows `Send` again)"),
+            detail:
+                "press the selected SMS button (ignored while it counts; in overtime it ends the count; after `x` it "
+                + "shows `Send` again)"),
         Line([.action(.startStop)], "start / stop the selected timer"),
         Line([.action(.pause)], "suspend / resume it"),
         Line(
@@ -125,8 +127,9 @@ enum Keymap {
                 + "stands still); the wall clock alone jumps back / forward an hour"),
         Line(
             [.action(.add)], "add a timer (a form below; ? there shows this help)",
-            detail: "add a timer (type `NAME INTERVAL [runloop|dispatch|task] [once] [default|tracking|common]` in "
-                + "the status bar, e.g. `tea 3m dispatch once`; Enter starts it, Esc cancels, `?` shows this help)"),
+            detail: "add a timer (type `\(TimerDefinition.lineSyntax)` in the status bar, e.g. `tea 3m dispatch once`, "
+                + "or `tea 3m overtime` for a 3-minute countdown that counts on past its end; Enter starts it, Esc "
+                + "cancels, `?` shows this help)"),
         Line(
             [.action(.delete), .action(.undo)], "delete the selected timer; undo the last delete",
             detail: "delete the selected timer (not the two upload jobs); undo puts the last deleted one back where "
@@ -135,6 +138,11 @@ enum Keymap {
             [.action(.write)], "write every timer to a file",
             detail: "write every row's timer as `[[timers]]` tables to a file you name, which loads back with "
                 + "`--config` (an existing file is overwritten only when you say so)"),
+        Line(
+            [.action(.lap), .action(.laps), .action(.exportLaps)], "stopwatch: lap; show its laps; write them (CSV)",
+            detail: "on the selected stopwatch: take a lap; show its laps over the panels with split and lap time, "
+                + "the fastest and the slowest marked (`v` or `Esc` hides them); write them as CSV to a file you "
+                + "name (an existing file is overwritten only when you say so)"),
         Line(
             [.action(.bigDigits)], "the selected timer in big digits",
             detail: "the selected timer in digits as large as the terminal fits, with its name, mode and state "

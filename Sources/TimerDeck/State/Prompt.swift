@@ -2,13 +2,13 @@
 struct Prompt: Equatable, Sendable {
     /// What Enter does with the text.
     enum Purpose: Equatable, Sendable {
-        /// Writes the timers to the file the text names (`W`).
-        case writeTimers
+        /// Writes the timers (`W`) or a stopwatch's laps (`E`) to the file the text names.
+        case write(Export)
         /// Adds the timer the text defines (`a`).
         case addTimer
-        /// Overwrites the existing file `path` with the timers (the second step of `W`); the running
-        /// config loses its comments and other sections.
-        case overwrite(path: String, isRunningConfig: Bool)
+        /// Overwrites the existing file `path` (the second step of `W` or `E`); the running config
+        /// loses its comments and other sections.
+        case overwrite(Export, path: String, isRunningConfig: Bool)
     }
 
     /// The longest text accepted.
@@ -20,10 +20,10 @@ struct Prompt: Equatable, Sendable {
     /// The status bar's line: the question and the text so far.
     var line: String {
         switch purpose {
-        case .writeTimers: "write the timers to (Enter writes, Esc cancels): \(text)▏"
+        case .write(let export): "write \(export.what) to (Enter writes, Esc cancels): \(text)▏"
         case .addTimer: text.isEmpty ? "add timer: \(TimerDefinition.lineSyntax)  (Esc cancels)" : "add timer: \(text)▏"
-        case .overwrite(let path, false): "\(UserText.quote(path)) exists: Enter overwrites it, Esc keeps it"
-        case .overwrite(let path, true):
+        case .overwrite(_, let path, false): "\(UserText.quote(path)) exists: Enter overwrites it, Esc keeps it"
+        case .overwrite(_, let path, true):
             "\(UserText.quote(path)) is the running config: Enter overwrites it (its comments and every section "
                 + "but [[timers]] are lost), Esc keeps it"
         }

@@ -11,17 +11,22 @@ enum RowKind: Equatable, Sendable {
     case ripple(TickerSettings, refreshRate: Int, mode: RunLoop.Mode)
     /// A timer of the fire log, by its mechanism.
     case timer(TimerMechanism)
+    /// A stopwatch with laps, its display refreshed by its timer's fires (which are not logged).
+    case stopwatch(Stopwatch, TimerMechanism)
     /// One of the upload pipeline's two jobs, a run loop timer the pipeline owns (S2), in `mode`.
     case uploadJob(UploadPipeline.Job, interval: Duration, mode: RunLoop.Mode)
 
     /// The kind of row `timer` defines.
     init(_ timer: TimerDefinition) {
         switch timer.drives {
-        case .countdown: self = .countdown(Countdown(seconds: timer.countdownSeconds), TimerMechanism(timer))
+        case .countdown:
+            self = .countdown(
+                Countdown(seconds: timer.countdownSeconds, overtime: timer.overtime), TimerMechanism(timer))
         case .ripple: self = .ripple(TickerSettings(), refreshRate: timer.refreshRate, mode: timer.mode)
         case .samples: self = .uploadJob(.sample, interval: timer.interval, mode: timer.mode)
         case .uploads: self = .uploadJob(.upload, interval: timer.interval, mode: timer.mode)
         case .log: self = .timer(TimerMechanism(timer))
+        case .stopwatch: self = .stopwatch(Stopwatch(), TimerMechanism(timer))
         }
     }
 
@@ -30,7 +35,7 @@ enum RowKind: Equatable, Sendable {
     var mode: RunLoop.Mode? {
         get {
             switch self {
-            case .countdown(_, let mechanism), .timer(let mechanism): mechanism.mode
+            case .countdown(_, let mechanism), .timer(let mechanism), .stopwatch(_, let mechanism): mechanism.mode
             case .ripple(_, _, let mode), .uploadJob(_, _, let mode): mode
             }
         }
@@ -43,6 +48,9 @@ enum RowKind: Equatable, Sendable {
             case .timer(var mechanism):
                 mechanism.mode = newValue
                 self = .timer(mechanism)
+            case .stopwatch(let watch, var mechanism):
+                mechanism.mode = newValue
+                self = .stopwatch(watch, mechanism)
             case .ripple(let settings, let refreshRate, _):
                 self = .ripple(settings, refreshRate: refreshRate, mode: newValue)
             case .uploadJob(let job, let interval, _): self = .uploadJob(job, interval: interval, mode: newValue)
@@ -55,6 +63,7 @@ enum RowKind: Equatable, Sendable {
     var lackOfFireByHand: String? {
         switch self {
         case .countdown(_, let mechanism), .timer(let mechanism): mechanism.lackOfFireByHand
+        case .stopwatch: "a stopwatch's timer only refreshes its display: L takes a lap"
         case .ripple: TimerMechanism.framesOnly
         case .uploadJob: nil
         }
@@ -64,7 +73,7 @@ enum RowKind: Equatable, Sendable {
     /// ``mode``).
     var lackOfModes: String? {
         switch self {
-        case .countdown(_, let mechanism), .timer(let mechanism): mechanism.lackOfModes
+        case .countdown(_, let mechanism), .timer(let mechanism), .stopwatch(_, let mechanism): mechanism.lackOfModes
         case .ripple, .uploadJob: nil
         }
     }
@@ -93,6 +102,21 @@ enum RowKind: Equatable, Sendable {
         }
     }
 
+    /// The stopwatch, for a stopwatch row; setting it on another kind does nothing.
+    var stopwatch: Stopwatch? {
+        get {
+            guard case .stopwatch(let watch, _) = self else { return nil }
+            return watch
+        }
+        set {
+            guard case .stopwatch(_, let mechanism) = self, let newValue else { return }
+            self = .stopwatch(newValue, mechanism)
+        }
+    }
+
+    /// Whether it is an alarm, due at a local time on the wall clock.
+    var isAlarm: Bool { self == .timer(.alarm) }
+
     /// The upload job, for an upload row.
     var uploadJob: UploadPipeline.Job? {
         guard case .uploadJob(let job, _, _) = self else { return nil }
@@ -103,7 +127,7 @@ enum RowKind: Equatable, Sendable {
     /// "displaylink", "upload".
     var mechanismName: String {
         switch self {
-        case .countdown(_, let mechanism), .timer(let mechanism): mechanism.name
+        case .countdown(_, let mechanism), .timer(let mechanism), .stopwatch(_, let mechanism): mechanism.name
         case .ripple: TimerDefinition.Kind.displayLink.rawValue
         case .uploadJob: "upload"
         }

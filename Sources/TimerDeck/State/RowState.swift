@@ -54,6 +54,11 @@ struct RowState: Equatable, Sendable {
         get { kind.ticker }
         set { kind.ticker = newValue }
     }
+    /// The stopwatch, if it is a stopwatch row.
+    var stopwatch: Stopwatch? {
+        get { kind.stopwatch }
+        set { kind.stopwatch = newValue }
+    }
     /// The upload job the row stands for, if any.
     var uploadJob: UploadPipeline.Job? { kind.uploadJob }
 
@@ -69,7 +74,8 @@ struct RowState: Equatable, Sendable {
         case .ripple(let ticker, let refreshRate, _):
             (short ? "Link" : "DisplayLink") + " \(refreshRate)/\(ticker.frameInterval)"
                 + (ticker.isSlow ? " slow" : "")
-        case .countdown(_, let mechanism), .timer(let mechanism): mechanism.text(definition, short: short)
+        case .countdown(_, let mechanism), .timer(let mechanism), .stopwatch(_, let mechanism):
+            mechanism.text(definition, short: short)
         }
     }
 
@@ -79,7 +85,7 @@ struct RowState: Equatable, Sendable {
     /// The mechanism in a word or two, for the SMS panel: "Timer", "GCD", "GCD main" (main queue).
     var kindText: String {
         switch kind {
-        case .countdown(_, let mechanism), .timer(let mechanism): mechanism.shortText
+        case .countdown(_, let mechanism), .timer(let mechanism), .stopwatch(_, let mechanism): mechanism.shortText
         case .ripple, .uploadJob: "Timer"
         }
     }

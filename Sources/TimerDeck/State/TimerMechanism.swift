@@ -12,6 +12,8 @@ enum TimerMechanism: Equatable, Sendable {
     case displayLink(refreshRate: Int, mode: RunLoop.Mode)
     /// An async task on the loop whose sleeps are one-shot timers in `mode` (C-X2).
     case task(mode: RunLoop.Mode)
+    /// An alarm: a one-shot dispatch timer on the wall clock, due at a local time (decisions.md 9).
+    case alarm
 
     /// The mechanism `timer` defines, in the mode it names.
     init(_ timer: TimerDefinition) {
@@ -21,6 +23,7 @@ enum TimerMechanism: Equatable, Sendable {
         case .mainQueue: self = .dispatch(queue: .main)
         case .displayLink: self = .displayLink(refreshRate: timer.refreshRate, mode: timer.mode)
         case .task: self = .task(mode: timer.mode)
+        case .alarm: self = .alarm
         }
     }
 
@@ -29,7 +32,7 @@ enum TimerMechanism: Equatable, Sendable {
         get {
             switch self {
             case .runLoop(let mode), .displayLink(_, let mode), .task(let mode): mode
-            case .dispatch: nil
+            case .dispatch, .alarm: nil
             }
         }
         set {
@@ -38,7 +41,7 @@ enum TimerMechanism: Equatable, Sendable {
             case .runLoop: self = .runLoop(mode: newValue)
             case .displayLink(let refreshRate, _): self = .displayLink(refreshRate: refreshRate, mode: newValue)
             case .task: self = .task(mode: newValue)
-            case .dispatch: break
+            case .dispatch, .alarm: break
             }
         }
     }
@@ -49,7 +52,7 @@ enum TimerMechanism: Equatable, Sendable {
     var lackOfFireByHand: String? {
         switch self {
         case .displayLink: Self.framesOnly
-        case .runLoop, .dispatch, .task: nil
+        case .runLoop, .dispatch, .task, .alarm: nil
         }
     }
 
@@ -61,12 +64,14 @@ enum TimerMechanism: Equatable, Sendable {
     var lackOfModes: String? {
         switch self {
         case .dispatch: "a dispatch timer has no run loop mode: its events reach the loop in any mode (G1)"
+        case .alarm: "an alarm has no run loop mode: it rings at its time on the wall clock, in any mode"
         case .runLoop, .displayLink, .task: nil
         }
     }
 
     /// How the inspector names it with `timer`'s settings: "RunLoop Timer 1s", "DispatchTimer 1s main queue",
-    /// "Task sleep 1s"; `short`: "Timer 1s", "GCD 1s main", "Task 1s", for a narrow column.
+    /// "Task sleep 1s", "Alarm 14:30 wall clock"; `short`: "Timer 1s", "GCD 1s main", "Task 1s", "Alarm 14:30",
+    /// for a narrow column. An alarm names its clock, the wall clock, unlike the uptime timers beside it.
     func text(_ timer: TimerDefinition, short: Bool = false) -> String {
         let once = timer.repeats ? "" : " once"
         let interval = DurationText.setting(timer.interval)
@@ -77,6 +82,7 @@ enum TimerMechanism: Equatable, Sendable {
             return (short ? "GCD " : "DispatchTimer ") + interval + main + once
         case .displayLink(let refreshRate, _): return (short ? "Link" : "DisplayLink") + " \(refreshRate)/1"
         case .task: return (short ? "Task " : "Task sleep ") + interval + once
+        case .alarm: return "Alarm \(timer.firstFire.text)" + (short ? "" : " wall clock")
         }
     }
 
@@ -89,6 +95,7 @@ enum TimerMechanism: Equatable, Sendable {
         case .dispatch: TimerDefinition.Kind.dispatch.rawValue
         case .displayLink: TimerDefinition.Kind.displayLink.rawValue
         case .task: TimerDefinition.Kind.task.rawValue
+        case .alarm: TimerDefinition.Kind.alarm.rawValue
         }
     }
 
@@ -98,6 +105,7 @@ enum TimerMechanism: Equatable, Sendable {
         case .dispatch(.main): "GCD main"
         case .dispatch: "GCD"
         case .task: "Task"
+        case .alarm: "Alarm"
         case .runLoop, .displayLink: "Timer"
         }
     }

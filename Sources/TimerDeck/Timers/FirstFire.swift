@@ -11,18 +11,35 @@ extension TimerDefinition {
         /// At the next time the local wall clock shows this time of day (today, or tomorrow when it
         /// has passed); after it, every interval.
         case at(TimeOfDay)
+        /// At a local date and time (at once when it has passed); after it, every interval.
+        case on(LocalDateTime)
 
         /// What the `first_fire` field accepts, as the error messages say it.
-        static let accepted = "\"now\", \"after-interval\" or a local time of day \"HH:MM\" or \"HH:MM:SS\""
+        static let accepted =
+            "\"now\", \"after-interval\", a local time of day \"HH:MM\" or \"HH:MM:SS\", or a local date and time "
+            + "\"YYYY-MM-DDTHH:MM\" or \"YYYY-MM-DDTHH:MM:SS\""
 
-        /// Reads a `first_fire` value: `now`, `after-interval`, `07:30`, `23:59:30`.
+        /// Reads a `first_fire` value: `now`, `after-interval`, `07:30`, `23:59:30`, `2026-12-24T18:00`.
         init?(text: String) {
             switch text {
             case "now": self = .now
             case "after-interval": self = .afterInterval
             default:
-                guard let time = TimeOfDay(text: text) else { return nil }
-                self = .at(time)
+                if let time = TimeOfDay(text: text) {
+                    self = .at(time)
+                } else if let date = LocalDateTime(text: text) {
+                    self = .on(date)
+                } else {
+                    return nil
+                }
+            }
+        }
+
+        /// Whether it names a time on the local wall clock (a time of day or a date), as an alarm's must.
+        var isClockTime: Bool {
+            switch self {
+            case .at, .on: true
+            case .now, .afterInterval: false
             }
         }
 
@@ -32,6 +49,7 @@ extension TimerDefinition {
             case .now: "now"
             case .afterInterval: "after-interval"
             case .at(let time): time.text
+            case .on(let date): date.text
             }
         }
 
@@ -44,8 +62,82 @@ extension TimerDefinition {
             case .now: .zero
             case .afterInterval: interval
             case .at(let time): time.timeUntilNext(after: wallNow, utcOffset: utcOffset)
+            case .on(let date): max(wallNow.duration(to: date.instant(utcOffset: utcOffset)), .zero)
             }
         }
+    }
+}
+
+/// A date and time on the local wall clock, to the second: `2026-12-24T18:00`.
+package struct LocalDateTime: Equatable, Sendable {
+    /// 1970…9999.
+    package let year: Int
+    /// 1…12.
+    package let month: Int
+    /// 1…the month's last day.
+    package let day: Int
+    /// The time on that day.
+    package let time: TimeOfDay
+
+    /// Checked: `nil` unless the date exists (29 February only in a leap year).
+    package init?(year: Int, month: Int, day: Int, time: TimeOfDay) {
+        guard (1970...9999).contains(year), (1...12).contains(month), day >= 1,
+            day <= Self.days(inMonth: month, of: year)
+        else { return nil }
+        (self.year, self.month, self.day, self.time) = (year, month, day, time)
+    }
+
+    /// Reads `YYYY-MM-DDTHH:MM` or `YYYY-MM-DDTHH:MM:SS` (ISO 8601 without a zone: local time).
+    init?(text: String) {
+        let halves = text.split(separator: "T", omittingEmptySubsequences: false)
+        guard halves.count == 2, let time = TimeOfDay(text: String(halves[1])) else { return nil }
+        let parts = halves[0].split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 3, zip(parts, [4, 2, 2]).allSatisfy({ $0.count == $1 }),
+            parts.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } })
+        else { return nil }
+        let numbers = parts.compactMap { Int($0) }
+        self.init(year: numbers[0], month: numbers[1], day: numbers[2], time: time)
+    }
+
+    /// `2026-12-24T18:00`, or with its seconds `2026-12-24T18:00:30`.
+    var text: String {
+        func twoDigits(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(year)-\(twoDigits(month))-\(twoDigits(day))T\(time.text)"
+    }
+
+    private static func days(inMonth month: Int, of year: Int) -> Int {
+        switch month {
+        case 2: year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
+    }
+
+    /// Seconds from 1970-01-01T00:00 to this date and time, read as if it were UTC (days from the
+    /// civil calendar, proleptic Gregorian).
+    private var secondsAsUTC: Int64 {
+        let shifted = Int64(month <= 2 ? year - 1 : year)
+        let era = shifted / 400
+        let yearOfEra = shifted - era * 400
+        let dayOfYear = Int64((153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1)
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        let days = era * 146_097 + dayOfEra - 719_468
+        return days * 86_400 + Int64(time.hour * 3_600 + time.minute * 60 + time.second)
+    }
+
+    /// The wall-clock instant the local clock shows this date and time at, in the zone `utcOffset`
+    /// gives. A time the clock shows twice (summer time ending) is the earlier; one it skips (summer
+    /// time starting) is as far past the change as it was past the skipped hour's start, as
+    /// `mktime` does: 02:30 on a day the clock goes from 02:00 to 03:00 is 03:30.
+    func instant(utcOffset: (Instant) -> Duration) -> Instant {
+        let local = Instant(nanoseconds: secondsAsUTC * 1_000_000_000)
+        // The offsets in force half a day either side cover any one change around the target.
+        let before = utcOffset(local - .seconds(43_200))
+        let after = utcOffset(local + .seconds(43_200))
+        let shown = [before, after].map { (offset: $0, instant: local - $0) }.filter {
+            utcOffset($0.instant) == $0.offset
+        }
+        return shown.map(\.instant).min() ?? local - before
     }
 }
 

@@ -9,7 +9,7 @@ extension TimerDefinition {
             "timers.mechanism", \.kind,
             [
                 "runloop": .runLoop, "dispatch": .dispatch, "main-queue": .mainQueue, "displaylink": .displayLink,
-                "task": .task,
+                "task": .task, "alarm": .alarm,
             ]),
         .duration("timers.interval", \.interval, in: intervalRange),
         .integer("timers.refresh_rate", \.refreshRate, in: Config.fpsRange),
@@ -23,8 +23,12 @@ extension TimerDefinition {
         .flag("timers.start", \.startsAtLaunch),
         .choice(
             "timers.drives", \.drives,
-            ["log": .log, "countdown": .countdown, "ripple": .ripple, "samples": .samples, "uploads": .uploads]),
+            [
+                "log": .log, "countdown": .countdown, "ripple": .ripple, "samples": .samples, "uploads": .uploads,
+                "stopwatch": .stopwatch,
+            ]),
         .integer("timers.countdown", \.countdownSeconds, in: 1...3_600),
+        .flag("timers.overtime", \.overtime),
         .flag("timers.bell", \.actions.bell),
         .flag("timers.flash", \.actions.flash),
         .flag("timers.notify", \.actions.notify),
@@ -73,14 +77,21 @@ extension TimerDefinition {
                     + "(accepted: \"uptime\"; use mechanism = \"dispatch\" for the continuous or wall clock)"
             )
         }
-        if !kind.hasModes && mode != .default {
+        if !kind.hasModes && kind != .alarm && mode != .default {
             return (
                 "mode",
                 "field 'timers.mode' is set for a dispatch timer, which has no mode (G1) "
                     + "(accepted: leave it out, or use mechanism = \"runloop\")"
             )
         }
-        if actions.actsOn == .end && repeats && drives != .countdown {
+        if kind == .alarm && !firstFire.isClockTime {
+            return (
+                "first_fire",
+                "an alarm rings at a local time: field 'timers.first_fire' = \"\(firstFire.text)\" is invalid for "
+                    + "mechanism = \"alarm\" (accepted: a time of day \"HH:MM\" or a date \"YYYY-MM-DDTHH:MM\")"
+            )
+        }
+        if actions.actsOn == .end && !isOneShot && drives != .countdown {
             return (
                 "act_on",
                 "field 'timers.act_on' = \"end\" is invalid for a repeating timer, which never ends by itself "
@@ -102,7 +113,13 @@ extension TimerDefinition {
         } else {
             ignored.append(("refresh_rate", "mechanism = \"\(kind.rawValue)\"; only a display link has a refresh rate"))
         }
-        if drives != .countdown { ignored.append(("countdown", "a timer that drives no countdown")) }
+        if kind == .alarm {
+            let why = "an alarm, which rings once at first_fire on the wall clock, in any mode"
+            ignored += ["interval", "repeats", "tolerance", "clock", "mode", "drives"].map { ($0, why) }
+        }
+        if drives != .countdown {
+            ignored += ["countdown", "overtime"].map { ($0, "a timer that drives no countdown") }
+        }
         if actions.hook == nil { ignored.append(("hook_limit", "a timer without a hook")) }
         return ignored.first { keys.contains($0.key) }.map {
             ($0.key, "field 'timers.\($0.key)' does nothing for \($0.why) (accepted: leave it out)")
@@ -115,9 +132,10 @@ extension TimerDefinition {
         switch drives {
         case .log:
             return nil
-        case .countdown where kind == .displayLink || !repeats:
+        case .countdown where kind == .displayLink || !repeats, .stopwatch where kind == .displayLink || !repeats:
             return "\(field) a display link or a one-shot timer (accepted: a repeating \"runloop\", "
-                + "\"dispatch\", \"main-queue\" or \"task\" timer: one fire, one second less)"
+                + "\"dispatch\", \"main-queue\" or \"task\" timer"
+                + (drives == .countdown ? ": one fire, one second less)" : ": its fires refresh the time shown)")
         case .ripple where kind != .displayLink:
             return "\(field) mechanism = \"\(kind.rawValue)\" (accepted: mechanism = \"displaylink\")"
         case .samples where kind != .runLoop || !repeats || interval < .milliseconds(100),

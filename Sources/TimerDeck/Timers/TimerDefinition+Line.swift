@@ -1,26 +1,54 @@
 extension TimerDefinition {
     /// The add-timer prompt's syntax, as its hint says it.
-    static let lineSyntax = "NAME INTERVAL [runloop|dispatch|task] [once] [default|tracking|common]"
+    static let lineSyntax =
+        "NAME INTERVAL [runloop|dispatch|task] [once] [default|tracking|common] [countdown|overtime|stopwatch], "
+        + "or NAME HH:MM"
 
     /// A timer from one line typed at the add-timer prompt (`a`): its name, its interval, and in any
     /// order the mechanism, `once` and the mode; checked by the same field table as the config, so
-    /// the message names the field, the value and what is accepted.
+    /// the message names the field, the value and what is accepted. `countdown` makes it an SMS
+    /// countdown as long as the interval (whole seconds) on a timer firing every second;
+    /// `overtime` too, counting on past its end. `stopwatch` makes it a stopwatch whose display the
+    /// timer refreshes every interval. `NAME HH:MM` (or a date, `YYYY-MM-DDTHH:MM`) is an
+    /// alarm at that local time.
     static func parse(line: String, taken: [String]) throws(ConfigError) -> TimerDefinition {
         let words = line.split(separator: " ").map(String.init)
         guard words.count >= 2 else {
             throw ConfigError(message: "type \(lineSyntax), e.g. tea 3m dispatch once")
         }
         var table: [String: ConfigValue] = ["name": .text(words[0]), "interval": .text(words[1])]
+        if FirstFire(text: words[1])?.isClockTime == true {
+            guard words.count == 2 else {
+                throw ConfigError(message: "an alarm is NAME HH:MM or NAME YYYY-MM-DDTHH:MM, nothing more")
+            }
+            table = ["name": .text(words[0]), "mechanism": .text("alarm"), "first_fire": .text(words[1])]
+        }
         for word in words.dropFirst(2) {
             switch word {
             case "runloop", "dispatch", "task": table["mechanism"] = .text(word)
             case "once": table["repeats"] = .flag(false)
             case "default", "tracking", "common": table["mode"] = .text(word)
+            case "stopwatch": table["drives"] = .text("stopwatch")
+            case "countdown", "overtime":
+                table["drives"] = .text("countdown")
+                if word == "overtime" { table["overtime"] = .flag(true) }
             default:
                 throw ConfigError(
-                    message: "\(UserText.quote(word)) is not runloop, dispatch, task, once, default, tracking or common"
-                )
+                    message: "\(UserText.quote(word)) is not runloop, dispatch, task, once, default, tracking, common, "
+                        + "countdown, overtime or stopwatch")
             }
+        }
+        if table["drives"] == .text("countdown") {
+            // The interval is the countdown's length; its timer fires every second, a second a fire.
+            guard case .text(let length) = table["interval"], let seconds = DurationText.parse(length),
+                seconds >= .seconds(1), seconds <= .seconds(3_600), seconds.nanoseconds % 1_000_000_000 == 0
+            else {
+                throw ConfigError(
+                    message: "a countdown's length \(UserText.quote(words[1])) is invalid (accepted: whole seconds, "
+                        + "1s…1h, e.g. tea 3m countdown)")
+            }
+            table["countdown"] = .integer(Int(seconds.nanoseconds / 1_000_000_000))
+            table["interval"] = .text("1s")
         }
         let timer = try Config.timer(table, places: nil)
         guard !taken.contains(timer.name) else {

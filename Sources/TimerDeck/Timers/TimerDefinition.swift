@@ -27,9 +27,13 @@ package struct TimerDefinition: Equatable, Sendable {
         /// An async task on the dashboard's loop that repeats a sleep in ``TimerDefinition/mode``
         /// on the loop's clock, each wake-up a fire (C-X1, C-X2).
         case task
+        /// An alarm: one ring at ``TimerDefinition/firstFire``, a local time of day or date, whose
+        /// deadline is an instant of the wall clock (decisions.md 9), kept across a sleep, a change
+        /// of the clock and a change of the zone's offset; a dispatch timer on the wall clock.
+        case alarm
 
         /// Whether a timer of this kind is scheduled in a run loop mode (a dispatch timer is not, G1).
-        var hasModes: Bool { self != .dispatch && self != .mainQueue }
+        var hasModes: Bool { self != .dispatch && self != .mainQueue && self != .alarm }
 
         /// Whether its deadlines are on the loop's uptime clock only (a dispatch timer picks its clock).
         var isOnUptimeClock: Bool { self == .runLoop || self == .task }
@@ -48,6 +52,8 @@ package struct TimerDefinition: Equatable, Sendable {
         case samples
         /// The upload pipeline's upload job: the new samples out as one batch a fire (S2).
         case uploads
+        /// A stopwatch with laps (`L`), shown in the SMS panel; its timer's fires refresh it.
+        case stopwatch
     }
 
     /// Short unique name, shown in the inspector and the fire log.
@@ -72,10 +78,15 @@ package struct TimerDefinition: Equatable, Sendable {
     package var drives: Drives = .log
     /// The length of an SMS countdown in seconds (for ``Drives/countdown``).
     package var countdownSeconds = 60
+    /// Whether an SMS countdown counts on past its end as `+01:23` instead of going back to `Send`.
+    package var overtime = false
     /// Whether it starts with the dashboard (otherwise `s` starts it).
     package var startsAtLaunch = true
     /// The bell and the hook, and when they act.
     package var actions = TimerActions()
+
+    /// Whether it ends after its first fire: a one-shot timer (C-T5) or an alarm.
+    var isOneShot: Bool { !repeats || kind == .alarm }
 
     /// An empty definition; `name` must be set before it is valid.
     package init() {}

@@ -10,10 +10,11 @@ final class LineFile {
     /// The first write error, if any.
     private(set) var failure: String?
 
-    /// Creates (or truncates) `path`; `role` names the file in the message ("trace file").
-    init(path: String, role: String) throws(TraceFileError) {
+    /// Creates (or truncates) `path`; `role` names the file in the message ("trace file"). With
+    /// `exclusive`, a file already there is left alone and refused.
+    init(path: String, role: String, exclusive: Bool = false) throws(TraceFileError) {
         do {
-            descriptor = try FileIO.open(path, flags: O_WRONLY | O_CREAT | O_TRUNC, mode: 0o644)
+            descriptor = try FileIO.open(path, flags: O_WRONLY | O_CREAT | (exclusive ? O_EXCL : O_TRUNC), mode: 0o644)
         } catch {
             throw TraceFileError(
                 message: "\(role) \(UserText.quote(path)): \(error.reason) (\(Self.remedy(error.code)))")

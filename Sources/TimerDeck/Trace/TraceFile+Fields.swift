@@ -15,18 +15,20 @@ extension TraceFile {
         Field(
             name: "event", events: "all",
             meaning: "`fire`, `nested-run` (a nested run of the loop starts), `nested-run-end`, `mode` (a timer "
-                + "moved to `mode`), `sleep` (a simulated machine sleep, `z`) or `wake-up` (the loop woke from a "
-                + "sleep)"),
+                + "moved to `mode`), `sleep` (a simulated machine sleep, `z`), `wake-up` (the loop woke from a "
+                + "sleep) or `lap` (a stopwatch's lap, `L`)"),
         Field(
             name: "t_ns", events: "all", meaning: "when, in nanoseconds since the dashboard started (its uptime clock)"),
-        Field(name: "timer", events: "fire, mode", meaning: "the row's name"),
+        Field(name: "timer", events: "fire, mode, lap", meaning: "the row's name"),
+        Field(name: "split_ns", events: "lap", meaning: "the stopwatch's time at the lap"),
+        Field(name: "lap_ns", events: "lap", meaning: "the lap's time (since the lap before, or the start)"),
         Field(name: "sleep_ns", events: "sleep", meaning: "how long the simulated sleep lasted"),
         Field(
             name: "reason", events: "wake-up",
             meaning: "why the loop woke: `timer`, `input`, `block`, `wake-up` (another thread), `timeout`"),
         Field(
             name: "mechanism", events: "fire",
-            meaning: "`runloop`, `dispatch`, `main-queue`, `displaylink`, `task` or `upload`"),
+            meaning: "`runloop`, `dispatch`, `main-queue`, `displaylink`, `task`, `alarm` or `upload`"),
         Field(
             name: "mode", events: "all but sleep",
             meaning: "the run loop mode it happened in (`default`, `tracking`, `modal`); for `mode`, the timer's "

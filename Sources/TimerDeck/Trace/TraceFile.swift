@@ -47,6 +47,13 @@ package final class TraceFile {
                 + "\"mode\":\(Self.quoted(mode.rawValue)),\"depth\":\(depth)}")
     }
 
+    /// Writes a stopwatch's lap: its split and its lap time.
+    func lap(timer: String, _ lap: Stopwatch.Lap, at time: Instant, since start: Instant, depth: Int) {
+        write(
+            "{\"event\":\"lap\",\"t_ns\":\(start.duration(to: time).nanoseconds),\"timer\":\(Self.quoted(timer)),"
+                + "\"split_ns\":\(lap.split.nanoseconds),\"lap_ns\":\(lap.time.nanoseconds),\"depth\":\(depth)}")
+    }
+
     /// Writes a simulated machine sleep of `length` (`z`, G3): continuous and wall time jumped by it.
     func sleep(_ length: Duration, at time: Instant, since start: Instant, depth: Int) {
         write(

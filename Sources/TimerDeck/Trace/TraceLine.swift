@@ -30,7 +30,7 @@ struct TraceLine: Decodable, Equatable, Sendable {
     }
 
     /// The events a trace holds.
-    static let events = ["fire", "nested-run", "nested-run-end", "mode", "sleep", "wake-up"]
+    static let events = ["fire", "nested-run", "nested-run-end", "mode", "sleep", "wake-up", "lap"]
 
     /// The trace lines of a trace file's `text` lines; an unreadable line is named with what is wrong.
     static func parse(_ text: some Sequence<some StringProtocol>, source: String) throws(TracePlotError) -> [TraceLine]

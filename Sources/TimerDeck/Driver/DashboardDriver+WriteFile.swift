@@ -2,29 +2,31 @@ import Glibc
 import RunLoopKit
 
 extension DashboardDriver {
-    /// Writes the defined timers' config `text` to `path` (`~/` is the home directory) and says how
-    /// it went in the status bar. An existing file is replaced only with `overwrite`, and whole:
-    /// otherwise the state asks first, and says so when the file is the running config.
-    func writeTimers(_ text: String, to path: String, overwrite: Bool) {
+    /// Writes `text`, what `export` names (the defined timers' config, a stopwatch's laps as CSV),
+    /// to `path` (`~/` is the home directory) and says how it went in the status bar. An existing
+    /// file is replaced only with `overwrite`, and whole: otherwise the state asks first, and says so
+    /// when the file is the running config.
+    func write(_ export: Export, _ text: String, to path: String, overwrite: Bool) {
         let path = Self.expandingHome(path)
         var info = stat()
         if stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR {
-            send(.notice("could not write the timers: \(UserText.quote(path)) is a directory; name a file in it"))
+            send(.notice("could not write \(export.what): \(UserText.quote(path)) is a directory; name a file in it"))
             return
         }
         if !overwrite && stat(path, &info) == 0 {
-            send(.fileExists(path: path, isRunningConfig: isRunningConfig(info)))
+            send(.fileExists(export, path: path, isRunningConfig: isRunningConfig(info)))
             return
         }
         // Written beside it and renamed over it: a failure leaves the file that was there whole.
         do {
             try FileIO.replace(atPath: path, with: Array(text.utf8), mode: 0o644)
-            send(.notice("wrote the timers to \(UserText.quote(path)); use it with --config"))
+            let use = export == .timers ? "; use it with --config" : ""
+            send(.notice("wrote \(export.what) to \(UserText.quote(path))\(use)"))
         } catch {
             send(
                 .notice(
-                    "could not write the timers to \(UserText.quote(path)): \(error.reason); nothing there was changed")
-            )
+                    "could not write \(export.what) to \(UserText.quote(path)): \(error.reason); nothing there was changed"
+                ))
         }
     }
 

@@ -1,0 +1,80 @@
+import Glibc
+import RunLoopKit
+import Uploads
+
+/// The file the running and paused countdowns, alarms and stopwatches are kept in
+/// (``SavedTimers``), `$XDG_STATE_HOME/timerdeck/timers.state` by default, beside the outbox.
+///
+/// Each save writes a temporary file beside it, flushes it to the disk (`fsync`), renames it over
+/// the old one and flushes the directory: a process killed at any point (`kill -9`) leaves either
+/// the old file or the new one, whole, so no timer is lost or doubled. A file that cannot be read
+/// as one is reported and kept aside under another name, never overwritten.
+///
+/// ```swift
+/// let file = TimerStateFile(path: "/home/me/.local/state/timerdeck/timers.state")
+/// let (saved, notice) = file.load()
+/// ```
+package final class TimerStateFile {
+    /// Where it is.
+    package let path: String
+    /// What the last save left unsaid: the first failure, once.
+    private var failed = false
+
+    /// The state file at `path` (its directory is made, mode 0700, at the first save).
+    package init(path: String) {
+        self.path = path
+    }
+
+    /// `$XDG_STATE_HOME/timerdeck/timers.state`, or `~/.local/state/timerdeck/timers.state`: in the
+    /// state directory, beside the outbox.
+    package static var defaultPath: String { StateDirectory.url().appendingPathComponent("timers.state").path }
+
+    /// The timers it keeps, and what to say about it: `nil` and nothing for a missing file; for a
+    /// corrupt one, nothing kept and where it was put aside.
+    func load() -> (SavedTimers?, notice: String?) {
+        guard let text = Self.read(path) else { return (nil, nil) }
+        if let saved = SavedTimers(text: text) { return (saved, nil) }
+        var aside = path + ".corrupt"
+        var number = 1
+        while access(aside, F_OK) == 0 {
+            number += 1
+            aside = path + ".corrupt-\(number)"
+        }
+        guard rename(path, aside) == 0 else {
+            return (nil, "the timers file \(UserText.quote(path)) is corrupt and could not be put aside: \(Self.error)")
+        }
+        return (nil, "the timers file was corrupt: kept aside as \(UserText.quote(aside)); starting without it")
+    }
+
+    /// Writes `saved` atomically; returns what went wrong the first time it does, else `nil`.
+    func save(_ saved: SavedTimers) -> String? {
+        let problem = write(saved.text)
+        defer { failed = problem != nil }
+        return failed ? nil : problem.map { "could not keep the timers in \(UserText.quote(path)): \($0)" }
+    }
+
+    private func write(_ text: String) -> String? {
+        let directory = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
+        do {
+            if !directory.isEmpty, access(directory, F_OK) != 0 { try FileIO.createDirectory(atPath: directory) }
+            try FileIO.replace(atPath: path, with: Array(text.utf8), mode: 0o600)
+            return nil
+        } catch {
+            return error.reason
+        }
+    }
+
+    private static var error: String { String(cString: strerror(errno)) }
+
+    private static func read(_ path: String) -> String? {
+        do {
+            let descriptor = try FileIO.open(path, flags: O_RDONLY)
+            defer { close(descriptor) }
+            // A state file holds a few lines; a huge one is not one.
+            let bytes = try FileIO.readAll(descriptor, path: path, maximum: 1 << 20)
+            return bytes.count > 1 << 20 ? "" : String(decoding: bytes, as: UTF8.self)
+        } catch {
+            return nil
+        }
+    }
+}

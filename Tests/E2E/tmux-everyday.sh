@@ -1,0 +1,167 @@
+#!/usr/bin/env bash
+# Everyday timers in a real terminal (tmux): an alarm at a clock time rings, and a stopwatch's laps
+# are exported with E and with --laps, and a restart (after q, and after kill -9) keeps every timer.
+# Usage: tmux-everyday.sh PATH/TO/timerdeck SCENARIO
+# Scenarios: alarm, laps, restart.
+# Exit status 0 when every check of the scenario passes.
+set -u
+binary=${1:?usage: tmux-everyday.sh PATH/TO/timerdeck SCENARIO}
+scenario=${2:?the scenario}
+socket="timerdeck-everyday-$$"
+session=deck
+failures=0
+# The dashboard's state goes to a scratch directory, never the user's.
+state=$(mktemp -d)
+tmux_() { tmux -L "$socket" "$@"; }
+trap 'tmux_ kill-server >/dev/null 2>&1; rm -rf "$state"' EXIT
+
+source "$(dirname "$0")/tmux-checks.sh"
+
+# start COMMAND: the pane runs COMMAND at 100x30, then prints its exit status.
+start() {
+    tmux_ -f /dev/null new-session -d -s "$session" -x 100 -y 30 >/dev/null 2>&1 </dev/null \
+        "export TERM=xterm-256color XDG_STATE_HOME=$state; $1; printf '\\r\\nTIMERDECK-EXIT=%s\\r\\n' \$?; sleep 60"
+}
+
+# type_text TEXT: each character a key, as a user types it.
+type_text() { tmux_ send-keys -t "$session" -l "$1"; }
+
+alarm() {
+    # Four seconds from now on the local clock (TZ as the test's environment has it).
+    local at
+    at=$(date -d '+4 seconds' +%H:%M:%S)
+    cat >"$state/alarm.toml" <<TOML
+[[timers]]
+name = "tea"
+drives = "countdown"
+countdown = 60
+start = false
+
+[[timers]]
+name = "lunch"
+mechanism = "alarm"
+first_fire = "$at"
+bell = true
+hook = "echo rang > $state/rang; echo lunch rang"
+TOML
+    start "$binary --config $state/alarm.toml"
+    check "the alarm is listed beside the countdown" "lunch · alarm on the wall clock"
+    check "the countdown says its clock" "tea · Timer in default, uptime clock"
+    check "the alarm rings: its hook ran" "hook exit 0: lunch rang" 20
+    if [ -f "$state/rang" ]; then pass "the hook wrote its file"; else fail "the hook wrote its file"; fi
+    tmux_ send-keys -t "$session" q
+    check "quit" "TIMERDECK-EXIT=0"
+}
+
+laps() {
+    cat >"$state/laps.toml" <<TOML
+[[timers]]
+name = "run"
+drives = "stopwatch"
+interval = "100ms"
+TOML
+    start "$binary --config $state/laps.toml --laps $state/at-exit.csv"
+    check "the stopwatch runs" "run · stopwatch, 0 laps"
+    tmux_ send-keys -t "$session" L
+    check "a lap" "run: lap 1"
+    sleep 0.3
+    tmux_ send-keys -t "$session" L
+    check "another lap" "run: lap 2"
+    tmux_ send-keys -t "$session" v
+    check "the laps are listed" "Laps of run (2; v or Esc to close)"
+    # Escape alone: followed at once by a key, a terminal reads the pair as Alt and that key.
+    tmux_ send-keys -t "$session" Escape
+    check "the laps are hidden" "run · stopwatch, 2 laps"
+    tmux_ send-keys -t "$session" E
+    check "E asks for a file" "write the laps of run to"
+    type_text "$state/laps.csv"
+    tmux_ send-keys -t "$session" Enter
+    check "E wrote the laps" "wrote the laps of run to"
+    if [ "$(grep -c '^run,' "$state/laps.csv" 2>/dev/null)" = 2 ]; then pass "two laps in the CSV"; else fail "two laps in the CSV"; fi
+    tmux_ send-keys -t "$session" E
+    type_text "$state/laps.csv"
+    tmux_ send-keys -t "$session" Enter
+    check "an existing file is not overwritten unasked" "exists: Enter overwrites it, Esc keeps it"
+    tmux_ send-keys -t "$session" Escape
+    check "Esc keeps the file" "kept"
+    tmux_ send-keys -t "$session" q
+    check "quit" "TIMERDECK-EXIT=0"
+    if [ "$(grep -c '^run,' "$state/at-exit.csv" 2>/dev/null)" = 2 ]; then pass "--laps wrote the laps at the exit"; else fail "--laps wrote the laps at the exit"; fi
+}
+
+# restarted: the session's pane is gone and a new one runs COMMAND.
+restarted() {
+    tmux_ kill-session -t "$session" >/dev/null 2>&1
+    start "$1"
+}
+
+# kept NAME: the state file holds exactly one line for the timer NAME.
+kept() {
+    if [ "$(grep -c "^[a-z]*	$1	" "$state/timerdeck/timers.state" 2>/dev/null)" = 1 ]; then
+        pass "$1 is kept once"
+    else
+        fail "$1 is kept once"
+    fi
+}
+
+restart() {
+    local at
+    at=$(date -d '+2 hours' +%H:%M)
+    cat >"$state/restart.toml" <<TOML
+[[timers]]
+name = "tea"
+drives = "countdown"
+countdown = 600
+start = false
+
+[[timers]]
+name = "run"
+drives = "stopwatch"
+interval = "100ms"
+
+[[timers]]
+name = "lunch"
+mechanism = "alarm"
+first_fire = "$at"
+TOML
+    start "$binary --config $state/restart.toml"
+    check "the stopwatch runs" "run · stopwatch, 0 laps"
+    tmux_ send-keys -t "$session" Enter
+    check "the countdown counts" "[ Resend (59"
+    tmux_ send-keys -t "$session" Down
+    tmux_ send-keys -t "$session" L
+    check "a lap" "run: lap 1"
+    tmux_ send-keys -t "$session" q
+    check "quit" "TIMERDECK-EXIT=0"
+    for name in tea run lunch; do kept "$name"; done
+    restarted "$binary --config $state/restart.toml"
+    check "every timer is back after q" "restored 3 timers"
+    check "the countdown goes on" "[ Resend (59"
+    check "the stopwatch keeps its lap" "run · stopwatch, 1 lap"
+    check "the alarm is set" "lunch · alarm on the wall clock in "
+    local pid
+    pid=$(pgrep -x -P "$(tmux_ display-message -p -t "$session" '#{pane_pid}')" timerdeck)
+    kill -9 "$pid"
+    check "killed" "TIMERDECK-EXIT=137"
+    for name in tea run lunch; do kept "$name"; done
+    # A kill during a save leaves a temporary file beside it, never a partial timers.state.
+    if head -1 "$state/timerdeck/timers.state" | grep -qx "timerdeck-state 1"; then
+        pass "the state file is whole"
+    else
+        fail "the state file is whole"
+    fi
+    restarted "$binary --config $state/restart.toml"
+    check "every timer is back after kill -9" "restored 3 timers"
+    check "the stopwatch still has its lap" "run · stopwatch, 1 lap"
+    if [ "$(screen | grep -c 'run · stopwatch')" = 1 ]; then pass "no timer doubled"; else fail "no timer doubled"; fi
+    tmux_ send-keys -t "$session" q
+    check "quit" "TIMERDECK-EXIT=0"
+}
+
+case "$scenario" in
+alarm) alarm ;;
+laps) laps ;;
+restart) restart ;;
+*) fail "unknown scenario $scenario" ;;
+esac
+exit $((failures > 0))

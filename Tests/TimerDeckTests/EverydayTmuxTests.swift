@@ -1,0 +1,24 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Runs Tests/E2E/tmux-everyday.sh against the built `timerdeck` in a real terminal (tmux), one
+/// scenario per test: an alarm at a clock time rings (its hook runs), a stopwatch's laps are
+/// exported with `E` (an existing file only on Enter at the question) and with `--laps`, and a
+/// restart keeps every timer once, after `q` and after `kill -9`.
+@Suite(
+    "Everyday timers in tmux", .tags(.tmux, .process, .slow),
+    .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux"), "tmux is not installed"),
+    .enabled(if: BuiltProduct.isBuilt("timerdeck"), "build timerdeck first"))
+struct EverydayTmuxTests {
+    @Test("Each scenario passes every check in a real terminal", arguments: ["alarm", "laps", "restart"])
+    func scenario(_ name: String) throws {
+        // Output goes to files, not a pipe, so the tmux server the script starts cannot hold it open.
+        let outcome = try ChildProcess.run(
+            "/bin/bash", [RepositoryFile.path("Tests/E2E/tmux-everyday.sh"), BuiltProduct.path("timerdeck"), name],
+            timeout: .seconds(120))
+        let text = outcome.output + outcome.error
+        #expect(outcome.status == 0, "\(outcome)")
+        #expect(!text.contains("FAIL"), "\(text)")
+    }
+}
