@@ -49,6 +49,9 @@ public final class RunLoop {
     var performRequests = PerformRequests()
     /// The insertion orders of the loop's timers and timeout sets (C-T3).
     let insertionOrders = InsertionOrders()
+    /// How many of the loop's timers are running their callout now (C-T4): while none is, the
+    /// wake-up window needs no timer's firing flag.
+    var firingTimerCount = 0
     /// The timeout sets made for ``Mode/common``, copied into a mode that becomes common (C-M5).
     var commonTimeoutSets: [TimeoutSet] = []
     /// Whether a main-queue drain is in progress (``serviceMainQueue(in:)``), so a nested run does not drain again.

@@ -158,6 +158,11 @@ public final class Timer {
                 compactTolerance = UInt32.max
                 extrasForWriting().toleranceNanoseconds = value
             }
+            // The queues cache fire time + tolerance in their entries (TimerQueue invariant 5).
+            if isQueued, let loop = runLoop {
+                loop.checkThread("Timer.tolerance")
+                forEachQueueID { loop.queue(withID: $0).retolerate(self) }
+            }
         }
     }
 

@@ -2,7 +2,8 @@
 /// order), libev's design. Schedule, cancel and reschedule are O(log n), with no linear scan
 /// (CFRunLoop and swift-nio cancel by scanning); a pass takes the due timers off the top in order.
 ///
-/// Invariants (``isConsistent`` checks exactly these, in debug builds after mutations):
+/// Invariants (in debug builds, ``isConsistent`` checks 1–3 and 5 after mutations, and
+/// ``checkWindowInDebugBuilds(_:)`` checks 6 when a remembered window is used):
 /// 1. **Order.** No entry precedes its parent by (deadline, order): the top is the next timer to
 ///    fire. Orders are unique per run loop and grow, so ties keep insertion order (C-T3,
 ///    decisions.md 2); an entry's order is renewed whenever its timer is repositioned (C-T7).
@@ -13,6 +14,10 @@
 ///    repositions it) or puts it back before it returns. ``parkedCount`` counts them.
 /// 4. **Ownership.** The queue holds one reference to the timer of each entry; the reference of a
 ///    parked timer belongs to the pass that took it.
+/// 5. **Latest fire.** Each entry caches its timer's fire time + tolerance (C-T9), so the wake-up
+///    window is found in the heap alone; ``retolerate(_:)`` refreshes it when the tolerance changes.
+/// 6. **Remembered window.** ``window``, when known, is the wake-up window of the heap as it is now;
+///    every mutation keeps it or forgets it (``noteAdded(_:)``, ``noteRemoved(_:)``).
 ///
 /// It is only touched on the run loop's thread and never re-entrantly; its storage is one plain
 /// buffer, so the hot paths pay neither copy-on-write uniqueness checks nor dynamic exclusivity checks.
@@ -22,10 +27,30 @@ final class TimerQueue {
     /// pass hands a popped timer's reference to its callout and releases it once, instead of a
     /// retain and release around every callout (with the removal of each fired one-shot, about
     /// 25 % of the 1M all-due run's profile when the pass did that).
+    ///
+    /// `latest` is the fire time + tolerance (invariant 5): the wake-up window reads no timer object.
+    /// It makes the entry 32 bytes, two to a cache line, so a node's four children span two lines.
     struct Entry {
         var deadline: Int64
         var order: UInt64
         var timer: Unmanaged<Timer>
+        var latest: Int64
+
+        /// An entry for `timer`, its latest fire time read from its tolerance now.
+        @inline(__always)
+        init(deadline: Int64, order: UInt64, timer: Unmanaged<Timer>) {
+            self.deadline = deadline
+            self.order = order
+            self.timer = timer
+            latest = Self.latest(deadline, timer._withUnsafeGuaranteedRef { $0.toleranceNanoseconds })
+        }
+
+        /// `deadline + tolerance`, `Int64.max` on overflow.
+        @inline(__always)
+        static func latest(_ deadline: Int64, _ tolerance: Int64) -> Int64 {
+            let (sum, overflow) = deadline.addingReportingOverflow(tolerance)
+            return overflow ? Int64.max : sum
+        }
 
         @inline(__always)
         func precedes(_ other: Entry) -> Bool {
@@ -40,6 +65,11 @@ final class TimerQueue {
     private var heapCapacity = 0
     /// Timers of this mode that a pass has taken off the heap (invariant 3).
     private(set) var parkedCount = 0
+    /// The wake-up window last found for a bound, kept while the heap's changes leave it true
+    /// (invariant 6), so a wake-up that changed nothing in it does not walk it again.
+    private var window: Window?
+    /// How many times the wake-up window was found by walking the heap (for tests).
+    private(set) var windowWalks = 0
     #if DEBUG
     /// Mutations since the last full ``isConsistent`` check (debug builds only).
     private var mutationsSinceCheck = 0
@@ -89,6 +119,7 @@ final class TimerQueue {
             return
         }
         let index = Int(slot)
+        noteRemoved(heap[index])
         heapCount -= 1
         if index != heapCount {
             heap[index] = heap[heapCount]
@@ -107,10 +138,23 @@ final class TimerQueue {
             return
         }
         let index = Int(slot)
+        noteRemoved(heap[index])
         heap[index].deadline = deadline
         heap[index].order = order
+        heap[index].latest = Entry.latest(deadline, timer.toleranceNanoseconds)
+        noteAdded(heap[index])
         restore(at: index)
         checkInvariantsInDebugBuilds()
+    }
+
+    /// Refreshes the latest fire time of `timer`'s entry after its tolerance changed (invariant 5).
+    /// A parked timer's entry is refreshed when it is put back.
+    func retolerate(_ timer: Timer) {
+        guard let slot = timer.slot(in: id), slot != QueueSlot.parked else { return }
+        let index = Int(slot)
+        noteRemoved(heap[index])
+        heap[index].latest = Entry.latest(heap[index].deadline, timer.toleranceNanoseconds)
+        noteAdded(heap[index])
     }
 
     /// Takes the top entry off the heap if it is due at `limit`, parking its timer (invariant 3):
@@ -118,6 +162,7 @@ final class TimerQueue {
     func popFirst(dueBy limit: Int64) -> Entry? {
         guard heapCount > 0, heap[0].deadline <= limit else { return nil }
         let top = heap[0]
+        noteRemoved(top)
         top.timer._withUnsafeGuaranteedRef { $0.setSlot(QueueSlot.parked, in: id) }
         parkedCount += 1
         heapCount -= 1
@@ -140,41 +185,94 @@ final class TimerQueue {
             return
         }
         parkedCount -= 1
+        // The tolerance may have changed while the timer was off the heap (invariant 5).
+        var entry = entry
+        entry.latest = Entry.latest(entry.deadline, timer.toleranceNanoseconds)
         append(entry)
     }
 
-    /// Narrows `hard` to the earliest "fire time + tolerance" among timers that are not firing,
-    /// visiting only entries whose fire time is at or before `hard` (C-T9).
-    func narrowHardDeadline(_ hard: inout Int64) {
-        visit(
-            atOrBefore: { hard },
-            { deadline, timer in
-                guard !timer.isFiring else { return }
-                let (limit, overflow) = deadline.addingReportingOverflow(timer.toleranceNanoseconds)
-                hard = min(hard, overflow ? Int64.max : limit)
-            })
+    /// The wake-up window of the mode's timers within `bound` (C-T9): `hard` is the earliest
+    /// "fire time + tolerance" (no later than `bound`), `wake` the latest fire time at or before
+    /// `hard`, `nil` if none. Timers firing now are left out when `skippingFiring` (C-T4).
+    ///
+    /// One walk of the entries due by `hard` finds both (a second only when a later entry narrowed
+    /// `hard` below the `wake` already found), reading the heap alone (invariant 5). The answer is
+    /// remembered (invariant 6): the next wake-up with the same bound and no timer firing reuses it
+    /// until a timer inside the window comes or goes, so a wake-up pays for the window once, not
+    /// at every pass.
+    func wakeWindow(within bound: Int64, skippingFiring: Bool) -> Window {
+        if !skippingFiring, let window, window.bound == bound {
+            checkWindowInDebugBuilds(window)
+            return window
+        }
+        let found = findWindow(within: bound, skippingFiring: skippingFiring)
+        // A window that leaves firing timers out is not the heap's: it is not kept.
+        window = skippingFiring ? nil : found
+        return found
     }
 
-    /// Raises `wake` to the latest fire time at or before `hard` among timers that are not firing.
-    func latestFireTime(atOrBefore hard: Int64, raising wake: inout Int64?) {
-        visit(
-            atOrBefore: { hard },
-            { deadline, timer in
-                guard !timer.isFiring else { return }
-                wake = max(wake ?? deadline, deadline)
-            })
+    /// The wake-up window: see ``wakeWindow(within:skippingFiring:)``.
+    struct Window: Equatable {
+        /// The bound it was found within.
+        var bound: Int64
+        /// The earliest fire time + tolerance, no later than `bound`.
+        var hard: Int64
+        /// The latest fire time at or before `hard`, `nil` if none.
+        var wake: Int64?
     }
 
-    /// Calls `body` with every entry whose fire time is at or before `bound()` (``HeapWindow``).
-    private func visit(atOrBefore bound: () -> Int64, _ body: (Int64, Timer) -> Void) {
+    private func findWindow(within bound: Int64, skippingFiring: Bool) -> Window {
+        windowWalks += 1
+        var hard = bound
+        var wake: Int64?
         HeapWindow.visit(
-            count: heapCount, deadline: { heap[$0].deadline }, atOrBefore: bound,
-            body: { index in body(heap[index].deadline, heap[index].timer.takeUnretainedValue()) })
+            count: heapCount, deadline: { heap[$0].deadline }, atOrBefore: { hard },
+            body: { index in
+                let entry = heap[index]
+                if skippingFiring && entry.timer._withUnsafeGuaranteedRef({ $0.isFiring }) { return }
+                // The walk visits entries due by `hard`, and `latest` ≥ `deadline`: still due after this.
+                hard = min(hard, entry.latest)
+                wake = max(wake ?? entry.deadline, entry.deadline)
+            })
+        if let found = wake, found > hard {
+            // An entry visited later narrowed `hard` below fire times found before it.
+            wake = nil
+            HeapWindow.visit(
+                count: heapCount, deadline: { heap[$0].deadline }, atOrBefore: { hard },
+                body: { index in
+                    let entry = heap[index]
+                    if skippingFiring && entry.timer._withUnsafeGuaranteedRef({ $0.isFiring }) { return }
+                    wake = max(wake ?? entry.deadline, entry.deadline)
+                })
+        }
+        return Window(bound: bound, hard: hard, wake: wake)
+    }
+
+    /// Keeps the remembered window true after `entry` joined the heap (invariant 6): an entry due
+    /// after the window's end changes nothing; one inside it may raise the wake; one whose own
+    /// window ends earlier moves the end, and the window is found again at the next wake-up.
+    @inline(__always)
+    private func noteAdded(_ entry: Entry) {
+        guard let known = window, entry.deadline <= known.hard else { return }
+        if entry.latest < known.hard {
+            window = nil
+        } else {
+            window!.wake = max(known.wake ?? entry.deadline, entry.deadline)
+        }
+    }
+
+    /// Keeps the remembered window true after `entry` left the heap (invariant 6): only the entry
+    /// that set its end or its wake can change it.
+    @inline(__always)
+    private func noteRemoved(_ entry: Entry) {
+        guard let known = window, entry.deadline <= known.hard else { return }
+        if entry.latest == known.hard || entry.deadline == known.wake { window = nil }
     }
 
     // MARK: The heap
 
     private func append(_ entry: Entry) {
+        noteAdded(entry)
         if heapCount == heapCapacity { grow() }
         heap[heapCount] = entry
         heapCount += 1
@@ -252,8 +350,22 @@ extension TimerQueue {
         #endif
     }
 
-    /// Whether invariants 1–3 hold: heap order, each entry's timer recording its index (and
-    /// appearing once), and a parked count that is not negative (for tests).
+    /// In debug builds, checks that a remembered window is the one a walk finds now (invariant 6),
+    /// on a small queue every time and on a large one every 1024th wake-up.
+    @inline(__always)
+    func checkWindowInDebugBuilds(_ window: Window) {
+        #if DEBUG
+        mutationsSinceCheck += 1
+        guard count <= 64 || mutationsSinceCheck >= 1_024 else { return }
+        mutationsSinceCheck = 0
+        assert(
+            findWindow(within: window.bound, skippingFiring: false) == window,
+            "TimerQueue \(id): the remembered wake-up window is stale")
+        #endif
+    }
+
+    /// Whether invariants 1–3 and 5 hold: heap order, each entry's timer recording its index (and
+    /// appearing once), a parked count that is not negative and each entry's latest fire time (for tests).
     var isConsistent: Bool {
         var seen = Set<ObjectIdentifier>()
         for index in 0..<heapCount {
@@ -263,6 +375,7 @@ extension TimerQueue {
                 return false
             }
             if index > 0 && entry.precedes(heap[(index - 1) / 4]) { return false }
+            if entry.latest != Entry.latest(entry.deadline, timer.toleranceNanoseconds) { return false }
         }
         return parkedCount >= 0
     }
