@@ -32,19 +32,25 @@ struct Report {
             : "deadlines spread over \(format(Double(spread) / 1e9, digits: spread % 1_000_000_000 == 0 ? 0 : 1)) s"
         let scattered = rows.contains { $0.scatterBytes != nil } ? ", timers alone or scattered in memory" : ""
         print("\n## Throughput: \(rows.first?.timers ?? 0) one-shot timers, \(when)\(with)\(scattered)")
+        // The lateness of each callback, where the rows measured it (the sleepers).
+        let late = rows.contains { $0.latenessP50Milliseconds != nil }
         table(
             [
                 "peer", "schedule ns", "cancel ns", "CPU/timer ns", "last cb s", "lag ms", "B/timer", "peak MB",
-                "fired", "note",
-            ],
+                "fired",
+            ] + (late ? ["late p50 ms", "late p99 ms"] : []) + ["note"],
             rows.map { row in
                 let scatter = row.scatterBytes.map { "\($0) B of other objects between timers" }
+                let lateness =
+                    late
+                    ? [format(row.latenessP50Milliseconds, digits: 1), format(row.latenessP99Milliseconds, digits: 1)]
+                    : []
                 return [
                     row.peer, format(row.scheduleNanoseconds), format(row.cancelNanoseconds),
                     format(row.cpuPerTimerNanoseconds), format(row.lastCallbackSeconds, digits: 3),
                     format(row.lagMilliseconds, digits: 1), format(row.bytesPerTimer), format(row.peakMegabytes),
-                    row.fired.map(String.init) ?? "—", [scatter, row.note].compactMap { $0 }.joined(separator: "; "),
-                ]
+                    row.fired.map(String.init) ?? "—",
+                ] + lateness + [[scatter, row.note].compactMap { $0 }.joined(separator: "; ")]
             })
     }
 
