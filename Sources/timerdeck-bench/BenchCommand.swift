@@ -27,6 +27,14 @@ struct BenchCommand: ParsableCommand {
     var asyncOnly = false
     @Flag(help: "Only the virtual day: 24 h of a display link, 1,000 timers and 100 sleeping tasks, simulated.")
     var virtualDayOnly = false
+    @Flag(
+        help: ArgumentHelp(
+            "Write the run's tables into Docs/Performance.md, between its marker lines.",
+            discussion:
+                "Adds a summary of every timer peer side by side and this command. Run it from the package's root."))
+    var writePerformancePage = false
+    @Option(help: "The page --write-performance-page writes.")
+    var performancePage = PerformancePage.defaultPath
 
     @Option(help: .hidden)
     var child: String?
@@ -66,7 +74,21 @@ struct BenchCommand: ParsableCommand {
             try runChild(child)
             return
         }
+        if writePerformancePage && json {
+            throw ValidationError("--write-performance-page writes the tables: leave out --json")
+        }
+        // The page is read and checked first: a run of many minutes does not end in a refusal.
+        let page = writePerformancePage ? try PerformancePage(path: performancePage) : nil
         let report = Report(json: json)
+        try measure(report)
+        if let page {
+            let command = (["timerdeck-bench"] + CommandLine.arguments.dropFirst()).joined(separator: " ")
+            try page.write(report.transcript, command: command)
+        }
+    }
+
+    /// Runs the measurements the flags ask for, printing each table as it is done.
+    private func measure(_ report: Report) throws {
         report.machine()
         guard !asyncOnly else { return try runAsync(report) }
         // A virtual day (an hour with --quick): what simulating it costs.
@@ -153,7 +175,10 @@ struct BenchCommand: ParsableCommand {
         }
         report.throughput(allDue, allDue: true)
         let (scale, spread) = quick ? (10_000, 100_000_000) : (10_000_000, 10_000_000_000)
-        let scaled = try [RunLoopKitPeer.name, DispatchPeer.name, HeapSleepFloor.name].map {
+        let scaled = try [
+            RunLoopKitPeer.name, TimeoutSetPeer.name, DispatchPeer.name, HeapSleepFloor.name, LibevPeer.name,
+            LibuvPeer.name,
+        ].map {
             try firedAndCancelled($0, scale, spread: spread)
         }
         report.throughput(scaled, spread: spread)

@@ -10,6 +10,8 @@ enum LoopSleepPeer: Peer {
         var fired = 0
         var lastCallback: Int64 = 0
         var fireTimes: [Int64] = []
+        /// Each sleeper's lateness behind its deadline, in nanoseconds.
+        var lateness: [Int64] = []
     }
 
     static func fire(count: Int, spread: Int64, tolerance: Int64, scatter: Int) -> ThroughputResult {
@@ -20,12 +22,15 @@ enum LoopSleepPeer: Peer {
         var spreadSource = DeadlineSpread()
         var run = FireRun(count: count)
         let leeway: Duration? = tolerance > 0 ? .nanoseconds(tolerance) : nil
+        progress.lateness.reserveCapacity(count)
         for _ in 0..<count {
             let deadline = Instant(nanoseconds: run.start + spreadSource.next(below: spread))
             Task(executorPreference: handle.taskExecutor) {
                 try? await handle.sleep(until: deadline, tolerance: leeway)
+                let now = monotonicNanoseconds()
                 bound.value.fired += 1
-                bound.value.lastCallback = monotonicNanoseconds()
+                bound.value.lastCallback = now
+                bound.value.lateness.append(now - deadline.nanoseconds)
             }
         }
         run.scheduledAll()
@@ -34,6 +39,7 @@ enum LoopSleepPeer: Peer {
         var row = run.result(
             peer: name, after: after, lastCallback: progress.lastCallback, deadlines: spreadSource,
             fired: progress.fired)
+        row.setLateness(progress.lateness)
         row.note = "schedule = Task creation; each sleep joins the heap when its task first runs"
         return row
     }

@@ -2,9 +2,24 @@ import Foundation
 
 import enum RunLoopKit.Nanoseconds
 
-/// Prints results as aligned tables, or as JSON lines.
+/// Prints results as aligned tables, or as JSON lines, and keeps the tables for the performance page.
 struct Report {
     let json: Bool
+    /// Everything printed as tables, and the throughput rows, for ``PerformancePage``.
+    let transcript = Transcript()
+
+    /// What a run printed, kept for ``PerformancePage``.
+    final class Transcript {
+        var text = ""
+        /// Every throughput table's rows, with the deadlines they ran on.
+        var throughput: [(rows: [ThroughputResult], tolerance: Int64, allDue: Bool, spread: Int)] = []
+    }
+
+    /// Prints `line` and keeps it.
+    private func out(_ line: String) {
+        Swift.print(line)
+        transcript.text += line + "\n"
+    }
 
     func machine() {
         let cpu =
@@ -16,13 +31,14 @@ struct Report {
         if json {
             emit(["machine": cpu, "cores": String(ProcessInfo.processInfo.activeProcessorCount)])
         } else {
-            print(line)
+            out(line)
         }
     }
 
     func throughput(
         _ rows: [ThroughputResult], tolerance: Int64 = 0, allDue: Bool = false, spread: Int = 1_000_000_000
     ) {
+        transcript.throughput.append((rows, tolerance, allDue, spread))
         if json {
             for row in rows { emit(row) }
             return
@@ -34,20 +50,31 @@ struct Report {
             ? "every deadline due at once (the work per timer)"
             : "deadlines spread over \(format(Nanoseconds.seconds(spread), digits: spread % Int(Nanoseconds.perSecond) == 0 ? 0 : 1)) s"
         let scattered = rows.contains { $0.scatterBytes != nil } ? ", timers alone or scattered in memory" : ""
-        print("\n## Throughput: \(rows.first?.timers ?? 0) one-shot timers, \(when)\(with)\(scattered)")
+        out("\n## Throughput: \(rows.first?.timers ?? 0) one-shot timers, \(when)\(with)\(scattered)")
+        // The lateness of each callback, where the rows measured it (the sleepers).
+        let late = rows.contains { $0.latenessP50Milliseconds != nil }
+        // At 10M, the time to insert them all.
+        let insertAll = (rows.first?.timers ?? 0) >= 10_000_000
         table(
             [
                 "peer", "schedule ns", "cancel ns", "CPU/timer ns", "last cb s", "lag ms", "B/timer", "peak MB",
-                "fired", "note",
-            ],
+                "fired",
+            ] + (insertAll ? ["insert all s"] : []) + (late ? ["late p50 ms", "late p99 ms"] : []) + ["note"],
             rows.map { row in
                 let scatter = row.scatterBytes.map { "\($0) B of other objects between timers" }
+                let lateness =
+                    late
+                    ? [format(row.latenessP50Milliseconds, digits: 1), format(row.latenessP99Milliseconds, digits: 1)]
+                    : []
                 return [
                     row.peer, format(row.scheduleNanoseconds), format(row.cancelNanoseconds),
                     format(row.cpuPerTimerNanoseconds), format(row.lastCallbackSeconds, digits: 3),
                     format(row.lagMilliseconds, digits: 1), format(row.bytesPerTimer), format(row.peakMegabytes),
-                    row.fired.map(String.init) ?? "—", [scatter, row.note].compactMap { $0 }.joined(separator: "; "),
+                    row.fired.map(String.init) ?? "—",
                 ]
+                    + (insertAll
+                        ? [format(row.scheduleNanoseconds.map { $0 * Double(row.timers) / 1e9 }, digits: 2)] : [])
+                    + lateness + [[scatter, row.note].compactMap { $0 }.joined(separator: "; ")]
             })
     }
 
@@ -56,7 +83,7 @@ struct Report {
             for row in rows { emit(row) }
             return
         }
-        print("\n## Lateness: repeating every \(format(rows.first?.intervalMicroseconds)) µs")
+        out("\n## Lateness: repeating every \(format(rows.first?.intervalMicroseconds)) µs")
         table(
             ["peer", "p50 µs", "p99 µs", "max µs", "delivered", "grid slots", "p99 of each run µs"],
             rows.map {
@@ -73,7 +100,7 @@ struct Report {
             for row in rows { emit(row) }
             return
         }
-        print("\n## Idle: a 1 Hz countdown")
+        out("\n## Idle: a 1 Hz countdown")
         table(
             ["peer", "seconds", "wake-ups/s", "CPU ms"],
             rows.map {
@@ -89,7 +116,7 @@ struct Report {
             for row in rows { emit(row) }
             return
         }
-        print("\n## Job hop: another thread hands work to a sleeping loop on the main thread")
+        out("\n## Job hop: another thread hands work to a sleeping loop on the main thread")
         table(
             ["peer", "hops", "p50 µs", "p99 µs", "max µs"],
             rows.map {
@@ -105,7 +132,7 @@ struct Report {
             for row in rows { emit(row) }
             return
         }
-        print("\n## Actor: \(rows.first?.calls ?? 0) calls of an actor's method from a task")
+        out("\n## Actor: \(rows.first?.calls ?? 0) calls of an actor's method from a task")
         table(
             ["peer", "seconds", "calls/s", "CPU ms"],
             rows.map {
@@ -129,10 +156,10 @@ struct Report {
             return
         }
         let size = "\(DashboardSession.columns)×\(DashboardSession.rows)"
-        print(
+        out(
             "\n## Dashboard in a pseudo-terminal (\(DashboardPeer.name), \(size), TERM=\(DashboardSession.terminalType))"
         )
-        print(
+        out(
             "\n#### Idle: wake-ups = voluntary context switches of all threads (+1 per thread ended); switches = voluntary + involuntary"
         )
         let scenes = [
@@ -153,7 +180,7 @@ struct Report {
                 ]
             })
         let render = result.render
-        print("\n#### Rendering: the ticker's display link at \(render.framesPerSecond) fps")
+        out("\n#### Rendering: the ticker's display link at \(render.framesPerSecond) fps")
         table(
             ["seconds", "frames", "bytes", "B/frame", "writes/frame", "CPU %", "wake-ups/s"],
             [
@@ -165,7 +192,7 @@ struct Report {
                 ]
             ])
         let input = result.input
-        print("\n#### Input latency: ↓/↑ written to the terminal → first byte of the screen update")
+        out("\n#### Input latency: ↓/↑ written to the terminal → first byte of the screen update")
         table(
             ["while", "keys", "answered", "p50 µs", "p99 µs", "max µs"],
             [(input, "every timer paused"), (result.inputWithHook, "a timer's hook hangs (sleep 20)")].map {
@@ -175,12 +202,12 @@ struct Report {
                     format(input.p99Microseconds), format(input.maxMicroseconds),
                 ]
             })
-        if result.exitStatus != 0 { print("\n(timerdeck exited with wait status \(result.exitStatus) after q)") }
+        if result.exitStatus != 0 { out("\n(timerdeck exited with wait status \(result.exitStatus) after q)") }
     }
 
     func virtualDay(_ result: VirtualDayResult) {
         if json { return emit(result) }
-        print("\n## Virtual time: a simulated stretch with a 60 fps display link, 1,000 timers, 100 sleeping tasks")
+        out("\n## Virtual time: a simulated stretch with a 60 fps display link, 1,000 timers, 100 sleeping tasks")
         table(
             ["peer", "simulated h", "frames", "timer fires", "sleeper wakes", "CPU s", "wall s"],
             [
@@ -195,13 +222,13 @@ struct Report {
     /// A section that was not run, and why.
     func skipped(_ text: String) {
         if json { return emit(["skipped": text]) }
-        print("\n" + text)
+        out("\n" + text)
     }
 
     private func emit<Value: Encodable>(_ value: Value) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
-        if let data = try? encoder.encode(value), let text = String(data: data, encoding: .utf8) { print(text) }
+        if let data = try? encoder.encode(value), let text = String(data: data, encoding: .utf8) { Swift.print(text) }
     }
 
     private func format(_ value: Double?, digits: Int = 0) -> String {
@@ -213,14 +240,14 @@ struct Report {
         let all = [header] + rows
         let widths = header.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
         for (index, row) in all.enumerated() {
-            print(
+            out(
                 "| "
                     + row.enumerated().map {
                         $0.element.padding(toLength: widths[$0.offset], withPad: " ", startingAt: 0)
                     }
                     .joined(separator: " | ") + " |")
             if index == 0 {
-                print("|" + widths.map { String(repeating: "-", count: $0 + 2) }.joined(separator: "|") + "|")
+                out("|" + widths.map { String(repeating: "-", count: $0 + 2) }.joined(separator: "|") + "|")
             }
         }
     }

@@ -24,7 +24,18 @@ struct ThroughputResult: Codable {
     var allDue: Bool?
     /// Bytes allocated (and kept) between consecutive timers, scattering them over memory (`nil`: none).
     var scatterBytes: Int?
+    /// The median and 99th percentile of each callback's lateness behind its deadline, in
+    /// milliseconds (`nil`: not measured; the sleeper rows measure it).
+    var latenessP50Milliseconds: Double?
+    var latenessP99Milliseconds: Double?
     var note: String?
+
+    /// Sets the lateness percentiles from each callback's lateness in nanoseconds.
+    mutating func setLateness(_ lateness: [Int64]) {
+        let distribution = Distribution(lateness)
+        latenessP50Milliseconds = Double(distribution.percentile(0.5)) / 1e6
+        latenessP99Milliseconds = Double(distribution.percentile(0.99)) / 1e6
+    }
 }
 
 /// Lateness of a repeating timer against its grid.

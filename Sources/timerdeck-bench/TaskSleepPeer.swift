@@ -12,6 +12,8 @@ enum TaskSleepPeer: Peer {
         let fired = Atomic(0)
         let lastCallback = Atomic<Int64>(0)
         let fireTimes = Mutex<[Int64]>([])
+        /// Each sleeper's lateness behind its deadline, in nanoseconds.
+        let lateness = Mutex<[Int64]>([])
         let done = DispatchSemaphore(value: 0)
     }
 
@@ -22,18 +24,24 @@ enum TaskSleepPeer: Peer {
         let origin = ContinuousClock.now + .nanoseconds(run.start - monotonicNanoseconds())
         let leeway: Duration? = tolerance > 0 ? .nanoseconds(tolerance) : nil
         for _ in 0..<count {
-            let deadline = origin + .nanoseconds(spreadSource.next(below: spread))
+            let offset = spreadSource.next(below: spread)
+            let deadline = origin + .nanoseconds(offset)
+            let due = run.start + offset
             Task {
                 try? await Task.sleep(until: deadline, tolerance: leeway, clock: .continuous)
-                progress.lastCallback.store(monotonicNanoseconds(), ordering: .relaxed)
+                let now = monotonicNanoseconds()
+                progress.lastCallback.store(now, ordering: .relaxed)
+                progress.lateness.withLock { $0.append(now - due) }
                 if progress.fired.add(1, ordering: .acquiringAndReleasing).newValue == count { progress.done.signal() }
             }
         }
         run.scheduledAll()
         progress.done.wait()
-        return run.result(
+        var row = run.result(
             peer: name, after: .now(), lastCallback: progress.lastCallback.load(ordering: .relaxed),
             deadlines: spreadSource, fired: progress.fired.load(ordering: .relaxed))
+        row.setLateness(progress.lateness.withLock { $0 })
+        return row
     }
 
     static func cancel(count: Int) -> ThroughputResult {

@@ -41,8 +41,15 @@ struct BenchSmokeTests {
             throughput.filter { $0["scatterBytes"] != nil }.count == 2,
             "RunLoopKit and the floor with their timers scattered in memory")
         let atScale = throughput.filter { int($0["timers"]) == 10_000 }
-        #expect(atScale.count == 3, "RunLoopKit, Dispatch and the floor at scale: \(atScale)")
+        #expect(atScale.count == 6, "RunLoopKit, TimeoutSet, Dispatch, the floor, libev and libuv at scale: \(atScale)")
         for row in atScale { #expect(double(row["peakMegabytes"]) > 0, "peak memory: \(row)") }
+
+        let sleeperRows = throughput.filter {
+            ["RunLoopKit sleep", "Task.sleep (global)"].contains($0["peer"] as? String)
+        }
+        for row in sleeperRows where row["fired"] != nil {
+            #expect(double(row["latenessP50Milliseconds"]) >= 0, "each sleeper's lateness: \(row)")
+        }
 
         let lateness = rows.filter { $0["intervalMicroseconds"] != nil }
         let peers = ["kernel floor", "RunLoopKit", "Foundation", "Dispatch", "heap+nanosleep"]
@@ -118,6 +125,39 @@ struct BenchSmokeTests {
                 int(running["bytesWritten"]) > 0 && double(running["wakeUpsPerSecond"]) > 0,
                 "the SMS countdowns ran and redrew: \(running)")
         }
+    }
+
+    @Test("--write-performance-page writes the run's tables between the page's markers and keeps the rest")
+    func writesThePerformancePage() throws {
+        try #require(
+            BuiltProduct.isBuilt("timerdeck-bench"),
+            "build timerdeck-bench first: \(BuiltProduct.path("timerdeck-bench"))")
+        let scratch = try ScratchDirectory(prefix: "performance-page")
+        let page = scratch.path("Performance.md").path
+        let before =
+            "# Performance\n\nkept above\n<!-- timerdeck-bench: begin -->\nold run\n<!-- timerdeck-bench: end -->\nkept below\n"
+        try before.write(toFile: page, atomically: true, encoding: .utf8)
+        let arguments = ["--quick", "--throughput-only", "--write-performance-page", "--performance-page", page]
+        let outcome = try ChildProcess.run(BuiltProduct.path("timerdeck-bench"), arguments, timeout: Self.timeout)
+        try #require(outcome.status == 0, "\(outcome)")
+        let written = try String(contentsOfFile: page, encoding: .utf8)
+        #expect(written.hasPrefix("# Performance\n\nkept above\n<!-- timerdeck-bench: begin -->\n"))
+        #expect(written.hasSuffix("<!-- timerdeck-bench: end -->\nkept below\n") && !written.contains("old run"))
+        #expect(written.contains("`timerdeck-bench " + arguments.joined(separator: " ") + "`"), "the command")
+        #expect(written.contains("| per timer | libev | libuv | RunLoopKit | RunLoopKit TimeoutSet | heap+nanosleep |"))
+        #expect(written.contains("#### Throughput: 1000 one-shot timers"), "the tables, under the page's headings")
+        // The summary's spread rows are those over 1 s (1,000 timers here), not the run at scale (10,000 over 0.1 s).
+        #expect(written.contains("| 1k: CPU per timer, schedule + run until all fired, ns |"), "\(written)")
+        #expect(written.contains("| 10k: insert all, s |"))
+
+        // A page without the markers is refused before anything is measured, and left as it was.
+        let bare = scratch.path("Bare.md").path
+        try "# Performance\n".write(toFile: bare, atomically: true, encoding: .utf8)
+        let refused = try ChildProcess.run(
+            BuiltProduct.path("timerdeck-bench"), ["--quick", "--write-performance-page", "--performance-page", bare],
+            timeout: Self.timeout)
+        #expect(refused.status != 0 && "\(refused)".contains("<!-- timerdeck-bench: begin -->"), "\(refused)")
+        #expect(try String(contentsOfFile: bare, encoding: .utf8) == "# Performance\n")
     }
 
     /// Runs `executable` (killed after ``timeout``) and returns its JSON lines.

@@ -27,8 +27,15 @@ struct TimerQueueTests {
         var order: UInt64 = 0
         for step in 0..<6_000 {
             order += 1
-            let action = random.next(12)
-            if action < 5 || model.isEmpty {
+            let action = random.next(13)
+            if action == 12, !model.isEmpty {
+                // A new tolerance refreshes the entry's latest fire time, parked or not.
+                let victim = Array(model.values)[random.next(model.count)]
+                let tolerance = Int64(random.next(50))
+                victim.timer.tolerance = .nanoseconds(tolerance)
+                queue.retolerate(victim.timer)
+                model[ObjectIdentifier(victim.timer)]?.tolerance = tolerance
+            } else if action < 5 || model.isEmpty {
                 let timer = Timer(fireAt: .zero, interval: .zero, repeats: false) { _ in }
                 let tolerance = Int64(random.next(50))
                 timer.tolerance = .nanoseconds(tolerance)
@@ -63,21 +70,22 @@ struct TimerQueueTests {
                 parked.remove(ObjectIdentifier(entry.timer.takeUnretainedValue()))
                 queue.putBack(entry)
             }
-            guard step % 40 == 0 else { continue }
-            #expect(queue.isConsistent && queue.count == model.count && queue.parkedCount == parked.count)
+            // The window is asked for at every step, so the remembered one is carried across every
+            // kind of mutation, under a bound that is sometimes narrower than the heap's own.
+            let bound = step % 3 == 0 ? Int64(random.next(1_100)) : Int64.max
+            let window = queue.wakeWindow(within: bound, skippingFiring: false)
             let inHeap = model.values.filter { !parked.contains(ObjectIdentifier($0.timer)) }
-            let ascending = inHeap.sorted { ($0.deadline, $0.order) < ($1.deadline, $1.order) }
-            #expect(queue.first?.timer.takeUnretainedValue() === ascending.first?.timer)
             // C-T9: the window is found by scanning fire times upwards while they fall inside it.
-            var expectedHard = Int64.max
+            let ascending = inHeap.sorted { ($0.deadline, $0.order) < ($1.deadline, $1.order) }
+            var expectedHard = bound
             for entry in ascending where entry.deadline <= expectedHard {
                 expectedHard = min(expectedHard, entry.deadline + entry.tolerance)
             }
-            var hard = Int64.max
-            queue.narrowHardDeadline(&hard)
-            var wake: Int64?
-            queue.latestFireTime(atOrBefore: hard, raising: &wake)
-            #expect(hard == expectedHard && wake == ascending.last { $0.deadline <= hard }?.deadline)
+            #expect(window.hard == expectedHard)
+            #expect(window.wake == ascending.last { $0.deadline <= expectedHard }?.deadline)
+            guard step % 40 == 0 else { continue }
+            #expect(queue.isConsistent && queue.count == model.count && queue.parkedCount == parked.count)
+            #expect(queue.first?.timer.takeUnretainedValue() === ascending.first?.timer)
         }
         for entry in taken.reversed() { queue.putBack(entry) }
         #expect(queue.parkedCount == 0 && queue.count == model.count && queue.isConsistent)
@@ -91,6 +99,36 @@ struct TimerQueueTests {
             queue.putBack(entry)
         }
         #expect(queue.isEmpty)
+    }
+
+    @Test("The wake-up window is walked once, then kept while changes outside it come and go")
+    func windowIsRemembered() {
+        let queue = TimerQueue(id: 1)
+        var timers: [Timer] = []
+        for index in 0..<1_000 {
+            let timer = Timer(fireAt: .zero, interval: .zero, repeats: false) { _ in }
+            timer.tolerance = .nanoseconds(100)
+            queue.insert(timer, deadline: Int64(index * 10), order: UInt64(index + 1))
+            timers.append(timer)
+        }
+        let first = queue.wakeWindow(within: .max, skippingFiring: false)
+        #expect(first.hard == 100 && first.wake == 100 && queue.windowWalks == 1)
+        // Removing a timer after the window, or inside it but neither its end nor its wake, keeps it.
+        queue.remove(timers[500])
+        queue.remove(timers[5])
+        #expect(queue.wakeWindow(within: .max, skippingFiring: false) == first && queue.windowWalks == 1)
+        // A timer inside the window whose own window ends later can raise the wake, still unwalked.
+        let late = Timer(fireAt: .zero, interval: .zero, repeats: false) { _ in }
+        late.tolerance = .nanoseconds(1_000)
+        queue.insert(late, deadline: 100, order: 2_000)
+        #expect(queue.wakeWindow(within: .max, skippingFiring: false).wake == 100 && queue.windowWalks == 1)
+        // Taking off the timer that sets its end forgets it: the next window is walked.
+        queue.remove(timers[0])
+        #expect(queue.wakeWindow(within: .max, skippingFiring: false).hard == 110 && queue.windowWalks == 2)
+        // Leaving firing timers out is never remembered.
+        _ = queue.wakeWindow(within: .max, skippingFiring: true)
+        _ = queue.wakeWindow(within: .max, skippingFiring: false)
+        #expect(queue.windowWalks == 4)
     }
 
     @Test("A timer in two queues holds a slot in each; removing one leaves the other")

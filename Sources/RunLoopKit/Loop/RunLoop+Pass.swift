@@ -153,10 +153,10 @@ extension RunLoop {
     /// one wake-up serves every timer whose window it falls in. Firing timers are ignored (C-T4).
     func wakeDeadline(for state: ModeState) -> Int64? {
         var hard = Int64.max
-        state.timers.narrowHardDeadline(&hard)
         state.forEachTimeoutSet { hard = min(hard, $0.hardDeadline()) }
-        var wake: Int64?
-        state.timers.latestFireTime(atOrBefore: hard, raising: &wake)
+        let window = state.timers.wakeWindow(within: hard, skippingFiring: firingTimerCount > 0)
+        hard = window.hard
+        var wake = window.wake
         state.forEachTimeoutSet { set in
             if let latest = set.latestDeadline(atOrBefore: hard) { wake = max(wake ?? latest, latest) }
         }
@@ -230,7 +230,10 @@ extension RunLoop {
         guard !timer.isFiring, timer.fireNanoseconds <= limit, timer.runLoop === self else { return }
         let serviced = timer.fireNanoseconds
         if let metrics { metrics.fired(timer, due: serviced, calledAt: now.nanoseconds, in: currentMode ?? .default) }
+        // Counted so that the wake-up window reads a timer's firing flag only while one fires (C-T4).
+        firingTimerCount += 1
         timer.runCallout()
+        firingTimerCount -= 1
         // C-T5: a one-shot timer is invalidated after its callout.
         guard timer.repeats else {
             timer.invalidate()

@@ -49,6 +49,9 @@ public final class RunLoop {
     var performRequests = PerformRequests()
     /// The insertion orders of the loop's timers and timeout sets (C-T3).
     let insertionOrders = InsertionOrders()
+    /// How many of the loop's timers are running their callout now (C-T4): while none is, the
+    /// wake-up window needs no timer's firing flag.
+    var firingTimerCount = 0
     /// The timeout sets made for ``Mode/common``, copied into a mode that becomes common (C-M5).
     var commonTimeoutSets: [TimeoutSet] = []
     /// Whether a main-queue drain is in progress (``serviceMainQueue(in:)``), so a nested run does not drain again.
@@ -145,15 +148,22 @@ public final class RunLoop {
     }
 
     deinit {
-        // Items hold the loop weakly, so they see it gone; they must not believe they are common items
+        // Items hold the loop weakly (timers unowned, let go below), so they see it gone; they must not believe they are common items
         // of a loop that no longer exists.
         commonItems.forgetAll()
+        releaseTimers()
         executor.jobs.close()
         // Kept for good, in every build: an actor or task that outlives the loop meets the trap of
         // a closed queue (rule C-X1) rather than freed memory. Two small objects per loop made.
         _ = Unmanaged.passRetained(executor)
         _ = Unmanaged.passRetained(taskExecutor)
         timeSource.servingLoop?.release(handle)
+    }
+
+    /// Lets go of the timers still in the loop's modes as the loop goes away: they belong to no
+    /// loop from now on (their reference to it is unowned, ``Timer/runLoop``).
+    private func releaseTimers() {
+        for state in statesByQueueID { state.timers.forEachTimer { $0.runLoop = nil } }
     }
 
     /// The calling thread's run loop, created with the system clock on first use (C-R13).
