@@ -29,7 +29,7 @@ extension RunLoop {
         public let site: CreationSite?
 
         /// A memberwise registration.
-        public init(kind: Kind, mode: Mode, fireDate: Instant?, name: String?, site: CreationSite?) {
+        package init(kind: Kind, mode: Mode, fireDate: Instant?, name: String?, site: CreationSite?) {
             self.kind = kind
             self.mode = mode
             self.fireDate = fireDate

@@ -39,7 +39,7 @@ public struct VirtualTimeError: Error, Sendable, CustomStringConvertible {
     public let registrations: [RunLoop.Registration]
 
     /// An error of `kind` at `instant`.
-    public init(kind: Kind, instant: Instant, message: String, registrations: [RunLoop.Registration]) {
+    package init(kind: Kind, instant: Instant, message: String, registrations: [RunLoop.Registration]) {
         self.kind = kind
         self.instant = instant
         self.message = message
