@@ -14,26 +14,13 @@ enum PlainSession {
 
     /// Runs on `loop`, the main thread's loop, until `q`, the end of the output's reader or a
     /// terminating signal; the terminal's modes are restored in every case. Returns the samples
-    /// left in the outbox, as ``TerminalSession/run(on:config:configPath:uploads:trace:laps:timers:startsFresh:recorder:)``.
+    /// left in the outbox, as ``TerminalSession/run(on:_:)``.
     @available(*, noasync)
-    static func run(
-        on loop: RunLoop, config: Config, configPath: String?, uploads: UploadsSetup?, trace: TraceFile?,
-        laps: LapsFile?, timers: TimerStateFile, startsFresh: Bool, recorder: SessionRecorder?
-    ) throws -> Int {
+    static func run(on loop: RunLoop, _ setup: SessionSetup) throws -> Int {
         let keyboard = RawKeyboard()
         defer { keyboard.restore() }
         let screen = GridScreen(size: Size(width: 80, height: 24))
-        let pipeline = uploads?.makePipeline(on: loop)
-        let driver = StandardDashboard.make(
-            config: config, loop: loop, screen: screen, pipeline: pipeline,
-            sinkLabel: uploads?.sinkLabel ?? "", rendersOnChange: false)
-        driver.trace = trace
-        driver.laps = laps
-        driver.stateFile = timers
-        driver.startsFresh = startsFresh
-        driver.configPath = configPath
-        recorder?.begin(size: screen.size, at: driver.startTime)
-        driver.recorder = recorder
+        let (driver, pipeline) = setup.makeDriver(on: loop, screen: screen, rendersOnChange: false)
         driver.plainOutput = { line in
             if !write(line + "\n") { driver.terminate() }
         }
@@ -66,31 +53,12 @@ enum PlainSession {
         }
         for mode in RunLoop.Mode.inputModes { loop.add(signalSource.source, forMode: mode) }
 
-        driver.launch()
-        while !driver.quitRequested {
-            loop.run(mode: .default, until: .distantFuture)
-        }
-        input?.invalidate()
-        driver.stopHooks()
-        driver.recorder?.finish(at: driver.inputTime)
-        guard let pipeline else { return 0 }
-        driver.show(
-            hint:
-                "quitting: sending pending uploads (at most \(DurationText.setting(config.uploads.pipeline.flushTimeout)))…"
-        )
-        return pipeline.flush()
+        return setup.run(driver, on: loop, pipeline: pipeline, input: input)
     }
 
     /// Writes `text` to standard output whole; `false` when it cannot (the reader went away).
     private static func write(_ text: String) -> Bool {
-        var bytes = Array(text.utf8)[...]
-        while !bytes.isEmpty {
-            let written = bytes.withUnsafeBytes { Glibc.write(STDOUT_FILENO, $0.baseAddress, $0.count) }
-            if written < 0 && errno == EINTR { continue }
-            guard written > 0 else { return false }
-            bytes = bytes.dropFirst(written)
-        }
-        return true
+        (try? FileIO.writeAll(Array(text.utf8), to: STDOUT_FILENO, path: "standard output")) != nil
     }
 }
 

@@ -16,23 +16,11 @@ enum TerminalSession {
     /// On the way out the upload pipeline gets its bounded final flush; the result says how many
     /// samples stay in the outbox for the next start.
     @available(*, noasync)
-    static func run(
-        on loop: RunLoop, config: Config, configPath: String?, uploads: UploadsSetup?, trace: TraceFile?,
-        laps: LapsFile?, timers: TimerStateFile, startsFresh: Bool, recorder: SessionRecorder?
-    ) throws -> Int {
+    static func run(on loop: RunLoop, _ setup: SessionSetup) throws -> Int {
+        let config = setup.config
         let screen = try CursesScreen.start(mouse: config.mouse, theme: config.theme, color: config.color)
         defer { screen.stop() }
-        let pipeline = uploads?.makePipeline(on: loop)
-        let driver = StandardDashboard.make(
-            config: config, loop: loop, screen: screen, pipeline: pipeline,
-            sinkLabel: uploads?.sinkLabel ?? "", rendersOnChange: true)
-        driver.trace = trace
-        driver.laps = laps
-        driver.stateFile = timers
-        driver.startsFresh = startsFresh
-        driver.configPath = configPath
-        recorder?.begin(size: screen.size, at: driver.startTime)
-        driver.recorder = recorder
+        let (driver, pipeline) = setup.makeDriver(on: loop, screen: screen, rendersOnChange: true)
 
         let input = RunLoop.FileDescriptorSource(fileDescriptor: screen.inputDescriptor) {
             let keys = screen.readKeys()
@@ -65,18 +53,6 @@ enum TerminalSession {
         }
         for mode in RunLoop.Mode.inputModes { loop.add(signalSource.source, forMode: mode) }
 
-        driver.launch()
-        while !driver.quitRequested {
-            loop.run(mode: .default, until: .distantFuture)
-        }
-        input.invalidate()
-        driver.stopHooks()
-        driver.recorder?.finish(at: driver.inputTime)
-        guard let pipeline else { return 0 }
-        driver.show(
-            hint:
-                "quitting: sending pending uploads (at most \(DurationText.setting(config.uploads.pipeline.flushTimeout)))…"
-        )
-        return pipeline.flush()
+        return setup.run(driver, on: loop, pipeline: pipeline, input: input)
     }
 }

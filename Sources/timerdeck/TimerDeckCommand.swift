@@ -263,8 +263,11 @@ struct TimerDeckCommand: ParsableCommand {
             }
             let left = try started { () throws in
                 try (plain ? PlainSession.run : TerminalSession.run)(
-                    loop, settings, config, uploads, traceFile, lapsFile,
-                    TimerStateFile(path: state ?? TimerStateFile.defaultPath), fresh, recorder)
+                    loop,
+                    SessionSetup(
+                        config: settings, configPath: config, uploads: uploads, trace: traceFile, laps: lapsFile,
+                        timers: TimerStateFile(path: state ?? TimerStateFile.defaultPath), startsFresh: fresh,
+                        recorder: recorder))
             }
             try reportUploads(left: left, uploads: uploads)
         }

@@ -29,9 +29,16 @@ tmux_ send-keys -t "$session" t
 check "t holds tracking: the default-mode timers pause" "tracking: default-mode timers paused (sms-default, ticker)"
 tmux_ send-keys -t "$session" r
 check "r tells every timer's state on one line" "sms-default waiting for mode (default, "
+# How late the held timer fires depends on how long tracking held it, which real time cannot fix;
+# the lateness in the line is checked on the virtual clock (PlainModeTests). Here: it fires again.
+fires_held=$(grep -c "^sms-default fired" "$state/out.txt")
 tmux_ send-keys -t "$session" t
 check "t again: they resume" "tracking: default-mode timers resumed (sms-default, ticker)"
-check "and the waiting timer fires late" "sms-default fired in default mode, "
+if eventually 15 eval '[ "$(grep -c "^sms-default fired" "$state/out.txt")" -gt "$fires_held" ]'; then
+    pass "and the waiting timer fires again"
+else
+    fail "and the waiting timer fires again"
+fi
 tmux_ send-keys -t "$session" x
 check "x invalidates the selected timer" "sms-default invalidated"
 tmux_ send-keys -t "$session" q
@@ -50,6 +57,7 @@ expected=(
     "tracking: default-mode timers paused (sms-default, ticker)"
     "at "
     "tracking: default-mode timers resumed (sms-default, ticker)"
+    "sms-default fired in default mode"
     "sms-default invalidated"
 )
 next=0
