@@ -4,7 +4,8 @@ import RunLoopKit
 import Synchronization
 import Testing
 
-/// swift-async-algorithms' time operators on `ContinuousClock()`, run in a ``VirtualTime`` scope:
+/// swift-async-algorithms' time operators on `ContinuousClock()` and on the loop's `VirtualClock`,
+/// run in a ``VirtualTime`` scope:
 /// each test runs its scope in a child process (the hook is process-wide), and the child exits
 /// with 0 only when every repetition saw exactly the expected elements at the expected virtual
 /// times.
@@ -14,7 +15,7 @@ struct AsyncAlgorithmsVirtualTimeTests {
     func debounceExact() async {
         await withKnownIssue(realClockReads) {
             await #expect(processExitsWith: .success) {
-                exit(repeatedRuns(.debounce) ? 0 : 1)
+                exit(repeatedRuns(.debounce, clock: .continuous) ? 0 : 1)
             }
         }
     }
@@ -23,7 +24,7 @@ struct AsyncAlgorithmsVirtualTimeTests {
     func throttleExact() async {
         await withKnownIssue(realClockReads) {
             await #expect(processExitsWith: .success) {
-                exit(repeatedRuns(.throttle) ? 0 : 1)
+                exit(repeatedRuns(.throttle, clock: .continuous) ? 0 : 1)
             }
         }
     }
@@ -32,15 +33,24 @@ struct AsyncAlgorithmsVirtualTimeTests {
     func timerExact() async {
         await withKnownIssue(realClockReads) {
             await #expect(processExitsWith: .success) {
-                exit(repeatedRuns(.timer) ? 0 : 1)
+                exit(repeatedRuns(.timer, clock: .continuous) ? 0 : 1)
             }
+        }
+    }
+
+    @Test("On the loop's VirtualClock, _throttle gives the same elements at the same virtual times, 1,000 times")
+    func throttleExactOnTheLoopsClock() async {
+        await #expect(processExitsWith: .success) {
+            exit(repeatedRuns(.throttle, clock: .loop) ? 0 : 1)
         }
     }
 
     @Test("Without the scope the operators wait in real time: the virtual loop sees none of their elements")
     func withoutScopeTimesAreReal() async {
         await #expect(processExitsWith: .success) {
-            exit(OperatorCase.allCases.allSatisfy { operatorRun($0, inScope: false).isEmpty } ? 0 : 1)
+            exit(
+                OperatorCase.allCases.allSatisfy { operatorRun($0, clock: .continuous, inScope: false).isEmpty } ? 0 : 1
+            )
         }
     }
 }
@@ -85,11 +95,17 @@ enum OperatorCase: Sendable, CaseIterable {
     }
 }
 
+/// The clock an operator is given: the standard library's, or the loop's own virtual clock.
+enum OperatorClock: Sendable {
+    case continuous
+    case loop
+}
+
 /// Runs `operatorCase` 1,000 times in a scope; true when every run gave exactly its expected
 /// elements and times. The first run that differs is printed, and the runs stop there.
-private func repeatedRuns(_ operatorCase: OperatorCase) -> Bool {
+private func repeatedRuns(_ operatorCase: OperatorCase, clock: OperatorClock) -> Bool {
     for run in 0..<1_000 {
-        let seen = operatorRun(operatorCase, inScope: true)
+        let seen = operatorRun(operatorCase, clock: clock, inScope: true)
         if seen != operatorCase.expected {
             print("run \(run) of \(operatorCase): \(seen), expected \(operatorCase.expected)")
             return false
@@ -100,7 +116,7 @@ private func repeatedRuns(_ operatorCase: OperatorCase) -> Bool {
 
 /// Runs `operatorCase` on a new virtual loop — in a ``VirtualTime`` scope or, without it, for a
 /// virtual hour — and returns what its consumer recorded, with the virtual time of each element.
-private func operatorRun(_ operatorCase: OperatorCase, inScope: Bool) -> [String] {
+private func operatorRun(_ operatorCase: OperatorCase, clock choice: OperatorClock, inScope: Bool) -> [String] {
     let clock = VirtualClock()
     let loop = RunLoop(clock: .virtual(clock))
     let log = Mutex<[String]>([])
@@ -120,15 +136,9 @@ private func operatorRun(_ operatorCase: OperatorCase, inScope: Bool) -> [String
             continuation.finish()
         }
         Task {
-            switch operatorCase {
-            case .debounce:
-                for await value in input.debounce(for: .seconds(3), clock: ContinuousClock()) { record("\(value)") }
-            case .throttle:
-                for await value in input._throttle(for: .seconds(3), clock: ContinuousClock()) { record("\(value)") }
-            case .timer:
-                for await _ in AsyncTimerSequence(interval: .seconds(2), clock: ContinuousClock()).prefix(4) {
-                    record("tick")
-                }
+            switch choice {
+            case .continuous: await consume(operatorCase, input, clock: ContinuousClock(), record: record)
+            case .loop: await consume(operatorCase, input, clock: clock, record: record)
             }
         }
     }
@@ -143,4 +153,18 @@ private func operatorRun(_ operatorCase: OperatorCase, inScope: Bool) -> [String
         loop.run(mode: .default)
     }
     return log.withLock { $0 }
+}
+
+/// Runs `operatorCase`'s operator over `input` on `clock`, recording each element it gives.
+private func consume<C: Clock>(
+    _ operatorCase: OperatorCase, _ input: AsyncStream<Int>, clock: C, record: @escaping @Sendable (String) -> Void
+) async where C.Duration == Duration {
+    switch operatorCase {
+    case .debounce:
+        for await value in input.debounce(for: .seconds(3), clock: clock) { record("\(value)") }
+    case .throttle:
+        for await value in input._throttle(for: .seconds(3), clock: clock) { record("\(value)") }
+    case .timer:
+        for await _ in AsyncTimerSequence(interval: .seconds(2), clock: clock).prefix(4) { record("tick") }
+    }
 }
