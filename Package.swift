@@ -27,6 +27,9 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        // For RunLoopKitTests only: third-party time operators (debounce, throttle, timer) checked
+        // exactly under VirtualTime. No library depends on it, so a client's build does not grow.
+        .package(url: "https://github.com/apple/swift-async-algorithms", from: "1.1.4"),
     ],
     targets: [
         // ncursesw from Debian's libncurses-dev; the module map links it and the shim asks for the
@@ -146,6 +149,7 @@ let package = Package(
             name: "RunLoopKitTests",
             dependencies: [
                 "RunLoopKit", "TestSupport", .product(name: "MetricsTestKit", package: "swift-metrics"),
+                .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
             ]),
         .testTarget(name: "RunLoopKitTestingTests", dependencies: ["RunLoopKitTesting", "RunLoopKit"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TestSupport"]),
