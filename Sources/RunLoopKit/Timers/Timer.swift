@@ -28,26 +28,14 @@ public final class Timer {
     private var block: ((Timer) -> Void)?
     /// The run loop the timer belongs to while it is in at least one of its modes (C-T2); a timer
     /// that outlives its loop belongs to none.
-    var runLoop: RunLoop? {
-        @inline(__always) get {
-            #if DEBUG
-            assert(loopCheck === storedLoop, "Timer: its run loop went away without letting it go")
-            #endif
-            return storedLoop
-        }
-        set {
-            storedLoop = newValue
-            #if DEBUG
-            loopCheck = newValue
-            #endif
-        }
-    }
-    /// `unowned(unsafe)`, not `weak`: a weak reference made a side table per timer (one more
-    /// allocation per scheduled timer) and an atomic load on every invalidation, about a tenth of
-    /// the profile of scheduling and firing 1M timers. It never dangles: the loop clears it when
-    /// the timer leaves its last mode and, for the timers still in its modes, when the loop goes
-    /// away (``RunLoop/releaseTimers()``). Debug builds keep a weak twin and check every read.
-    private unowned(unsafe) var storedLoop: RunLoop?
+    ///
+    /// `unowned`, not `weak`: a weak reference made a side table per timer (one more allocation per
+    /// scheduled timer) and an atomic load on every invalidation, about a tenth of the profile of
+    /// scheduling and firing 1M timers. An unowned reference lives in the loop's own header and is
+    /// checked on every read in every build: the loop clears it when the timer leaves its last mode
+    /// and, for the timers still in its modes, when it goes away (``RunLoop/releaseTimers()``), so a
+    /// read after the loop died would trap with the runtime's message, never touch freed memory.
+    unowned var runLoop: RunLoop?
     /// The timer's record in the first ``TimerQueue`` it is in; those in further queues are in `extras`.
     @exclusivity(unchecked) private var firstSlot = QueueSlot.none
     private var extras: Extras?
@@ -58,10 +46,6 @@ public final class Timer {
     /// True while the timer is a common-mode item of its run loop (C-M4).
     var isCommonItem = false
     private var validity = true
-    #if DEBUG
-    /// The weak twin of `storedLoop` that debug builds check it against.
-    private weak var loopCheck: RunLoop?
-    #endif
     /// The tolerance in nanoseconds when it is below `UInt32.max` (4.29 s); `UInt32.max` says it is
     /// in `extras` instead. Four bytes fit after the flags without growing the object.
     /// The queues copy it into their entries (``TimerQueue/Entry/tolerance``).
