@@ -67,6 +67,25 @@ struct ExecutorTests {
         #expect(log.entries == ["nested timer at 5", "first job ends", "second job"])
     }
 
+    @Test("C-X1: the job limit counts jobs: a burst of task starts runs over passes, in order, due timers between")
+    func jobLimitCountsEachJob() {
+        let (loop, _) = makeVirtualLoop()
+        let log = Transcript()
+        let count = RunLoop.jobBatchLimit + 6
+        for index in 0..<count { Task(executorPreference: loop.taskExecutor) { log.append("\(index)") } }
+        loop.run(mode: .default, until: .zero)  // one pass (C-R3)
+        #expect(loop.executorJobsRun == RunLoop.jobBatchLimit)
+        addTranscriptTimer("timer", to: loop, log: log, at: 0)
+        Task(executorPreference: loop.taskExecutor) { log.append("later") }
+        loop.run(mode: .default, until: .zero)
+        #expect(loop.executorJobsRun == count + 1)
+        // The timer due meanwhile fires before the rest of the burst, which runs before later jobs.
+        #expect(log.entries.count == count + 2)
+        #expect(log.entries.prefix(3) == ["0", "1", "2"])
+        #expect(log.entries.dropFirst(RunLoop.jobBatchLimit - 1).prefix(3) == ["1023", "timer at 0", "1024"])
+        #expect(log.entries.suffix(2) == ["\(count - 1)", "later"])
+    }
+
     @Test("submit returns the closure's result, needs no try when the closure cannot throw, rethrows its error typed")
     func submitReturnsAndRethrows() {
         struct Refused: Error {}
@@ -191,6 +210,19 @@ struct ExecutorTests {
         let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
         #expect(message.contains("went away with 2 job(s) queued, which will never run"))
     }
+
+    @Test("Debug builds: jobs a pass took but left for the next count among those that would never run")
+    func loopGoingAwayWithTakenJobsTraps() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            var loop: RunLoop? = RunLoop(clock: .virtual(VirtualClock()))
+            for _ in 0..<(RunLoop.jobBatchLimit + 3) { Task(executorPreference: loop!.taskExecutor) {} }
+            Task(executorPreference: loop!.taskExecutor) {}
+            poll(loop!)  // one pass: 1,024 jobs run, 4 are left
+            loop = nil
+        }
+        let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(message.contains("went away with 4 job(s) queued, which will never run"))
+    }
     #endif
 
     @Test("A loop that ran its tasks to the end goes away quietly")
@@ -232,6 +264,11 @@ actor ExecutorBoundActor {
     }
 
     func touch() {}
+}
+
+/// Runs one pass of `loop` (C-R3), from synchronous code.
+private func poll(_ loop: RunLoop) {
+    loop.run(mode: .default, until: .zero)
 }
 
 /// The wake-ups for work written to `loop`'s eventfd and not yet read; reads them.

@@ -96,15 +96,15 @@ final class JobQueue: Sendable {
         }
     }
 
-    /// The loop is going away: later jobs trap. Queued ones would never run — their tasks would
-    /// never resume, and whatever awaits them would wait forever — so they stop the program with a
-    /// message, in every build.
-    func close() {
+    /// The loop is going away: later jobs trap. Queued ones, and the `taken` jobs the loop took but
+    /// did not run, would never run — their tasks would never resume, and whatever awaits them
+    /// would wait forever — so they stop the program with a message, in every build.
+    func close(alsoDropping taken: Int) {
         let dropped = state.withLock { state in
             state.isClosed = true
             defer { state.jobs = [] }
             pending.store(false, ordering: .releasing)
-            return state.jobs.count
+            return state.jobs.count + taken
         }
         if dropped > 0 {
             fatalError(

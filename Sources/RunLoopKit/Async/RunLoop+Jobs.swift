@@ -33,39 +33,45 @@ extension RunLoop {
 
     /// Whether jobs wait that a pass of `state` would run: the pass must not sleep.
     func hasJobs(for state: ModeState) -> Bool {
-        executor.jobs.hasPendingJobs && runsJobs(in: state)
+        (nextTakenJob < takenJobs.count || executor.jobs.hasPendingJobs) && runsJobs(in: state)
     }
 
     /// Runs the waiting jobs oldest first, then those they enqueued, until none is left or
     /// ``jobBatchLimit`` have run; the rest wait for the next pass, which does not sleep (C-X1).
     /// A chain of hops (a task calling an actor of the loop, and back) thus costs no pass per hop,
-    /// and due timers wait for at most one batch.
+    /// and due timers wait for at most one batch: the limit counts jobs, not takes from the queue,
+    /// so a take of many jobs (a burst of task starts) is run over several passes.
     func runJobs(in state: ModeState) {
         guard hasJobs(for: state) else { return }
-        var jobs = jobScratch
-        jobScratch = []
         isRunningJobs = true
         let serial = executor.asUnownedSerialExecutor()
         let task = taskExecutor.asUnownedTaskExecutor()
         var ran = 0
-        while ran < Self.jobBatchLimit && executor.jobs.hasPendingJobs {
-            // What other threads posted before these jobs were queued is handled first: a sleeper
-            // cancelled from another thread has its timer gone before its task resumes.
-            drainInbox()
-            executor.jobs.take(into: &jobs)
-            for job in jobs {
-                if job.isolated {
-                    job.job.runSynchronously(on: serial)
-                } else {
-                    job.job.runSynchronously(on: job.taskExecutor?.asUnownedTaskExecutor() ?? task)
-                }
+        while ran < Self.jobBatchLimit {
+            if nextTakenJob == takenJobs.count {
+                guard executor.jobs.hasPendingJobs else { break }
+                // What other threads posted before these jobs were queued is handled first: a
+                // sleeper cancelled from another thread has its timer gone before its task resumes.
+                drainInbox()
+                takenJobs.removeAll(keepingCapacity: true)
+                nextTakenJob = 0
+                executor.jobs.take(into: &takenJobs)  // not empty: only the loop takes jobs
             }
-            ran += jobs.count
-            jobs.removeAll(keepingCapacity: true)
+            let job = takenJobs[nextTakenJob]
+            nextTakenJob += 1
+            if job.isolated {
+                job.job.runSynchronously(on: serial)
+            } else {
+                job.job.runSynchronously(on: job.taskExecutor?.asUnownedTaskExecutor() ?? task)
+            }
+            ran += 1
+        }
+        if nextTakenJob == takenJobs.count {
+            takenJobs.removeAll(keepingCapacity: true)
+            nextTakenJob = 0
         }
         jobsRun += ran
         isRunningJobs = false
-        jobScratch = jobs
     }
 
     /// The most jobs one pass runs before due timers get their turn again.

@@ -60,8 +60,12 @@ public final class RunLoop {
     var jobModes: [Mode] = [.common]
     /// Whether executor jobs are running, so that a run nested in one runs none (C-X1).
     var isRunningJobs = false
-    /// Reused buffer of jobs taken from the executor; only touched on the loop's thread.
-    var jobScratch: [JobQueue.Job] = []
+    /// The jobs taken from the executor's queue, oldest first, from ``nextTakenJob`` on not yet run:
+    /// a pass that reaches its job limit leaves them for the next (C-X1). A reused buffer, only
+    /// touched on the loop's thread.
+    var takenJobs: [JobQueue.Job] = []
+    /// The first job of ``takenJobs`` still to run.
+    var nextTakenJob = 0
     /// Executor jobs run so far (``executorJobsRun``).
     var jobsRun = 0
     /// Why the last sleep ended, when an after-waiting observer asked (``lastWakeReason``).
@@ -152,7 +156,7 @@ public final class RunLoop {
         // of a loop that no longer exists.
         commonItems.forgetAll()
         releaseTimers()
-        executor.jobs.close()
+        executor.jobs.close(alsoDropping: takenJobs.count - nextTakenJob)
         // Kept for good, in every build: an actor or task that outlives the loop meets the trap of
         // a closed queue (rule C-X1) rather than freed memory. Two small objects per loop made.
         _ = Unmanaged.passRetained(executor)
