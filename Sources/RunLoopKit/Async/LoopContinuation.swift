@@ -1,7 +1,7 @@
 /// The continuation a sleep or a sequence of time suspends on. Debug builds check it (a second
 /// resume traps, one never resumed is reported when it goes away); release builds use the
 /// unchecked one, which the resumption of every sleeper pays nothing for. The state machines that
-/// hold one (``Sleeper``, ``TimeEvents``) take it out under their lock, so it is resumed once.
+/// hold one take it out once: ``Sleeper`` by a compare-and-exchange, ``TimeEvents`` under its lock.
 #if DEBUG
 typealias LoopContinuation<Success, Failure: Error> = CheckedContinuation<Success, Failure>
 #else

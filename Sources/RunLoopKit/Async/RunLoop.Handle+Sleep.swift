@@ -20,7 +20,7 @@ extension RunLoop.Handle {
     /// }
     /// ```
     nonisolated(nonsending) public func sleep(
-        until deadline: Instant, tolerance: Duration? = nil, inModes modes: [RunLoop.Mode] = [.common],
+        until deadline: Instant, tolerance: Duration? = nil, inModes modes: [RunLoop.Mode] = .commonModes,
         file: StaticString = #fileID, line: UInt = #line
     ) async throws {
         let sleeper = Sleeper(handle: self, file: file, line: line)
@@ -44,7 +44,7 @@ extension RunLoop.Handle {
 
     /// Suspends the calling task for `duration` of the loop's clock; see ``sleep(until:tolerance:inModes:file:line:)``.
     nonisolated(nonsending) public func sleep(
-        for duration: Duration, tolerance: Duration? = nil, inModes modes: [RunLoop.Mode] = [.common],
+        for duration: Duration, tolerance: Duration? = nil, inModes modes: [RunLoop.Mode] = .commonModes,
         file: StaticString = #fileID, line: UInt = #line
     ) async throws {
         try await sleep(
@@ -56,4 +56,14 @@ extension RunLoop.Handle {
     public func clock(_ kind: ClockKind = .uptime, inModes modes: [RunLoop.Mode] = [.common]) -> LoopClock {
         LoopClock(handle: self, kind: kind, modes: modes)
     }
+}
+
+extension [RunLoop.Mode] {
+    /// `[.common]`, the default modes of a sleep, made once: as a literal it would allocate an
+    /// array at every call.
+    @usableFromInline static var commonModes: Self { RunLoop.Mode.commonModesArray }
+}
+
+extension RunLoop.Mode {
+    @usableFromInline static let commonModesArray: [RunLoop.Mode] = [.common]
 }

@@ -1,15 +1,25 @@
+import Synchronization
+
 /// One `await` on a run loop's clock: a one-shot ``Timer`` in the loop's heap that resumes a
 /// continuation when it fires, or — cancelled first — is invalidated while the sleeper resumes at
 /// once with `CancellationError` (rule C-X2).
 final class Sleeper: Sendable {
-    private enum State {
+    /// Where the sleep is; it moves on once, from `starting` or `waiting` to `cancelled` or
+    /// `finished`, by a compare-and-exchange, so exactly one of ``start(_:)``, ``fire()`` and
+    /// ``cancel()`` gets the continuation. An atomic rather than a lock: no allocation of its own,
+    /// and no lock taken at each step of a sleeper's life.
+    private enum Phase: UInt8, AtomicRepresentable {
         case starting
-        case waiting(LoopContinuation<Void, any Error>)
+        case waiting
         case cancelled
         case finished
     }
 
-    private let state = LockedValue(State.starting)
+    private let phase = Atomic(Phase.starting)
+    /// The continuation, written by ``start(_:)`` before it publishes `waiting` (releasing) and
+    /// read only by whoever moves the phase on from `waiting` (acquiring). Safe without a lock for
+    /// that reason.
+    nonisolated(unsafe) private var continuation: LoopContinuation<Void, any Error>?
     private let handle: RunLoop.Handle
     /// The timer while it is scheduled. Safe without a lock: set by ``schedule(on:until:tolerance:inModes:)``
     /// and cleared by ``fire()`` and ``invalidateTimer()``, which all run on the loop's thread — in
@@ -45,18 +55,17 @@ final class Sleeper: Sendable {
     /// Keeps `continuation` for the timer; resumes it at once with `CancellationError` if the
     /// sleep was cancelled before it started.
     func start(_ continuation: LoopContinuation<Void, any Error>) {
-        let cancelled = state.withLock { state in
-            guard case .starting = state else { return true }
-            state = .waiting(continuation)
-            return false
-        }
-        if cancelled { continuation.resume(throwing: CancellationError()) }
+        self.continuation = continuation
+        let waiting = phase.compareExchange(
+            expected: .starting, desired: .waiting, successOrdering: .releasing, failureOrdering: .relaxed
+        ).exchanged
+        if !waiting { continuation.resume(throwing: CancellationError()) }
     }
 
     /// Adds the sleeper's one-shot timer to `modes` of `loop`, on the loop's thread; nothing if the
     /// sleep was cancelled meanwhile.
     func schedule(on loop: RunLoop, until deadline: Instant, tolerance: Duration?, inModes modes: [RunLoop.Mode]) {
-        guard case .waiting = state.withLock({ $0 }) else { return }
+        guard phase.load(ordering: .relaxed) == .waiting else { return }
         let timer = Timer(fireAt: deadline, interval: .zero, repeats: false) { _ in self.fire() }
         timer.kind = .sleeper
         if let site, CreationSite.isRecording { timer.setCreationSite(file: site.file, line: site.line) }
@@ -92,18 +101,14 @@ final class Sleeper: Sendable {
     }
 
     /// Moves to `next` and returns the continuation if the sleeper was still waiting (or starting).
-    private func take(setting next: State) -> LoopContinuation<Void, any Error>? {
-        state.withLock { state in
-            switch state {
-            case .starting:
-                state = next
-                return nil
-            case .waiting(let continuation):
-                state = next
-                return continuation
-            case .cancelled, .finished:
-                return nil
-            }
+    private func take(setting next: Phase) -> LoopContinuation<Void, any Error>? {
+        var current = phase.load(ordering: .relaxed)
+        while current == .starting || current == .waiting {
+            let (exchanged, original) = phase.compareExchange(
+                expected: current, desired: next, successOrdering: .acquiring, failureOrdering: .relaxed)
+            if exchanged { return current == .waiting ? continuation : nil }
+            current = original
         }
+        return nil
     }
 }

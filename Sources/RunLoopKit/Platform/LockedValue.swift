@@ -1,7 +1,7 @@
 import Glibc
 
 /// A value behind a pthread mutex, for the state async code shares between threads (executor jobs,
-/// sleepers, sequences of time).
+/// sequences of time).
 ///
 /// `Synchronization.Mutex` locks with a raw futex, which ThreadSanitizer does not see: every access
 /// under it reads as a race. ThreadSanitizer intercepts `pthread_mutex_lock`, so the state kept here
