@@ -24,8 +24,11 @@ enum LoopSleepPeer: Peer {
         let leeway: Duration? = tolerance > 0 ? .nanoseconds(tolerance) : nil
         progress.lateness.reserveCapacity(count)
         for _ in 0..<count {
-            let deadline = Instant(nanoseconds: run.start + spreadSource.next(below: spread))
+            let offset = spreadSource.next(below: spread)
             Task(executorPreference: handle.taskExecutor) {
+                // Each deadline is taken when its sleep starts, as in Task.sleep's row: the
+                // lateness is the resumption's, whichever executor started the task later.
+                let deadline = Instant(nanoseconds: monotonicNanoseconds() + offset)
                 try? await handle.sleep(until: deadline, tolerance: leeway)
                 let now = monotonicNanoseconds()
                 bound.value.fired += 1
@@ -40,7 +43,7 @@ enum LoopSleepPeer: Peer {
             peer: name, after: after, lastCallback: progress.lastCallback, deadlines: spreadSource,
             fired: progress.fired)
         row.setLateness(progress.lateness)
-        row.note = "schedule = Task creation; each sleep joins the heap when its task first runs"
+        row.note = "schedule = Task creation; each sleep joins the heap when its task first runs, due from then"
         return row
     }
 

@@ -21,13 +21,13 @@ enum TaskSleepPeer: Peer {
         let progress = Progress()
         var spreadSource = DeadlineSpread()
         var run = FireRun(count: count)
-        let origin = ContinuousClock.now + .nanoseconds(run.start - monotonicNanoseconds())
         let leeway: Duration? = tolerance > 0 ? .nanoseconds(tolerance) : nil
         for _ in 0..<count {
             let offset = spreadSource.next(below: spread)
-            let deadline = origin + .nanoseconds(offset)
-            let due = run.start + offset
             Task {
+                // Each deadline is taken when its sleep starts, as in the loop's row.
+                let due = monotonicNanoseconds() + offset
+                let deadline = ContinuousClock.now + .nanoseconds(offset)
                 try? await Task.sleep(until: deadline, tolerance: leeway, clock: .continuous)
                 let now = monotonicNanoseconds()
                 progress.lastCallback.store(now, ordering: .relaxed)
