@@ -12,6 +12,8 @@ enum LoopSleepPeer: Peer {
         var fireTimes: [Int64] = []
         /// Each sleeper's lateness behind its deadline, in nanoseconds.
         var lateness: [Int64] = []
+        /// The latest deadline a sleeper had.
+        var latestDeadline: Int64 = 0
     }
 
     static func fire(count: Int, spread: Int64, tolerance: Int64, scatter: Int) -> ThroughputResult {
@@ -34,6 +36,7 @@ enum LoopSleepPeer: Peer {
                 bound.value.fired += 1
                 bound.value.lastCallback = now
                 bound.value.lateness.append(now - deadline.nanoseconds)
+                bound.value.latestDeadline = max(bound.value.latestDeadline, deadline.nanoseconds)
             }
         }
         run.scheduledAll()
@@ -43,6 +46,7 @@ enum LoopSleepPeer: Peer {
             peer: name, after: after, lastCallback: progress.lastCallback, deadlines: spreadSource,
             fired: progress.fired)
         row.setLateness(progress.lateness)
+        row.lagMilliseconds = Nanoseconds.milliseconds(progress.lastCallback - progress.latestDeadline)
         row.note = "schedule = Task creation; each sleep joins the heap when its task first runs, due from then"
         return row
     }

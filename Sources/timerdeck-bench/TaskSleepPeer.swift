@@ -12,8 +12,8 @@ enum TaskSleepPeer: Peer {
         let fired = Atomic(0)
         let lastCallback = Atomic<Int64>(0)
         let fireTimes = Mutex<[Int64]>([])
-        /// Each sleeper's lateness behind its deadline, in nanoseconds.
-        let lateness = Mutex<[Int64]>([])
+        /// Each sleeper's lateness behind its deadline, in nanoseconds, and the latest deadline.
+        let lateness = Mutex<(each: [Int64], latestDeadline: Int64)>(([], 0))
         let done = DispatchSemaphore(value: 0)
     }
 
@@ -31,7 +31,10 @@ enum TaskSleepPeer: Peer {
                 try? await Task.sleep(until: deadline, tolerance: leeway, clock: .continuous)
                 let now = monotonicNanoseconds()
                 progress.lastCallback.store(now, ordering: .relaxed)
-                progress.lateness.withLock { $0.append(now - due) }
+                progress.lateness.withLock {
+                    $0.each.append(now - due)
+                    $0.latestDeadline = max($0.latestDeadline, due)
+                }
                 if progress.fired.add(1, ordering: .acquiringAndReleasing).newValue == count { progress.done.signal() }
             }
         }
@@ -40,7 +43,9 @@ enum TaskSleepPeer: Peer {
         var row = run.result(
             peer: name, after: .now(), lastCallback: progress.lastCallback.load(ordering: .relaxed),
             deadlines: spreadSource, fired: progress.fired.load(ordering: .relaxed))
-        row.setLateness(progress.lateness.withLock { $0 })
+        let (lateness, latestDeadline) = progress.lateness.withLock { $0 }
+        row.setLateness(lateness)
+        row.lagMilliseconds = Nanoseconds.milliseconds(progress.lastCallback.load(ordering: .relaxed) - latestDeadline)
         return row
     }
 
