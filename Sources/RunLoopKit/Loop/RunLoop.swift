@@ -72,7 +72,7 @@ public final class RunLoop {
     /// ``advance(to:inMode:)``, ``runUntilIdle(inMode:limit:)``) allow before they throw a
     /// ``VirtualTimeError/Kind/runaway`` error.
     public var runawayPassLimit = 10_000
-    /// The state found by the last ``modeState(for:)`` lookup, to skip hashing the mode name.
+    /// The state found by the last ``existingModeState(for:)`` lookup, to skip hashing the mode name.
     private var lastModeState: ModeState?
 
     /// Per-run data: the mode being run and its stop flag (`__CFRunLoopPushPerRunData`).
@@ -248,7 +248,7 @@ public final class RunLoop {
         precondition(isOnOwnerThread, threadMismatch("run(mode:until:)"))
         limit.checkUptimeDeadline("RunLoop.run(mode:until:)")
         guard mode != .common else { return .finished }
-        guard let state = modeStates[mode] else { return .finished }
+        guard let state = existingModeState(for: mode) else { return .finished }
         drainInbox()
         guard !isEmpty(state) else { return .finished }
         let run = PerRun(state: state)
@@ -274,7 +274,7 @@ public final class RunLoop {
     /// otherwise runs until `limit` or one handled source and returns `true` (C-R13).
     @available(*, noasync)
     public func run(mode: Mode, before limit: Instant) -> Bool {
-        guard mode != .common, let state = modeStates[mode], !isEmpty(state) else { return false }
+        guard mode != .common, let state = existingModeState(for: mode), !isEmpty(state) else { return false }
         run(mode: mode, until: limit, returnAfterSourceHandled: true)
         return true
     }
@@ -319,7 +319,7 @@ public final class RunLoop {
 
     /// The next fire date of the timers in `mode`, `nil` if it has none that will fire (C-R12).
     public func nextFireDate(forMode mode: Mode) -> Instant? {
-        guard let state = modeStates[mode] else { return nil }
+        guard let state = existingModeState(for: mode) else { return nil }
         var first = state.timers.first?.deadline ?? Int64.max
         state.forEachTimeoutSet { set in
             if let deadline = set.nextDeadline() { first = min(first, deadline) }
@@ -331,7 +331,7 @@ public final class RunLoop {
     /// if the mode is empty, ``Instant/distantFuture`` if it has no timer, else the next fire date (C-R12).
     @available(*, noasync)
     public func limitDate(forMode mode: Mode) -> Instant? {
-        guard mode != .common, let state = modeStates[mode], !isEmpty(state) else { return nil }
+        guard mode != .common, let state = existingModeState(for: mode), !isEmpty(state) else { return nil }
         run(mode: mode, until: .zero)
         guard !isEmpty(state) else { return nil }
         return nextFireDate(forMode: mode) ?? .distantFuture
@@ -339,14 +339,19 @@ public final class RunLoop {
 
     /// Returns the state of `mode`, creating it on first use (C-M1).
     func modeState(for mode: Mode) -> ModeState {
-        if let last = lastModeState, last.mode == mode { return last }
-        if let state = modeStates[mode] {
-            lastModeState = state
-            return state
-        }
+        if let state = existingModeState(for: mode) { return state }
         let state = ModeState(mode: mode, queueID: Int32(statesByQueueID.count + 1))
         modeStates[mode] = state
         statesByQueueID.append(state)
+        return state
+    }
+
+    /// The state of `mode` if the loop has made it. The last state found is kept: a run, a poll
+    /// and a look at the next fire date then do not hash the mode's name, pass after pass.
+    func existingModeState(for mode: Mode) -> ModeState? {
+        if let last = lastModeState, last.mode == mode { return last }
+        guard let state = modeStates[mode] else { return nil }
+        lastModeState = state
         return state
     }
 

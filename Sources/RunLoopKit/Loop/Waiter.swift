@@ -278,7 +278,7 @@ final class Waiter {
             let descriptor = events[index].data.fd
             if descriptor == shared.wakeDescriptor {
                 sawWakeUp = true
-                if shared.drainWakeUps() { sawWakeUpForWork = true }
+                if shared.drainWakeUps(readable: true) { sawWakeUpForWork = true }
                 continue
             }
             sawEvent = true
