@@ -184,6 +184,10 @@ final class LoopShared: Sendable {
         wakeUpsWritten.store(true, ordering: .releasing)
     }
 
+    /// Whether a wake-up was written since the eventfd was last read (it may have been read since
+    /// by a drain that raced the writer; the eventfd then reads empty).
+    var mayHaveWakeUps: Bool { wakeUpsWritten.load(ordering: .acquiring) }
+
     /// Clears the pending wake-ups after the loop woke; returns whether any of them asked for a
     /// pass (``wakeUp()``) rather than only interrupting the wait (``interruptWait()``).
     ///

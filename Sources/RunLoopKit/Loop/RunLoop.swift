@@ -41,17 +41,19 @@ public final class RunLoop {
     /// The common-modes set, in the order modes were made common (C-M2, C-M3).
     private(set) var commonModeList: [Mode] = [.default]
     var commonItems = CommonItems()
+    // The fields a pass reads every time are only touched on the loop's thread, and no access to
+    // them spans a callout, so their dynamic exclusivity checks (a runtime call each) are off.
     /// Blocks queued by ``perform(inModes:_:)`` and from other threads, oldest first (C-B1).
-    var blocks: [(modes: [Mode], block: () -> Void)] = []
+    @exclusivity(unchecked) var blocks: [(modes: [Mode], block: () -> Void)] = []
     /// The runs in progress, innermost last (C-M11).
-    var runs: [PerRun] = []
+    @exclusivity(unchecked) var runs: [PerRun] = []
     /// Delayed performs waiting to run, by target (C-P2).
     var performRequests = PerformRequests()
     /// The insertion orders of the loop's timers and timeout sets (C-T3).
     let insertionOrders = InsertionOrders()
     /// How many of the loop's timers are running their callout now (C-T4): while none is, the
     /// wake-up window needs no timer's firing flag.
-    var firingTimerCount = 0
+    @exclusivity(unchecked) var firingTimerCount = 0
     /// The timeout sets made for ``Mode/common``, copied into a mode that becomes common (C-M5).
     var commonTimeoutSets: [TimeoutSet] = []
     /// Whether a main-queue drain is in progress (``serviceMainQueue(in:)``), so a nested run does not drain again.
@@ -73,16 +75,13 @@ public final class RunLoop {
     /// ``VirtualTimeError/Kind/runaway`` error.
     public var runawayPassLimit = 10_000
     /// The state found by the last ``existingModeState(for:)`` lookup, to skip hashing the mode name.
-    private var lastModeState: ModeState?
+    @exclusivity(unchecked) private var lastModeState: ModeState?
 
-    /// Per-run data: the mode being run and its stop flag (`__CFRunLoopPushPerRunData`).
-    final class PerRun {
+    /// Per-run data: the mode being run and its stop flag (`__CFRunLoopPushPerRunData`). A value in
+    /// ``runs``: a run, nested or not, allocates nothing for it.
+    struct PerRun {
         let state: ModeState
         var stopped = false
-
-        init(state: ModeState) {
-            self.state = state
-        }
     }
 
     /// Creates a run loop bound to the calling thread. It does not become the thread's ``current``
@@ -251,11 +250,12 @@ public final class RunLoop {
         guard let state = existingModeState(for: mode) else { return .finished }
         drainInbox()
         guard !isEmpty(state) else { return .finished }
-        let run = PerRun(state: state)
-        runs.append(run)
+        runs.append(PerRun(state: state))
         defer { runs.removeLast() }
         notify(.entry, in: state)
-        let result = runPasses(run, limit: limit.nanoseconds, returnAfterSourceHandled: returnAfterSourceHandled)
+        let result = runPasses(
+            in: state, depth: runs.count - 1, limit: limit.nanoseconds,
+            returnAfterSourceHandled: returnAfterSourceHandled)
         notify(.exit, in: state)
         return result
     }
@@ -291,8 +291,8 @@ public final class RunLoop {
     /// Stops the innermost run in progress; forgotten if the loop is not running (C-R5).
     public func stop() {
         checkThread("stop()")
-        guard let run = runs.last else { return }
-        run.stopped = true
+        guard !runs.isEmpty else { return }
+        runs[runs.count - 1].stopped = true
         shared.wakeUp()
     }
 
