@@ -2,15 +2,17 @@
 final class ModeState {
     let mode: RunLoop.Mode
     let timers: TimerQueue
+    // What a pass reads every time is only touched on the loop's thread, with no access spanning a
+    // callout: the dynamic exclusivity checks of these fields are off.
     /// The timeout sets that fire in this mode, in the order they were made.
-    var timeoutSets: [TimeoutSet] = []
+    @exclusivity(unchecked) var timeoutSets: [TimeoutSet] = []
     /// Sorted by order; equal orders keep the order they were added in (C-R8).
     private(set) var observers: [RunLoop.Observer] = []
     /// The union of the observers' activities, to skip notifications nobody wants.
-    private(set) var observerMask: RunLoop.Activity = []
-    var sources: [RunLoop.Source] = []
+    @exclusivity(unchecked) private(set) var observerMask: RunLoop.Activity = []
+    @exclusivity(unchecked) var sources: [RunLoop.Source] = []
     /// One source per descriptor.
-    var descriptorSources: [Int32: RunLoop.FileDescriptorSource] = [:]
+    @exclusivity(unchecked) var descriptorSources: [Int32: RunLoop.FileDescriptorSource] = [:]
     /// This mode's epoll set, created when the mode first waits (-1 until then).
     var epollDescriptor: Int32 = -1
     /// Whether the main queue's eventfd is in this mode's epoll set: the mode is common on ``RunLoop/main`` (C-M12).

@@ -113,6 +113,10 @@ final class LoopShared: Sendable {
     private let inbox = Mutex<[InboxMessage]>([])
     private let hasMail = Atomic<Bool>(false)
     private let strictCF = Atomic<Bool>(false)
+    /// Whether a wake-up may have been written since the eventfd was last read: set after each
+    /// write, cleared before each read. A pass that starts with none pending (every pass of a
+    /// virtual run with no other thread involved) then costs no system call.
+    private let wakeUpsWritten = Atomic<Bool>(false)
 
     init() throws(SystemCallError) {
         wakeDescriptor = try SystemCall.check("eventfd") { eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC)) }
@@ -175,12 +179,23 @@ final class LoopShared: Sendable {
         SystemCall.mustSucceed("waking the loop") {
             _ = try SystemCall.nonBlocking("write") { write(wakeDescriptor, &value, 8) }
         }
+        // After the write: a drain that finds the flag set finds the write too, or a later drain
+        // does (the flag stays set until a read follows it).
+        wakeUpsWritten.store(true, ordering: .releasing)
     }
+
+    /// Whether a wake-up was written since the eventfd was last read (it may have been read since
+    /// by a drain that raced the writer; the eventfd then reads empty).
+    var mayHaveWakeUps: Bool { wakeUpsWritten.load(ordering: .acquiring) }
 
     /// Clears the pending wake-ups after the loop woke; returns whether any of them asked for a
     /// pass (``wakeUp()``) rather than only interrupting the wait (``interruptWait()``).
+    ///
+    /// Reads the eventfd only if a wake-up was written since the last read, or if `readable` (epoll
+    /// saw it readable, perhaps before its writer marked it written).
     @discardableResult
-    func drainWakeUps() -> Bool {
+    func drainWakeUps(readable: Bool = false) -> Bool {
+        guard wakeUpsWritten.exchange(false, ordering: .acquiringAndReleasing) || readable else { return false }
         var count: UInt64 = 0
         // EAGAIN: another wake-up drain got there first.
         SystemCall.mustSucceed("clearing a wake-up") {

@@ -4,11 +4,11 @@ internal import CLinuxEvents
 /// BeforeTimers → BeforeSources → blocks → signalled sources (→ blocks) → BeforeWaiting → wait →
 /// AfterWaiting → due timers → ready descriptors → blocks → result.
 extension RunLoop {
-    func runPasses(_ run: PerRun, limit: Int64, returnAfterSourceHandled: Bool) -> RunResult {
-        let state = run.state
+    /// Runs passes of `state`, the run at `depth` in ``runs``, until the run's result is known.
+    func runPasses(in state: ModeState, depth: Int, limit: Int64, returnAfterSourceHandled: Bool) -> RunResult {
         // C-R3: a limit at or before now polls — one pass, no sleep, no waiting observers.
         let polling = limit <= now.nanoseconds
-        if run.stopped { return .stopped }
+        if runs[depth].stopped { return .stopped }
         var ready: [Int32] = []
         while true {
             waiter.settleOutsideWork(clearingWakeUps: true)
@@ -59,7 +59,7 @@ extension RunLoop {
             // C-R2: handledSource, then timedOut, then stopped, then finished.
             if handledSource && returnAfterSourceHandled { return .handledSource }
             if polling || now.nanoseconds >= limit { return .timedOut }
-            if run.stopped { return .stopped }
+            if runs[depth].stopped { return .stopped }
             if isEmpty(state) { return .finished }
         }
     }

@@ -30,12 +30,14 @@ extension RunLoop {
     func unregister<Item: RunLoopItem>(_ item: Item, forMode mode: Mode) {
         guard item.runLoop === self else { return }
         if mode != .common {
-            if let state = modeStates[mode], item.isRegistered(in: state) { item.unregister(from: state, of: self) }
+            if let state = existingModeState(for: mode), item.isRegistered(in: state) {
+                item.unregister(from: state, of: self)
+            }
         } else if item.isCommonItem {
             commonItems.remove(item)
             item.isCommonItem = false
             for common in commonModes {
-                if let state = modeStates[common], item.isRegistered(in: state) {
+                if let state = existingModeState(for: common), item.isRegistered(in: state) {
                     item.unregister(from: state, of: self)
                 }
             }
@@ -125,7 +127,7 @@ extension RunLoop {
 
     /// Whether `timer` is in `mode` of this loop.
     public func contains(_ timer: Timer, inMode mode: Mode) -> Bool {
-        timer.runLoop === self && (modeStates[mode]?.timers.contains(timer) ?? false)
+        timer.runLoop === self && (existingModeState(for: mode)?.timers.contains(timer) ?? false)
     }
 
     /// Called when the timer's fire date changed: it goes after timers already at that time (C-T7).

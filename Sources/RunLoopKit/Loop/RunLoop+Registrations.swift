@@ -50,7 +50,7 @@ extension RunLoop {
     /// Everything registered in `mode` between passes, timers and sleepers by fire date (then the
     /// order they were added), then timeout sets and sources. Empty for a mode the loop never made.
     public func registrations(inMode mode: Mode) -> [Registration] {
-        guard let state = modeStates[mode] else { return [] }
+        guard let state = existingModeState(for: mode) else { return [] }
         var timed: [(entry: TimerQueue.Entry, registration: Registration)] = []
         state.timers.forEachEntry { entry in
             let timer = entry.timer.takeUnretainedValue()
@@ -81,7 +81,7 @@ extension RunLoop {
 
     /// How many things of `kind` are registered in `mode` (what ``registrations(inMode:)`` would list).
     public func registrationCount(of kind: Registration.Kind, inMode mode: Mode) -> Int {
-        guard let state = modeStates[mode] else { return 0 }
+        guard let state = existingModeState(for: mode) else { return 0 }
         switch kind {
         case .timer, .sleeper:
             var count = 0

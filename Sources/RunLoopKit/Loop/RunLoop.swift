@@ -41,17 +41,19 @@ public final class RunLoop {
     /// The common-modes set, in the order modes were made common (C-M2, C-M3).
     private(set) var commonModeList: [Mode] = [.default]
     var commonItems = CommonItems()
+    // The fields a pass reads every time are only touched on the loop's thread, and no access to
+    // them spans a callout, so their dynamic exclusivity checks (a runtime call each) are off.
     /// Blocks queued by ``perform(inModes:_:)`` and from other threads, oldest first (C-B1).
-    var blocks: [(modes: [Mode], block: () -> Void)] = []
+    @exclusivity(unchecked) var blocks: [(modes: [Mode], block: () -> Void)] = []
     /// The runs in progress, innermost last (C-M11).
-    var runs: [PerRun] = []
+    @exclusivity(unchecked) var runs: [PerRun] = []
     /// Delayed performs waiting to run, by target (C-P2).
     var performRequests = PerformRequests()
     /// The insertion orders of the loop's timers and timeout sets (C-T3).
     let insertionOrders = InsertionOrders()
     /// How many of the loop's timers are running their callout now (C-T4): while none is, the
     /// wake-up window needs no timer's firing flag.
-    var firingTimerCount = 0
+    @exclusivity(unchecked) var firingTimerCount = 0
     /// The timeout sets made for ``Mode/common``, copied into a mode that becomes common (C-M5).
     var commonTimeoutSets: [TimeoutSet] = []
     /// Whether a main-queue drain is in progress (``serviceMainQueue(in:)``), so a nested run does not drain again.
@@ -76,17 +78,14 @@ public final class RunLoop {
     /// ``advance(to:inMode:)``, ``runUntilIdle(inMode:limit:)``) allow before they throw a
     /// ``VirtualTimeError/Kind/runaway`` error.
     public var runawayPassLimit = 10_000
-    /// The state found by the last ``modeState(for:)`` lookup, to skip hashing the mode name.
-    private var lastModeState: ModeState?
+    /// The state found by the last ``existingModeState(for:)`` lookup, to skip hashing the mode name.
+    @exclusivity(unchecked) private var lastModeState: ModeState?
 
-    /// Per-run data: the mode being run and its stop flag (`__CFRunLoopPushPerRunData`).
-    final class PerRun {
+    /// Per-run data: the mode being run and its stop flag (`__CFRunLoopPushPerRunData`). A value in
+    /// ``runs``: a run, nested or not, allocates nothing for it.
+    struct PerRun {
         let state: ModeState
         var stopped = false
-
-        init(state: ModeState) {
-            self.state = state
-        }
     }
 
     /// Creates a run loop bound to the calling thread. It does not become the thread's ``current``
@@ -252,14 +251,15 @@ public final class RunLoop {
         precondition(isOnOwnerThread, threadMismatch("run(mode:until:)"))
         limit.checkUptimeDeadline("RunLoop.run(mode:until:)")
         guard mode != .common else { return .finished }
-        guard let state = modeStates[mode] else { return .finished }
+        guard let state = existingModeState(for: mode) else { return .finished }
         drainInbox()
         guard !isEmpty(state) else { return .finished }
-        let run = PerRun(state: state)
-        runs.append(run)
+        runs.append(PerRun(state: state))
         defer { runs.removeLast() }
         notify(.entry, in: state)
-        let result = runPasses(run, limit: limit.nanoseconds, returnAfterSourceHandled: returnAfterSourceHandled)
+        let result = runPasses(
+            in: state, depth: runs.count - 1, limit: limit.nanoseconds,
+            returnAfterSourceHandled: returnAfterSourceHandled)
         notify(.exit, in: state)
         return result
     }
@@ -278,7 +278,7 @@ public final class RunLoop {
     /// otherwise runs until `limit` or one handled source and returns `true` (C-R13).
     @available(*, noasync)
     public func run(mode: Mode, before limit: Instant) -> Bool {
-        guard mode != .common, let state = modeStates[mode], !isEmpty(state) else { return false }
+        guard mode != .common, let state = existingModeState(for: mode), !isEmpty(state) else { return false }
         run(mode: mode, until: limit, returnAfterSourceHandled: true)
         return true
     }
@@ -295,8 +295,8 @@ public final class RunLoop {
     /// Stops the innermost run in progress; forgotten if the loop is not running (C-R5).
     public func stop() {
         checkThread("stop()")
-        guard let run = runs.last else { return }
-        run.stopped = true
+        guard !runs.isEmpty else { return }
+        runs[runs.count - 1].stopped = true
         shared.wakeUp()
     }
 
@@ -323,7 +323,7 @@ public final class RunLoop {
 
     /// The next fire date of the timers in `mode`, `nil` if it has none that will fire (C-R12).
     public func nextFireDate(forMode mode: Mode) -> Instant? {
-        guard let state = modeStates[mode] else { return nil }
+        guard let state = existingModeState(for: mode) else { return nil }
         var first = state.timers.first?.deadline ?? Int64.max
         state.forEachTimeoutSet { set in
             if let deadline = set.nextDeadline() { first = min(first, deadline) }
@@ -335,7 +335,7 @@ public final class RunLoop {
     /// if the mode is empty, ``Instant/distantFuture`` if it has no timer, else the next fire date (C-R12).
     @available(*, noasync)
     public func limitDate(forMode mode: Mode) -> Instant? {
-        guard mode != .common, let state = modeStates[mode], !isEmpty(state) else { return nil }
+        guard mode != .common, let state = existingModeState(for: mode), !isEmpty(state) else { return nil }
         run(mode: mode, until: .zero)
         guard !isEmpty(state) else { return nil }
         return nextFireDate(forMode: mode) ?? .distantFuture
@@ -343,14 +343,19 @@ public final class RunLoop {
 
     /// Returns the state of `mode`, creating it on first use (C-M1).
     func modeState(for mode: Mode) -> ModeState {
-        if let last = lastModeState, last.mode == mode { return last }
-        if let state = modeStates[mode] {
-            lastModeState = state
-            return state
-        }
+        if let state = existingModeState(for: mode) { return state }
         let state = ModeState(mode: mode, queueID: Int32(statesByQueueID.count + 1))
         modeStates[mode] = state
         statesByQueueID.append(state)
+        return state
+    }
+
+    /// The state of `mode` if the loop has made it. The last state found is kept: a run, a poll
+    /// and a look at the next fire date then do not hash the mode's name, pass after pass.
+    func existingModeState(for mode: Mode) -> ModeState? {
+        if let last = lastModeState, last.mode == mode { return last }
+        guard let state = modeStates[mode] else { return nil }
+        lastModeState = state
         return state
     }
 

@@ -14,10 +14,14 @@ import Glibc
 ///
 /// On a ``VirtualClock`` it lets outside work finish, checks input without blocking and then jumps
 /// the clock to the deadline as its ``autojump`` says; it blocks for real only when there is no
-/// deadline or autojump is off.
+/// deadline or autojump is off. A mode with no descriptor and no main queue is checked only when
+/// a wake-up was written since the loop last read one, so a jump from deadline to deadline
+/// costs no system call.
 final class Waiter {
     private let shared: LoopShared
     private let clock: TimeSource
+    /// Whether ``clock`` is a ``VirtualClock`` or a controlled clock over one.
+    private let isVirtual: Bool
     private let timerDescriptor: Int32
     private var armedDeadline = Int64.max
     /// Whether the timerfd expired and was left unread: the next `timerfd_settime` (arming or
@@ -40,21 +44,24 @@ final class Waiter {
     var mainQueueDescriptor: Int32 = -1
     /// Set when a wait saw the main queue's eventfd readable; cleared when the queue is drained.
     var mainQueueSignalled = false
+    // The flags below are set and read on the loop's thread only, a few times a pass, with no
+    // access spanning another: their dynamic exclusivity checks are off.
     /// Whether the last ``wait(in:until:poll:ready:)`` read a wake-up from another thread.
-    private(set) var sawWakeUp = false
+    @exclusivity(unchecked) private(set) var sawWakeUp = false
     /// Whether the last wait ended only because another thread interrupted it to re-arm it
     /// (``LoopShared/interruptWait()``): no wake-up for work, no input, no timer, no main queue.
-    private(set) var wokeOnlyToRearm = false
+    @exclusivity(unchecked) private(set) var wokeOnlyToRearm = false
     /// Whether the last wait saw anything but wake-ups: the timer, the main queue or a descriptor source.
-    private var sawEvent = false
+    @exclusivity(unchecked) private var sawEvent = false
     /// Whether a wake-up read during the last wait asked for a pass.
-    private var sawWakeUpForWork = false
+    @exclusivity(unchecked) private var sawWakeUpForWork = false
     /// How a wait on a ``VirtualClock`` reaches its deadline (``RunLoop/autojump``).
     var autojump = RunLoop.Autojump.immediately
 
     init(shared: LoopShared, clock: TimeSource) throws(SystemCallError) {
         self.shared = shared
         self.clock = clock
+        isVirtual = clock.virtualClock != nil
         timerDescriptor = try SystemCall.check("timerfd_create") {
             timerfd_create(CLOCK_MONOTONIC, Int32(TFD_NONBLOCK | TFD_CLOEXEC))
         }
@@ -112,11 +119,13 @@ final class Waiter {
         sawEvent = false
         // Only a strictCF loop is ever interrupted without a wake-up for work (RunLoop.Handle.rearm).
         defer { wokeOnlyToRearm = sawWakeUp && !sawWakeUpForWork && !sawEvent && shared.isStrictCF }
+        // On a virtual clock a mode without descriptors or the main queue has only the loop's
+        // wake-ups in its set.
+        let onlyWakeUps = isVirtual && state.descriptorSources.isEmpty && !state.watchesMainQueue
         if poll {
-            // On a virtual clock a mode without descriptors or the main queue has only the loop's
-            // wake-ups in its set, and the pass has just read those (settleOutsideWork): a later
-            // one is read at the next pass. Polling it would be a system call for nothing.
-            if clock.virtualClock != nil && state.descriptorSources.isEmpty && !state.watchesMainQueue { return }
+            // The pass has just read the wake-ups (settleOutsideWork): a later one is read at the
+            // next pass. Polling them would be a system call for nothing.
+            if onlyWakeUps { return }
             collect(epoll, timeout: 0, into: &ready)
             return
         }
@@ -124,12 +133,12 @@ final class Waiter {
         case .system:
             waitInKernel(epoll, until: deadline, ready: &ready)
         case .virtual(let virtualClock):
-            waitVirtually(epoll, on: virtualClock, until: deadline, ready: &ready)
+            waitVirtually(epoll, on: virtualClock, until: deadline, onlyWakeUps: onlyWakeUps, ready: &ready)
         case .controlled(let control):
             // The deadline is on the controlled clock; the wait is on its base (none while paused).
             let baseDeadline = deadline.flatMap { $0 == Int64.max ? nil : control.baseDeadline(forUptime: $0) }
             if let virtualClock = control.base.virtualClock {
-                waitVirtually(epoll, on: virtualClock, until: baseDeadline, ready: &ready)
+                waitVirtually(epoll, on: virtualClock, until: baseDeadline, onlyWakeUps: onlyWakeUps, ready: &ready)
             } else {
                 waitInKernel(epoll, until: baseDeadline, ready: &ready)
             }
@@ -138,12 +147,18 @@ final class Waiter {
 
     /// Lets outside work finish, polls, then jumps `virtualClock` to `deadline`, or blocks for
     /// input when there is none.
+    ///
+    /// When the set holds `onlyWakeUps`, the poll is made only if a wake-up was written since the
+    /// eventfd was last read (``LoopShared/mayHaveWakeUps``): a jump from deadline to deadline
+    /// then costs no system call.
     private func waitVirtually(
-        _ epoll: Int32, on virtualClock: VirtualClock, until deadline: Int64?, ready: inout [Int32]
+        _ epoll: Int32, on virtualClock: VirtualClock, until deadline: Int64?, onlyWakeUps: Bool,
+        ready: inout [Int32]
     ) {
         settleOutsideWork(clearingWakeUps: false)
-        let woke = collect(epoll, timeout: 0, into: &ready)
-        guard !woke else { return }
+        if !onlyWakeUps || shared.mayHaveWakeUps {
+            guard !collect(epoll, timeout: 0, into: &ready) else { return }
+        }
         guard let deadline, deadline != Int64.max else {
             collect(epoll, timeout: -1, into: &ready)
             return
@@ -194,7 +209,7 @@ final class Waiter {
     /// drained next, those wake-ups are cleared too: whether the work ended before the pass or
     /// during it then leaves no trace in what the loop does, and a headless run repeats exactly.
     func settleOutsideWork(clearingWakeUps: Bool) {
-        guard clock.virtualClock != nil else { return }
+        guard isVirtual else { return }
         while shared.externalWork.load(ordering: .acquiring) > 0 {
             var pause = timespec(tv_sec: 0, tv_nsec: 50_000)
             nanosleep(&pause, nil)
@@ -278,7 +293,7 @@ final class Waiter {
             let descriptor = events[index].data.fd
             if descriptor == shared.wakeDescriptor {
                 sawWakeUp = true
-                if shared.drainWakeUps() { sawWakeUpForWork = true }
+                if shared.drainWakeUps(readable: true) { sawWakeUpForWork = true }
                 continue
             }
             sawEvent = true

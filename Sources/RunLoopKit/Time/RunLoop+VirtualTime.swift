@@ -128,7 +128,7 @@ extension RunLoop {
     /// Whether a pass of `mode` now would do work: a timer due, a block, a signalled source or a job.
     private func hasWorkNow(inMode mode: Mode) -> Bool {
         drainInbox()
-        guard let state = modeStates[mode] else { return false }
+        guard let state = existingModeState(for: mode) else { return false }
         if let next = nextFireDate(forMode: mode), next <= now { return true }
         return hasJobs(for: state) || blocks.contains { matches($0.modes, state) }
             || state.sources.contains { $0.isValid && $0.signalState.signalStamp != 0 }

@@ -14,13 +14,12 @@ import Synchronization
 /// loop.run(until: loop.now + .seconds(2))   // returns at once in real time
 /// ```
 public final class VirtualClock: Sendable {
-    private struct Readings {
-        var uptime: Int64
-        var continuous: Int64
-        var wall: Int64
-    }
-
-    private let readings: Mutex<Readings>
+    // Each reading is an atomic that a read loads without a lock (a run loop reads uptime several
+    // times a pass); the writers, which move all three, take `writer` so that they never interleave.
+    private let uptime: Atomic<Int64>
+    private let continuous: Atomic<Int64>
+    private let wall: Atomic<Int64>
+    private let writer = Mutex(())
     private let sleepObservers = Mutex<[@Sendable () -> Void]>([])
     /// The loop whose timers serve the clock's sleeps (``sleep(until:tolerance:)``).
     let servingLoop = ServingLoop()
@@ -30,7 +29,9 @@ public final class VirtualClock: Sendable {
 
     /// Creates a clock whose uptime and continuous time start at zero and whose wall time starts at `wallStart`.
     public init(wallStart: Instant = VirtualClock.defaultWallStart) {
-        readings = Mutex(Readings(uptime: 0, continuous: 0, wall: wallStart.nanoseconds))
+        uptime = Atomic(0)
+        continuous = Atomic(0)
+        wall = Atomic(wallStart.nanoseconds)
         CreationSite.virtualClock(exists: true)
     }
 
@@ -40,12 +41,10 @@ public final class VirtualClock: Sendable {
 
     /// The current reading of `kind`.
     public func now(_ kind: ClockKind = .uptime) -> Instant {
-        readings.withLock { readings in
-            switch kind {
-            case .uptime: Instant(nanoseconds: readings.uptime)
-            case .continuous: Instant(nanoseconds: readings.continuous)
-            case .wall: Instant(nanoseconds: readings.wall).read(from: .wall)
-            }
+        switch kind {
+        case .uptime: Instant(nanoseconds: uptime.load(ordering: .acquiring))
+        case .continuous: Instant(nanoseconds: continuous.load(ordering: .acquiring))
+        case .wall: Instant(nanoseconds: wall.load(ordering: .acquiring)).read(from: .wall)
         }
     }
 
@@ -55,20 +54,13 @@ public final class VirtualClock: Sendable {
     /// (runloop-reference C-T6) are reproduced deterministically. Negative durations are ignored.
     public func busy(_ duration: Duration) {
         let delta = max(duration.nanoseconds, 0)
-        readings.withLock { readings in
-            readings.uptime += delta
-            readings.continuous += delta
-            readings.wall += delta
-        }
+        writer.withLock { _ in move(uptime: delta, continuous: delta, wall: delta) }
     }
 
     /// Simulates the machine sleeping for `duration`: continuous and wall time advance, uptime does not.
     public func sleep(_ duration: Duration) {
         let delta = max(duration.nanoseconds, 0)
-        readings.withLock { readings in
-            readings.continuous += delta
-            readings.wall += delta
-        }
+        writer.withLock { _ in move(uptime: 0, continuous: delta, wall: delta) }
         for observer in sleepObservers.withLock({ $0 }) { observer() }
     }
 
@@ -82,12 +74,17 @@ public final class VirtualClock: Sendable {
     ///
     /// The run loop's virtual wait calls this to jump to its next deadline.
     public func advance(toUptime instant: Instant) {
-        readings.withLock { readings in
-            let delta = instant.nanoseconds - readings.uptime
+        writer.withLock { _ in
+            let delta = instant.nanoseconds - uptime.load(ordering: .relaxed)
             guard delta > 0 else { return }
-            readings.uptime += delta
-            readings.continuous += delta
-            readings.wall += delta
+            move(uptime: delta, continuous: delta, wall: delta)
         }
+    }
+
+    /// Adds the deltas to the readings; only while holding `writer`.
+    private func move(uptime deltaUptime: Int64, continuous deltaContinuous: Int64, wall deltaWall: Int64) {
+        _ = uptime.wrappingAdd(deltaUptime, ordering: .releasing)
+        _ = continuous.wrappingAdd(deltaContinuous, ordering: .releasing)
+        _ = wall.wrappingAdd(deltaWall, ordering: .releasing)
     }
 }
