@@ -80,6 +80,28 @@ struct TimeoutSetTests {
         #expect(log.tags == [1, 2])
     }
 
+    @Test("A timeout's record is 40 bytes and a heap entry 24: 64 bytes a timeout, 640 MB for 10M")
+    func recordSize() {
+        #expect(MemoryLayout<TimeoutSet.Record>.stride == 40)
+        #expect(MemoryLayout<TimeoutSet.Entry>.stride == 24)
+    }
+
+    @Test("C-T7: a timeout moved later, then earlier but after its first deadline, fires at its last time")
+    func rescheduleLaterThenBack() {
+        let (loop, _) = makeVirtualLoop()
+        let log = TimeoutLog(loop)
+        let set = TimeoutSet(on: loop, handler: log)
+        let idle = set.schedule(at: ms(10), tag: 1)
+        let other = set.schedule(at: ms(25), tag: 2)
+        #expect(set.reschedule(idle, to: ms(40)))
+        #expect(set.reschedule(idle, to: ms(20)))
+        #expect(set.deadline(of: idle) == ms(20))
+        #expect(set.isConsistent)
+        loop.run(until: ms(100))
+        #expect(log.fired.map(\.tag) == [1, 2] && log.times == [20, 25])
+        #expect(!set.isScheduled(other))
+    }
+
     @Test("C-T7: a timeout moved later fires at its new time, and the loop does not wake at the old one")
     func rescheduleLaterInPlace() {
         let (loop, _) = makeVirtualLoop()

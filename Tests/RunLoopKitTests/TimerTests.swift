@@ -152,6 +152,31 @@ struct TimerTests {
         #expect(recorder.times(of: "late") == [1_000, 1_100])
     }
 
+    @Test("C-T1 on the system clock: a date since the last pass began is kept, an earlier one becomes now")
+    func passTimeSparesTheClockRead() {
+        let loop = RunLoop(clock: .system)
+        // One pass over an empty mode (a poll): its start is the time a timer's date is compared with.
+        loop.add(Timer(fireAt: .distantFuture, interval: .zero, repeats: false) { _ in }, forMode: .default)
+        loop.run(mode: .default, until: .zero)
+        let passStart = loop.lastPassTime
+        let recent = Timer(fireAt: Instant(nanoseconds: passStart), interval: .zero, repeats: false) { _ in }
+        loop.add(recent, forMode: .default)
+        #expect(recent.fireDate.nanoseconds == passStart)
+        let before = loop.now
+        let older = Timer(fireAt: Instant(nanoseconds: passStart - 1), interval: .zero, repeats: false) { _ in }
+        loop.add(older, forMode: .default)
+        #expect(older.fireDate >= before)
+        var fired: [String] = []
+        recent.invalidate()
+        let due = Timer(fireAt: Instant(nanoseconds: passStart), interval: .zero, repeats: false) { _ in
+            fired.append("due")
+        }
+        loop.add(due, forMode: .default)
+        loop.run(mode: .default, until: .zero)
+        #expect(fired == ["due"])
+        older.invalidate()
+    }
+
     @Test("C-T3/decision 2: equal fire times fire in insertion order")
     func equalFireTimesFireInInsertionOrder() {
         let (loop, _) = makeVirtualLoop()

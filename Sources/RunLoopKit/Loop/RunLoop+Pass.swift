@@ -173,6 +173,7 @@ extension RunLoop {
     /// turns in the same (fire time, insertion) order.
     private func doTimers(in state: ModeState) {
         let limit = now.nanoseconds
+        lastPassTime = limit
         let lastDueOrder = lastInsertionOrder
         let queue = state.timers
         var skipped: [TimerQueue.Entry] = []

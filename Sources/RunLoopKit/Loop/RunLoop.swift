@@ -79,7 +79,12 @@ public final class RunLoop {
     /// ``VirtualTimeError/Kind/runaway`` error.
     public var runawayPassLimit = 10_000
     /// The state found by the last ``existingModeState(for:)`` lookup, to skip hashing the mode name.
+    /// Read on every timer added and every pass; only touched on the loop's thread and read or
+    /// written whole, so its dynamic exclusivity check is off.
     @exclusivity(unchecked) private var lastModeState: ModeState?
+    /// The clock's reading at the start of the latest timer pass: a time no later than now. A timer
+    /// joining the loop with a fire date at or after it needs no reading of the clock (``notBeforeNow(_:)``).
+    @exclusivity(unchecked) var lastPassTime: Int64 = 0
 
     /// Per-run data: the mode being run and its stop flag (`__CFRunLoopPushPerRunData`). A value in
     /// ``runs``: a run, nested or not, allocates nothing for it.

@@ -10,6 +10,8 @@ protocol RunLoopItem: AnyObject {
 
     /// The loop the item is in; weak, so an item that outlives its loop belongs to none.
     var runLoop: RunLoop? { get set }
+    /// Whether ``runLoop`` is set, told without loading the reference where the item can.
+    var isInRunLoop: Bool { get }
     /// Whether the item is one of its loop's common items (C-M4).
     var isCommonItem: Bool { get set }
 
@@ -30,6 +32,8 @@ protocol RunLoopItem: AnyObject {
 }
 
 extension RunLoopItem {
+    var isInRunLoop: Bool { runLoop != nil }
+
     func isRegistered(anywhereIn loop: RunLoop) -> Bool {
         loop.statesByQueueID.contains { isRegistered(in: $0) }
     }
@@ -56,6 +60,15 @@ extension Timer: RunLoopItem {
     /// Its queue slots say where it is, without a look at every mode.
     func isRegistered(anywhereIn loop: RunLoop) -> Bool { isQueued }
 
+    /// A timer is in a loop exactly while it is in one of its queues (the loop adopts it just
+    /// before its first insertion and lets it go after its last removal): told by its first slot,
+    /// without loading the unowned reference, which costs a retain and a release of the loop
+    /// (about 2 % of the profile of scheduling 1M timers). Checked in debug builds.
+    var isInRunLoop: Bool {
+        assert(isQueued == (runLoop != nil), "Timer: in a queue without a loop, or in a loop without a queue")
+        return isQueued
+    }
+
     func unregisterEverywhere(of loop: RunLoop) {
         forEachQueueID { loop.queue(withID: $0).remove(self) }
     }
@@ -63,7 +76,7 @@ extension Timer: RunLoopItem {
     func didJoin(_ loop: RunLoop) {
         ownerChanged()
         // C-T1: a fire date in the past means "now" when the timer joins the loop.
-        fireNanoseconds = max(fireNanoseconds, loop.now.nanoseconds)
+        fireNanoseconds = loop.notBeforeNow(fireNanoseconds)
     }
 
     func didLeave() { ownerChanged() }

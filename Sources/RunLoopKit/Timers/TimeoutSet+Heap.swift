@@ -52,7 +52,6 @@ extension TimeoutSet {
                 tombstones -= 1
                 _ = popTop()
             } else if record.pointee.order != top.order {
-                record.pointee.heapDeadline = record.pointee.deadline
                 record.pointee.heapOrder = record.pointee.order
                 heap[0].deadline = record.pointee.deadline
                 heap[0].order = record.pointee.order

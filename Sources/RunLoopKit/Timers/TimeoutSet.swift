@@ -60,13 +60,13 @@ public final class TimeoutSet {
         }
     }
 
-    /// A slot of the slab. `deadline` and `order` are the timeout's key; `heapDeadline` and
-    /// `heapOrder` the key of its live entry, which is earlier when the timeout was moved later
-    /// (it is re-keyed when it reaches the top). `heapOrder` is 0 in a free slot.
+    /// A slot of the slab: 40 bytes. `deadline` and `order` are the timeout's key; `heapOrder` the
+    /// order of its live entry, which is older when the timeout was moved later (it is re-keyed
+    /// when it reaches the top); that entry's deadline is then no later than `deadline`, and equal
+    /// to it otherwise. `heapOrder` is 0 in a free slot.
     struct Record {
         var deadline: Int64
         var order: UInt64
-        var heapDeadline: Int64
         var heapOrder: UInt64
         var tag: UInt64
         var generation: UInt32
@@ -169,7 +169,6 @@ public final class TimeoutSet {
         let record = records + Int(slot)
         record.pointee.deadline = key
         record.pointee.order = order
-        record.pointee.heapDeadline = key
         record.pointee.heapOrder = order
         record.pointee.tag = tag
         liveCount += 1
@@ -192,8 +191,8 @@ public final class TimeoutSet {
     /// Moves `timeout` to `deadline`; it goes after timeouts and timers already due then (C-T7).
     /// Returns whether it was scheduled (a stale handle moves nothing).
     ///
-    /// A later deadline is written in place, in O(1) (libev's `ev_timer_again`); an earlier one
-    /// adds an entry and leaves the old one as a tombstone.
+    /// A deadline no earlier than the current one is written in place, in O(1) (libev's
+    /// `ev_timer_again`); an earlier one adds an entry and leaves the old one as a tombstone.
     @discardableResult
     public func reschedule(_ timeout: Timeout, to deadline: Instant) -> Bool {
         deadline.checkUptimeDeadline("TimeoutSet.reschedule(_:to:)")
@@ -202,10 +201,12 @@ public final class TimeoutSet {
         let record = records + Int(timeout.slot)
         let key = deadline.nanoseconds
         let order = orders.next()
+        // The live entry's deadline is no later than the current one (``Record``): a key at or
+        // after it keeps that entry, which is re-keyed when it reaches the top.
+        let keepsEntry = key >= record.pointee.deadline
         record.pointee.deadline = key
         record.pointee.order = order
-        guard key < record.pointee.heapDeadline else { return true }
-        record.pointee.heapDeadline = key
+        guard !keepsEntry else { return true }
         record.pointee.heapOrder = order
         tombstones += 1
         push(Entry(deadline: key, order: order, slot: timeout.slot))
@@ -262,7 +263,7 @@ public final class TimeoutSet {
         precondition(recordCount < Int(Self.noSlot), "TimeoutSet: more than 2³² − 2 timeouts")
         (records + recordCount).initialize(
             to: Record(
-                deadline: 0, order: 0, heapDeadline: 0, heapOrder: 0, tag: 0, generation: 0, nextFree: Self.noSlot))
+                deadline: 0, order: 0, heapOrder: 0, tag: 0, generation: 0, nextFree: Self.noSlot))
         recordCount += 1
         return UInt32(recordCount - 1)
     }
