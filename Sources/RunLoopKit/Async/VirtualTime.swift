@@ -22,7 +22,9 @@ import Synchronization
 /// a coarser resolution, such as a second for sleeps of whole seconds.
 ///
 /// When `body` returns (or throws), the scope runs the loop in its default mode until none of
-/// the jobs it took is left: the queued jobs have run and no sleep's timer is waiting. Virtual
+/// the jobs it took is left: the queued jobs have run and no sleep's timer is waiting — neither
+/// a sleep of the runtime's clocks nor one on the loop's own (``VirtualClock``'s `sleep`, a
+/// ``LoopClock``, ``RunLoop/Handle/sleep(for:tolerance:inModes:file:line:)``). Virtual
 /// time jumps from deadline to deadline, so hours of sleeps take milliseconds. Then the runtime's
 /// previous hook is restored. A task that never stops sleeping keeps the scope running; a task
 /// still waiting for something else (a continuation, real I/O) resumes later on the runtime's own
@@ -155,24 +157,27 @@ final class VirtualTimeScope: TaskExecutor, SchedulingExecutor {
         }
     }
 
-    /// Whether a job of the scope is queued, a sleep of it waits, or work outside the loop that
-    /// may start more is under way (``RunLoop/Handle/beginExternalWork()``).
-    private var isBusy: Bool {
+    /// Whether a job of the scope is queued, a sleep of it waits, a task sleeps on `loop`'s own
+    /// clock (a sleeper in its default mode: ``VirtualClock``'s `sleep`, a ``LoopClock``'s,
+    /// ``RunLoop/Handle/sleep(until:tolerance:inModes:file:line:)``), or work outside the loop
+    /// that may start more is under way (``RunLoop/Handle/beginExternalWork()``).
+    private func isBusy(_ loop: RunLoop) -> Bool {
         waitingSleeps.load(ordering: .relaxed) > 0 || handle.executor.jobs.hasPendingJobs
             || handle.shared.externalWork.load(ordering: .acquiring) > 0
+            || loop.registrationCount(of: .sleeper, inMode: .default) > 0
     }
 
     /// Runs `loop` in its default mode until the scope is no longer busy: an observer stops the
     /// run before the loop would wait with nothing of the scope left, and stops the program once
     /// `runawayJobLimit` jobs have run at one virtual instant.
     func finish(on loop: RunLoop, runawayJobLimit: Int) {
-        guard isBusy else { return }
+        guard isBusy(loop) else { return }
         var instant = loop.now
         var jobsAtInstant = loop.executorJobsRun
         let observer = RunLoop.Observer(activities: [.beforeTimers, .beforeWaiting]) {
             [unowned loop] _, activity in
             if activity == .beforeWaiting {
-                if !self.isBusy { loop.stop() }
+                if !self.isBusy(loop) { loop.stop() }
             } else if loop.now != instant {
                 instant = loop.now
                 jobsAtInstant = loop.executorJobsRun
@@ -184,7 +189,7 @@ final class VirtualTimeScope: TaskExecutor, SchedulingExecutor {
         }
         loop.add(observer, forMode: .default)
         defer { observer.invalidate() }
-        while isBusy {
+        while isBusy(loop) {
             loop.run(mode: .default)
         }
     }
