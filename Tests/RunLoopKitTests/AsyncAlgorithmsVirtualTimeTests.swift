@@ -12,23 +12,17 @@ import Testing
 struct AsyncAlgorithmsVirtualTimeTests {
     @Test("debounce(for:clock:) gives the same elements at the same virtual times, 1,000 times")
     func debounceExact() async {
-        await withKnownIssue(realClockReads) {
-            await expectExactRuns(.debounce, clock: .continuous)
-        }
+        await expectExactRuns(.debounce, clock: .continuous)
     }
 
     @Test("_throttle(for:clock:) gives the same elements at the same virtual times, 1,000 times")
     func throttleExact() async {
-        await withKnownIssue(realClockReads) {
-            await expectExactRuns(.throttle, clock: .continuous)
-        }
+        await expectExactRuns(.throttle, clock: .continuous)
     }
 
     @Test("AsyncTimerSequence ticks at the same virtual times, 1,000 times")
     func timerExact() async {
-        await withKnownIssue(realClockReads) {
-            await expectExactRuns(.timer, clock: .continuous)
-        }
+        await expectExactRuns(.timer, clock: .continuous)
     }
 
     @Test("On the loop's VirtualClock, debounce gives the same elements at the same virtual times, 1,000 times")

@@ -55,6 +55,15 @@ struct VirtualTimeTests {
         }
     }
 
+    @Test(
+        "In a scope ContinuousClock.now reads the loop's continuous time and SuspendingClock.now its uptime, to the nanosecond"
+    )
+    func runtimeClocksReadVirtualTime() async {
+        await #expect(processExitsWith: .success) {
+            exit(runtimeClockReads() == ["continuous 11.500000001 seconds, suspending 1.500000001 seconds"] ? 0 : 1)
+        }
+    }
+
     @Test("The scope replaces the runtime's hook and restores it: after it a sleep takes real time again")
     func hookRestored() async {
         await #expect(processExitsWith: .success) {
@@ -153,6 +162,25 @@ private func taskFromAThread() -> [String] {
                 record()
             }
             work.finish()
+        }
+    }
+    return log.withLock { $0 }
+}
+
+/// What `ContinuousClock.now` and `SuspendingClock.now` moved by in a scope at a nanosecond's
+/// resolution, across a sleep of 1.500000001 s and then a simulated machine sleep of 10 s
+/// (continuous time moves, uptime does not).
+private func runtimeClockReads() -> [String] {
+    let clock = VirtualClock()
+    let loop = RunLoop(clock: .virtual(clock))
+    let log = Mutex<[String]>([])
+    let record: @Sendable (String) -> Void = { line in log.withLock { $0.append(line) } }
+    VirtualTime.run(on: loop, resolution: .nanoseconds(1)) {
+        Task {
+            let (continuous, suspending) = (ContinuousClock.now, SuspendingClock.now)
+            try await Task.sleep(for: .nanoseconds(1_500_000_001))
+            clock.sleep(.seconds(10))
+            record("continuous \(continuous.duration(to: .now)), suspending \(suspending.duration(to: .now))")
         }
     }
     return log.withLock { $0 }

@@ -13,13 +13,26 @@ import Synchronization
 /// `Task.sleep(for:)`, `Task.sleep(nanoseconds:)`, `ContinuousClock().sleep(for:)`,
 /// `SuspendingClock().sleep(for:)` — becomes a one-shot timer of the loop in its common modes,
 /// at the loop's uptime now plus the time left: sleepers resume in deadline order, equal
-/// deadlines in the order they slept (C-T3). Both runtime clocks map to the loop's uptime. Their
-/// deadlines are real instants, computed a moment before the sleep reaches the loop, so the time
-/// left is rounded up to a multiple of the scope's `resolution` (a millisecond by default): a
-/// sleep of whole milliseconds takes exactly that long in virtual time, and a sleep of 1.5
-/// milliseconds takes 2. A thread preempted in that moment for longer than the resolution (a busy
+/// deadlines in the order they slept (C-T3). Both runtime clocks map to the loop's uptime.
+///
+/// The runtime's clocks read virtual time in a scope when the executable links RunLoopKitTesting
+/// (a test target that depends on it): its C part defines the process's `clock_gettime`, and
+/// while a scope is active, the runtime's `swift_get_time` — behind `ContinuousClock.now`,
+/// `SuspendingClock.now` and the deadline of every runtime sleep — gets the loop's continuous
+/// time for `ContinuousClock` and its uptime for `SuspendingClock`, counted from zero like the
+/// ``VirtualClock``'s, from any thread. Every other caller of `clock_gettime` (RunLoopKit's real
+/// clocks, Dispatch, Foundation) reads real time, and a process that does not link
+/// RunLoopKitTesting reads its clocks as it always does. `swift_get_time` itself cannot be
+/// replaced: the runtime's own callers call it directly, not through the dynamic linker.
+///
+/// Without that, the runtime's clocks read real time, and a sleep's deadline is a real instant,
+/// computed a moment before the sleep reaches the loop. Either way the time left is rounded up
+/// to a multiple of the scope's `resolution` (a millisecond by default): a sleep of whole
+/// milliseconds takes exactly that long in virtual time, and a sleep of 1.5 milliseconds takes 2.
+/// On real reads, a thread preempted in that moment for longer than the resolution (a busy
 /// machine) would make the sleep shorter by the stall: a test that must be exact under load uses
-/// a coarser resolution, such as a second for sleeps of whole seconds.
+/// a coarser resolution, such as a second for sleeps of whole seconds. On virtual reads the time
+/// left is exact, and a resolution of a nanosecond keeps every sleep as it was asked.
 ///
 /// When `body` returns (or throws), the scope runs the loop in its default mode until none of
 /// the jobs it took is left: the queued jobs have run and no sleep's timer is waiting — neither
@@ -31,12 +44,14 @@ import Synchronization
 /// executor, in real time.
 ///
 /// What stays outside: sleeps in an actor's code — the runtime asks the actor's executor and then
-/// its own default executor, never the scope, so they take real time (the actor's other jobs run
-/// on the loop's thread unless the actor has an executor of its own); the main actor's jobs (on the
-/// main executor) and those of tasks that prefer another executor; threads not made as tasks
-/// (a `Task {}` they make is caught); `DispatchQueue.asyncAfter`, dispatch timers and other real
-/// timers; real I/O and the time it takes; and clocks read directly — `ContinuousClock.now` is
-/// real time, while the loop's ``RunLoop/now`` is virtual.
+/// its own default executor, never the scope, so they wait in real time (the actor's other jobs
+/// run on the loop's thread unless the actor has an executor of its own), and on virtual clock
+/// reads their deadline is a virtual instant that executor compares with the real clock, so it
+/// means nothing there: keep actors' sleeps out of a scope; the main actor's jobs (on the main
+/// executor) and those of tasks that prefer another executor; threads not made as tasks (a
+/// `Task {}` they make is caught); `DispatchQueue.asyncAfter`, dispatch timers and other real
+/// timers; real I/O and the time it takes; and, without RunLoopKitTesting, clocks read directly —
+/// `ContinuousClock.now` is then real time, while the loop's ``RunLoop/now`` is virtual.
 ///
 /// The hook is process-wide: one scope at a time in a process, and never in a process running
 /// other work in parallel — a test runner that runs tests in parallel in one process must run a
@@ -226,7 +241,12 @@ enum RuntimeHook {
         return symbol.assumingMemoryBound(to: UInt.self)
     }
 
-    /// Points the hook at `scope`; stops the program if a scope is active.
+    /// The switch of the interposed `clock_gettime` (RunLoopKitTesting's CVirtualClockReads), when
+    /// the executable links it: on while a scope is active.
+    private static let clockReads = Mutex<(@convention(c) (Bool) -> Void)?>(nil)
+
+    /// Points the hook at `scope`, and the runtime's clock reads when they can be; stops the
+    /// program if a scope is active.
     static func install(_ scope: VirtualTimeScope) {
         state.withLock { state in
             precondition(state.scope == nil, "VirtualTime.run(on:): another virtual-time scope is active")
@@ -234,6 +254,26 @@ enum RuntimeHook {
             let variable = variable()
             state.previous = variable.pointee
             variable.pointee = unsafeBitCast(hook, to: UInt.self)
+        }
+        clockReads.withLock { $0?(true) }
+    }
+
+    /// Keeps the switch of the interposed `clock_gettime`, which calls this as the executable starts.
+    static func attachClockReads(_ setActive: @escaping @convention(c) (Bool) -> Void) {
+        clockReads.withLock { $0 = setActive }
+    }
+
+    /// The active scope's reading of `clock` for the runtime's `swift_get_time`: the loop's
+    /// continuous time for `CLOCK_BOOTTIME` (`ContinuousClock`), its uptime for `CLOCK_MONOTONIC`
+    /// (`SuspendingClock`); `nil` for another clock or when no scope is active.
+    static func virtualReading(of clock: clockid_t) -> Instant? {
+        guard let source = state.withLock({ $0.scope?.handle.timeSource }), let virtual = source.virtualClock else {
+            return nil
+        }
+        switch clock {
+        case CLOCK_BOOTTIME: return virtual.now(.continuous)
+        case CLOCK_MONOTONIC: return virtual.now(.uptime)
+        default: return nil
         }
     }
 
@@ -245,9 +285,28 @@ enum RuntimeHook {
     /// Restores the hook the active scope replaced. A job the runtime hands over meanwhile goes
     /// to the runtime's own executor (the hook finds no scope and calls the original).
     static func uninstall() {
+        clockReads.withLock { $0?(false) }
         state.withLock { state in
             variable().pointee = state.previous
             state = State()
         }
     }
+}
+
+/// Called by RunLoopKitTesting's interposed `clock_gettime` (CVirtualClockReads) as the executable
+/// starts: `setActive` turns its virtual reads on while a scope is active.
+@_cdecl("runloopkit_virtual_clock_reads_attach")
+package func attachVirtualClockReads(_ setActive: @escaping @convention(c) (Bool) -> Void) {
+    RuntimeHook.attachClockReads(setActive)
+}
+
+/// The interposed `clock_gettime` asks this for the runtime's `swift_get_time`: fills `time` with
+/// the active scope's reading of `clock` and returns true, or returns false (see
+/// ``RuntimeHook/virtualReading(of:)``).
+@_cdecl("runloopkit_virtual_clock_read")
+package func readVirtualClock(_ clock: clockid_t, _ time: UnsafeMutablePointer<timespec>) -> Bool {
+    guard let reading = RuntimeHook.virtualReading(of: clock) else { return false }
+    let (seconds, nanoseconds) = reading.nanoseconds.quotientAndRemainder(dividingBy: 1_000_000_000)
+    time.pointee = timespec(tv_sec: Int(seconds), tv_nsec: Int(nanoseconds))
+    return true
 }
