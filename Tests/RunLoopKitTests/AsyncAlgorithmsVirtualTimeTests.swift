@@ -44,7 +44,8 @@ struct AsyncAlgorithmsVirtualTimeTests {
     func withoutScopeTimesAreReal() async {
         await #expect(processExitsWith: .success) {
             exit(
-                OperatorCase.allCases.allSatisfy { operatorRun($0, clock: .continuous, inScope: false).isEmpty } ? 0 : 1
+                try OperatorCase.allCases.allSatisfy { try operatorRun($0, clock: .continuous, inScope: false).isEmpty }
+                    ? 0 : 1
             )
         }
     }
@@ -102,7 +103,7 @@ private func expectExactRuns(_ operatorCase: OperatorCase, clock: OperatorClock)
     let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
         [operatorCase, clock] in
         for run in 0..<1_000 {
-            let seen = operatorRun(operatorCase, clock: clock, inScope: true)
+            let seen = try operatorRun(operatorCase, clock: clock, inScope: true)
             if seen != operatorCase.expected {
                 let line = "run \(run) of \(operatorCase): \(seen), expected \(operatorCase.expected)"
                 _ = line.withCString { write(STDERR_FILENO, $0, strlen($0)) }
@@ -116,7 +117,7 @@ private func expectExactRuns(_ operatorCase: OperatorCase, clock: OperatorClock)
 
 /// Runs `operatorCase` on a new virtual loop — in a ``VirtualTime`` scope or, without it, for a
 /// virtual hour — and returns what its consumer recorded, with the virtual time of each element.
-private func operatorRun(_ operatorCase: OperatorCase, clock choice: OperatorClock, inScope: Bool) -> [String] {
+private func operatorRun(_ operatorCase: OperatorCase, clock choice: OperatorClock, inScope: Bool) throws -> [String] {
     let clock = VirtualClock()
     let loop = RunLoop(clock: .virtual(clock))
     let log = Mutex<[String]>([])
@@ -144,7 +145,7 @@ private func operatorRun(_ operatorCase: OperatorCase, clock choice: OperatorClo
     }
     if inScope {
         // Sleeps of whole seconds, rounded to the second: exact even if the machine is busy.
-        VirtualTime.run(on: loop, resolution: .seconds(1), start)
+        try VirtualTime.run(on: loop, resolution: .seconds(1), start)
     } else {
         start()
         // Something in the loop, so that its run jumps a virtual hour instead of returning.

@@ -60,7 +60,7 @@ import Synchronization
 /// ```swift
 /// let clock = VirtualClock()
 /// let loop = RunLoop(clock: .virtual(clock))
-/// VirtualTime.run(on: loop) {
+/// try VirtualTime.run(on: loop) {
 ///     Task {
 ///         try await Task.sleep(for: .seconds(3_600))
 ///         print(clock.now())   // an hour of virtual uptime, at once
@@ -70,32 +70,43 @@ import Synchronization
 public enum VirtualTime {
     /// Runs `body` with the runtime's global executor and sleeps on `loop`, whose clock must be a
     /// ``VirtualClock``, then runs the loop until the tasks of the scope are done or waiting for
-    /// something other than a sleep; see ``VirtualTime``. Stops the program, with a message, if
-    /// another scope is active or the calling thread is not the loop's.
+    /// something other than a sleep; see ``VirtualTime``. Returns what `body` returned, or throws
+    /// what it threw once the loop has run. Stops the program, with a message, if another scope is
+    /// active or the calling thread is not the loop's.
     ///
     /// The runtime's sleeps are rounded up to a multiple of `resolution`, which must be positive.
     ///
-    /// A task that neither sleeps nor ends (`while true { await Task.yield() }`) would keep the
-    /// scope running forever without virtual time moving: once the loop has run `runawayJobLimit`
-    /// jobs at one virtual instant after `body` returned, the program stops with a message
-    /// naming that instant.
+    /// Throws a ``VirtualTimeError`` instead of running forever:
+    /// - ``VirtualTimeError/Kind/notVirtual`` before anything runs, when the loop's clock is not a
+    ///   ``VirtualClock``;
+    /// - ``VirtualTimeError/Kind/runaway`` once the loop has run `runawayJobLimit` jobs, or
+    ///   ``RunLoop/runawayPassLimit`` passes, at one virtual instant after `body` returned: a task
+    ///   that neither sleeps nor ends (`while true { await Task.yield() }`), or a timer that
+    ///   re-arms itself at the same instant. The error names the instant, and the timers due then
+    ///   with where they were made. The scope ends there: the jobs still queued stay on the loop,
+    ///   which must outlive them (a loop that goes away with jobs queued stops the program, C-X1).
     @available(*, noasync)
     @discardableResult
-    public static func run<Result, Failure: Error>(
+    public static func run<Result>(
         on loop: RunLoop, resolution: Duration = .milliseconds(1), runawayJobLimit: Int = 100_000,
-        _ body: () throws(Failure) -> Result
-    ) throws(Failure) -> Result {
-        precondition(
-            loop.timeSource.virtualClock != nil, "VirtualTime.run(on:): the run loop's clock is not a VirtualClock")
+        _ body: () throws -> Result
+    ) throws -> Result {
+        guard loop.timeSource.virtualClock != nil else {
+            throw VirtualTimeError(
+                kind: .notVirtual, instant: loop.now,
+                message:
+                    "VirtualTime.run(on:) needs a loop on a VirtualClock: "
+                    + "make it with RunLoop(clock: .virtual(VirtualClock()))",
+                registrations: [])
+        }
         loop.preconditionOnLoopThread("VirtualTime.run(on:resolution:runawayJobLimit:_:)")
         precondition(resolution > .zero, "VirtualTime.run(on:): the resolution must be positive")
         let scope = VirtualTimeScope(handle: loop.handle, resolution: resolution)
         RuntimeHook.install(scope)
-        defer {
-            scope.finish(on: loop, runawayJobLimit: runawayJobLimit)
-            RuntimeHook.uninstall()
-        }
-        return try body()
+        defer { RuntimeHook.uninstall() }
+        let result = Swift.Result { try body() }
+        try scope.finish(on: loop, runawayJobLimit: runawayJobLimit)
+        return try result.get()
     }
 }
 
@@ -183,30 +194,37 @@ final class VirtualTimeScope: TaskExecutor, SchedulingExecutor {
     }
 
     /// Runs `loop` in its default mode until the scope is no longer busy: an observer stops the
-    /// run before the loop would wait with nothing of the scope left, and stops the program once
-    /// `runawayJobLimit` jobs have run at one virtual instant.
-    func finish(on loop: RunLoop, runawayJobLimit: Int) {
+    /// run before the loop would wait with nothing of the scope left. Throws a runaway once
+    /// `runawayJobLimit` jobs, or the loop's ``RunLoop/runawayPassLimit`` passes, have run at one
+    /// virtual instant.
+    func finish(on loop: RunLoop, runawayJobLimit: Int) throws(VirtualTimeError) {
         guard isBusy(loop) else { return }
         var instant = loop.now
         var jobsAtInstant = loop.executorJobsRun
+        var passesAtInstant = 0
+        var runaway: VirtualTimeError?
         let observer = RunLoop.Observer(activities: [.beforeTimers, .beforeWaiting]) {
             [unowned loop] _, activity in
             if activity == .beforeWaiting {
                 if !self.isBusy(loop) { loop.stop() }
-            } else if loop.now != instant {
-                instant = loop.now
-                jobsAtInstant = loop.executorJobsRun
-            } else if loop.executorJobsRun - jobsAtInstant >= runawayJobLimit {
-                fatalError(
-                    "VirtualTime: \(loop.executorJobsRun - jobsAtInstant) jobs ran with virtual time standing still "
-                        + "at \(instant); a task that neither sleeps nor ends keeps the scope running forever")
+                return
+            }
+            if loop.now != instant {
+                (instant, jobsAtInstant, passesAtInstant) = (loop.now, loop.executorJobsRun, 0)
+            }
+            passesAtInstant += 1
+            let jobs = loop.executorJobsRun - jobsAtInstant
+            if jobs >= runawayJobLimit || passesAtInstant >= loop.runawayPassLimit {
+                runaway = loop.runawayError(inMode: .default, after: "\(jobs) jobs in \(passesAtInstant) passes")
+                loop.stop()
             }
         }
         loop.add(observer, forMode: .default)
         defer { observer.invalidate() }
-        while isBusy(loop) {
+        while runaway == nil, isBusy(loop) {
             loop.run(mode: .default)
         }
+        if let runaway { throw runaway }
     }
 }
 

@@ -49,7 +49,7 @@ extension RunLoop {
                 instant = now
                 passes = 0
             }
-            if passes >= runawayPassLimit { throw runawayError(inMode: mode, passes: passes) }
+            if passes >= runawayPassLimit { throw runawayError(inMode: mode, after: "\(passes) passes") }
             run(mode: mode, until: .zero)
             passes += 1
         }
@@ -134,13 +134,14 @@ extension RunLoop {
             || state.sources.contains { $0.isValid && $0.signalState.signalStamp != 0 }
     }
 
-    /// The runaway error for `mode`, naming what is due now.
-    private func runawayError(inMode mode: Mode, passes: Int) -> VirtualTimeError {
+    /// The runaway error for `mode` after `work` (such as "50 passes") ran at one instant, naming
+    /// what is due now.
+    func runawayError(inMode mode: Mode, after work: String) -> VirtualTimeError {
         let due = registrations(inMode: mode).filter { $0.fireDate.map { $0 <= now } ?? false }
         let culprit = due.first.map { "\($0)" } ?? "executor jobs or blocks that keep queuing more"
         return VirtualTimeError(
             kind: .runaway, instant: now,
-            message: "\(passes) passes ran with virtual time standing still at \(now): \(culprit)",
+            message: "\(work) ran with virtual time standing still at \(now): \(culprit)",
             registrations: due)
     }
 }
