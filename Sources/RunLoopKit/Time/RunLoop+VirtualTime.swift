@@ -1,5 +1,6 @@
 /// The operations a test drives a loop on a ``VirtualClock`` with: advance, run what is due,
-/// run until idle, jump, and how the loop's own waits move time (autojump).
+/// run until idle, jump, set the wall clock, sleep the machine, and how the loop's own waits move
+/// time (autojump).
 extension RunLoop {
     /// How a loop on a ``VirtualClock`` moves time when a run would wait for its next deadline.
     public enum Autojump: Sendable, Equatable {
@@ -87,6 +88,33 @@ extension RunLoop {
     public func jump(by duration: Duration, inMode mode: Mode = .default) throws(VirtualTimeError) {
         let clock = try virtualClockForTesting("jump(by:inMode:)")
         clock.advance(toUptime: now + max(duration, .zero))
+        try runCurrent(inMode: mode)
+    }
+
+    /// Sets the wall clock to `instant`, earlier or later, as a clock set by hand or stepped by
+    /// NTP is (sinon's `setSystemTime`), and runs what is due in `mode`. Uptime and continuous time
+    /// stand still, so timers and sleepers do not move; a dispatch timer on the wall clock re-arms
+    /// on the new reading, and fires now if its deadline has passed.
+    ///
+    /// A daylight-saving or time-zone change is not such a change: the wall clock counts UTC
+    /// (`CLOCK_REALTIME`), which neither moves, and no clock of the loop does.
+    @available(*, noasync)
+    public func setWallClock(to instant: Instant, inMode mode: Mode = .default) throws(VirtualTimeError) {
+        let clock = try virtualClockForTesting("setWallClock(to:inMode:)")
+        clock.setWall(to: instant)
+        try runCurrent(inMode: mode)
+    }
+
+    /// Simulates the machine asleep for `duration` with the program suspended (seed G3), and runs
+    /// what is due in `mode` as it wakes. Uptime stands still, as CF's clock does while the machine
+    /// sleeps: a timer or sleeper waits as long after the wake as it had left before. Continuous
+    /// and wall time move on by `duration`: a dispatch timer on either whose deadline passed in
+    /// the gap fires at once. Unlike ``jump(by:inMode:)``, this
+    /// is time the loop did not see pass.
+    @available(*, noasync)
+    public func sleepMachine(for duration: Duration, inMode mode: Mode = .default) throws(VirtualTimeError) {
+        let clock = try virtualClockForTesting("sleepMachine(for:inMode:)")
+        clock.sleep(duration)
         try runCurrent(inMode: mode)
     }
 

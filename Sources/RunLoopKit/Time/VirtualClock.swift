@@ -4,7 +4,8 @@ import Synchronization
 /// and a callout declares simulated work with ``busy(_:)``.
 ///
 /// All three ``ClockKind``s advance together, except during a simulated machine sleep
-/// (``sleep(_:)``), which advances continuous and wall time but not uptime (decisions.md 9).
+/// (``sleep(_:)``), which advances continuous and wall time but not uptime (decisions.md 9), and
+/// when wall time is set (``setWall(to:)``), which moves it alone.
 /// Safe to use from any thread.
 ///
 /// ```swift
@@ -72,8 +73,15 @@ public final class VirtualClock: Sendable {
         for observer in sleepObservers.withLock({ $0 }) { observer() }
     }
 
-    /// Calls `observer` after every simulated machine sleep (virtual dispatch timers on the
-    /// continuous and wall clocks re-arm themselves with it).
+    /// Sets wall time to `instant`, earlier or later, as a clock set by hand or stepped by NTP is:
+    /// uptime and continuous time do not move.
+    public func setWall(to instant: Instant) {
+        readings.withLock { $0.wall = instant.nanoseconds }
+        for observer in sleepObservers.withLock({ $0 }) { observer() }
+    }
+
+    /// Calls `observer` after every simulated machine sleep and wall-clock change (virtual dispatch
+    /// timers on the continuous and wall clocks re-arm themselves with it).
     func observeSleep(_ observer: @escaping @Sendable () -> Void) {
         sleepObservers.withLock { $0.append(observer) }
     }
