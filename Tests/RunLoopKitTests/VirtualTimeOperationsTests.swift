@@ -232,4 +232,27 @@ struct VirtualTimeOperationsTests {
             log.entries == ["continuous at 600000", "wall at 600000", "timer at 3600000", "uptime at 3600000"])
         withExtendedLifetime(timers) {}
     }
+
+    @Test("setWallRate(_:per:): wall time moves at its rate, exactly, and a wall dispatch timer fires when it comes")
+    func wallRateIsExact() throws {
+        let (loop, clock) = makeVirtualLoop()
+        let log = Transcript()
+        let wallStart = clock.now(.wall)
+        try loop.setWallRate(2, per: 1)
+        let timers = dispatchTimers(on: loop, into: log)
+        try loop.advance(by: .seconds(3_600))
+        #expect(log.entries == ["wall at 1800000", "uptime at 3600000", "continuous at 3600000"])
+        #expect(clock.now(.wall) == wallStart + .seconds(7_200))
+        #expect(clock.now(.continuous) == Instant.zero + .seconds(3_600))
+        try loop.setWallRate(1, per: 3)
+        let third = DispatchTimer(clock: .wall, runLoop: loop) { _ in log.append("third at \(loop.now.milliseconds)") }
+        third.schedule(deadline: .after(.seconds(10)))
+        third.resume()
+        try loop.advance(by: .seconds(10))
+        #expect(clock.now(.wall) == wallStart + .seconds(7_200) + .nanoseconds(3_333_333_333))
+        try loop.advance(by: .seconds(20))
+        #expect(clock.now(.wall) == wallStart + .seconds(7_210))
+        #expect(log.entries.last == "third at 3630000")
+        withExtendedLifetime((timers, third)) {}
+    }
 }

@@ -105,6 +105,20 @@ extension RunLoop {
         try runCurrent(inMode: mode)
     }
 
+    /// From now on the wall clock moves `numerator / denominator` as fast as uptime (each clamped
+    /// to 1…1000), as a wall clock slewed by NTP or drifting does: every advance, jump or autojump
+    /// moves it that much, exactly (the nanoseconds' fractions carried), while timers, sleepers and
+    /// continuous time follow uptime. A dispatch timer on the wall clock re-arms at the uptime its
+    /// deadline comes at. `(1, 1)` puts the clocks back in step. Runs what is due in `mode`.
+    @available(*, noasync)
+    public func setWallRate(_ numerator: Int64, per denominator: Int64, inMode mode: Mode = .default)
+        throws(VirtualTimeError)
+    {
+        let clock = try virtualClockForTesting("setWallRate(_:per:inMode:)")
+        clock.setWallRate(numerator, per: denominator)
+        try runCurrent(inMode: mode)
+    }
+
     /// Simulates the machine asleep for `duration` with the program suspended (seed G3), and runs
     /// what is due in `mode` as it wakes. Uptime stands still, as CF's clock does while the machine
     /// sleeps: a timer or sleeper waits as long after the wake as it had left before. Continuous

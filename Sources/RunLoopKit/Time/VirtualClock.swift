@@ -5,7 +5,8 @@ import Synchronization
 ///
 /// All three ``ClockKind``s advance together, except during a simulated machine sleep
 /// (``sleep(_:)``), which advances continuous and wall time but not uptime (decisions.md 9), and
-/// when wall time is set (``setWall(to:)``), which moves it alone.
+/// when wall time is set (``setWall(to:)``), which moves it alone, and while wall time runs at a
+/// rate of its own (``setWallRate(_:per:)``).
 /// Safe to use from any thread.
 ///
 /// ```swift
@@ -19,6 +20,28 @@ public final class VirtualClock: Sendable {
         var uptime: Int64
         var continuous: Int64
         var wall: Int64
+        /// Wall time per uptime, `numerator / denominator` (``setWallRate(_:per:)``).
+        var wallRate: (numerator: Int64, denominator: Int64) = (1, 1)
+        /// The part of a wall nanosecond carried from the last move, in `1 / denominator`ths.
+        var wallCarry: Int64 = 0
+
+        /// Moves every clock by `delta` of uptime, wall time at its rate.
+        mutating func move(by delta: Int64) {
+            uptime += delta
+            continuous += delta
+            if wallRate == (1, 1) {
+                wall += delta
+                return
+            }
+            let (scaled, overflow) = delta.multipliedReportingOverflow(by: wallRate.numerator)
+            guard !overflow else {
+                wall = .max
+                return
+            }
+            let carried = wallCarry + scaled % wallRate.denominator
+            wall += scaled / wallRate.denominator + carried / wallRate.denominator
+            wallCarry = carried % wallRate.denominator
+        }
     }
 
     private let readings: Mutex<Readings>
@@ -56,11 +79,7 @@ public final class VirtualClock: Sendable {
     /// (runloop-reference C-T6) are reproduced deterministically. Negative durations are ignored.
     public func busy(_ duration: Duration) {
         let delta = max(duration.nanoseconds, 0)
-        readings.withLock { readings in
-            readings.uptime += delta
-            readings.continuous += delta
-            readings.wall += delta
-        }
+        readings.withLock { $0.move(by: delta) }
     }
 
     /// Simulates the machine sleeping for `duration`: continuous and wall time advance, uptime does not.
@@ -93,9 +112,33 @@ public final class VirtualClock: Sendable {
         readings.withLock { readings in
             let delta = instant.nanoseconds - readings.uptime
             guard delta > 0 else { return }
-            readings.uptime += delta
-            readings.continuous += delta
-            readings.wall += delta
+            readings.move(by: delta)
+        }
+    }
+
+    /// From now on wall time moves `numerator / denominator` as fast as uptime (each clamped to
+    /// 1…1000), as a wall clock slewed by NTP or drifting does; `(1, 1)` again keeps them together.
+    public func setWallRate(_ numerator: Int64, per denominator: Int64) {
+        readings.withLock { readings in
+            readings.wallRate = (min(max(numerator, 1), 1_000), min(max(denominator, 1), 1_000))
+            readings.wallCarry = 0
+        }
+        for observer in sleepObservers.withLock({ $0 }) { observer() }
+    }
+
+    /// The uptime that must pass for `kind` to move on by `ahead` nanoseconds (at least zero):
+    /// `ahead` itself but for wall time at another rate than uptime's.
+    func uptimeUntil(_ kind: ClockKind, movesBy ahead: Int64) -> Int64 {
+        guard ahead > 0 else { return 0 }
+        return readings.withLock { readings in
+            let (numerator, denominator) = readings.wallRate
+            guard kind == .wall, (numerator, denominator) != (1, 1) else { return ahead }
+            // The least u with (u * numerator + carry) / denominator >= ahead: the ceiling of
+            // (ahead * denominator - carry) / numerator. A deadline too far to scale is far anyway.
+            let (needed, overflow) = ahead.multipliedReportingOverflow(by: denominator)
+            guard !overflow else { return ahead }
+            let short = needed - readings.wallCarry
+            return max(short / numerator + (short % numerator > 0 ? 1 : 0), 0)
         }
     }
 }
