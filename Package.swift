@@ -51,7 +51,11 @@ let package = Package(
         .target(name: "RunLoopKitFoundationCompat", dependencies: ["RunLoopKit"]),
         // Tests on virtual time under swift-testing (a trait) and XCTest (a helper): it imports the
         // test frameworks, and through them Foundation, which RunLoopKit itself never does.
-        .target(name: "RunLoopKitTesting", dependencies: ["RunLoopKit"]),
+        // Its C part defines the executable's `clock_gettime`, so that `ContinuousClock.now` and
+        // `SuspendingClock.now` read virtual time in a scope: only a process that links this
+        // library pays for it.
+        .target(name: "RunLoopKitTesting", dependencies: ["RunLoopKit", "CVirtualClockReads"]),
+        .target(name: "CVirtualClockReads"),
         .target(
             name: "TerminalUI",
             dependencies: ["CNcurses"]
@@ -148,7 +152,8 @@ let package = Package(
         .testTarget(
             name: "RunLoopKitTests",
             dependencies: [
-                "RunLoopKit", "TestSupport", .product(name: "MetricsTestKit", package: "swift-metrics"),
+                "RunLoopKit", "RunLoopKitTesting", "TestSupport",
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
                 .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
             ]),
         .testTarget(name: "RunLoopKitTestingTests", dependencies: ["RunLoopKitTesting", "RunLoopKit"]),

@@ -8,8 +8,10 @@ import Testing
 /// The test's body runs as a task on a new `RunLoop` on a `VirtualClock`,
 /// on a thread of its own, through `VirtualTime.test(on:timeLimit:checkingLeaks:resolution:_:)`:
 /// its tasks (`Task {}` included) run on the loop, its sleeps take virtual time, and a runaway, a
-/// deadlock, a leak or the real-time limit fails it with a `VirtualTimeError`. The
-/// body reaches the loop through ``currentLoop``.
+/// deadlock, a leak or the real-time limit fails it with a `VirtualTimeError`. `ContinuousClock.now`
+/// and `SuspendingClock.now` read the loop's virtual time too: this library's C part defines the
+/// process's `clock_gettime`, and gives the runtime's `swift_get_time` the scope's reading (see
+/// `VirtualTime`). The body reaches the loop through ``currentLoop``.
 ///
 /// That scope takes over the runtime's global executor for the whole process, and swift-testing
 /// runs tests in parallel in one process: so each test with the trait runs in a child process of
@@ -27,9 +29,9 @@ public struct VirtualTimeTrait: TestTrait, SuiteTrait, TestScoping {
     public var timeLimit: Duration
     /// Whether timers and sleepers left when the test ends fail it (`VirtualTimeError.Kind.leaked`).
     public var checkingLeaks: Bool
-    /// What the runtime's sleeps (`Task.sleep`, `ContinuousClock`) are rounded up to a multiple of:
-    /// they reach the loop as real deadlines computed a moment earlier, and a thread preempted in
-    /// that moment for longer would shorten them.
+    /// What the runtime's sleeps (`Task.sleep`, `ContinuousClock`) are rounded up to a multiple of.
+    /// Their deadlines are read on the loop's virtual time in a process that links this library,
+    /// so a sleep's time left is exact at any resolution.
     public var resolution: Duration
 
     /// The handle of the loop the current test runs on, inside a test with the trait.
@@ -112,8 +114,7 @@ extension Trait where Self == VirtualTimeTrait {
     public static var virtualTime: Self { virtualTime() }
 
     /// Runs the test on virtual time with a real-time limit, leaks checked if asked, and the
-    /// runtime's sleeps rounded up to a multiple of `resolution` (a test whose `Task.sleep`s are
-    /// whole seconds and must be exact on a loaded machine passes `.seconds(1)`).
+    /// runtime's sleeps rounded up to a multiple of `resolution`.
     public static func virtualTime(
         timeLimit: Duration = .seconds(60), checkingLeaks: Bool = true, resolution: Duration = .milliseconds(1)
     ) -> Self {

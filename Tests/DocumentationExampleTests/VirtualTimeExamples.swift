@@ -7,10 +7,10 @@ import Testing
 // scope takes over the concurrency runtime of the whole process, so the scope itself runs only in
 // the child process of the article's exit test.
 
-private func virtualTimeExample() {
+private func virtualTimeExample() throws {
     let clock = VirtualClock()
     let loop = RunLoop(clock: .virtual(clock))
-    VirtualTime.run(on: loop) {
+    try VirtualTime.run(on: loop) {
         Task {
             try await Task.sleep(for: .seconds(3_600))
             print(clock.now())  // an hour of virtual uptime, at once
@@ -22,13 +22,13 @@ private func virtualTimeExample() {
 struct VirtualTimeArticleExamples {
     @Test func anHourPassesAtOnce() async {
         await #expect(processExitsWith: .success) {
-            exit(anHourOfSleep() == "3600" ? 0 : 1)
+            exit(try anHourOfSleep() == "3600" ? 0 : 1)
         }
     }
 }
 
 /// The virtual uptime, in seconds, after a task sleeps an hour in a ``VirtualTime`` scope.
-private func anHourOfSleep() -> String {
+private func anHourOfSleep() throws -> String {
     let clock = VirtualClock()
     let loop = RunLoop(clock: .virtual(clock))
     let slept = Mutex("")
@@ -36,7 +36,7 @@ private func anHourOfSleep() -> String {
         let now = clock.now()
         slept.withLock { $0 = "\(now.nanoseconds / Nanoseconds.perSecond)" }
     }
-    VirtualTime.run(on: loop, resolution: .seconds(1)) {
+    try VirtualTime.run(on: loop, resolution: .seconds(1)) {
         Task {
             try await Task.sleep(for: .seconds(3_600))
             record()

@@ -184,4 +184,75 @@ struct VirtualTimeOperationsTests {
         #expect(loop.run(mode: .default, until: ms(5_000)) == .finished)
         #expect(log.entries == ["fired at 1000"])
     }
+
+    /// A one-shot dispatch timer on each clock, due an hour from now on its own clock, that
+    /// appends "<clock> at <uptime ms>" to `log`.
+    private func dispatchTimers(on loop: RunLoop, into log: Transcript) -> [DispatchTimer] {
+        ClockKind.allCases.map { kind in
+            let timer = DispatchTimer(clock: kind, runLoop: loop) { _ in
+                log.append("\(kind) at \(loop.now.milliseconds)")
+            }
+            timer.schedule(deadline: .after(.seconds(3_600)))
+            timer.resume()
+            return timer
+        }
+    }
+
+    @Test("setWallClock(to:): only wall time moves, either way; a wall dispatch timer re-arms on it")
+    func setWallClockMovesWallOnly() throws {
+        let (loop, clock) = makeVirtualLoop()
+        let log = Transcript()
+        oneShot("timer", at: 3_600_000, on: loop, into: log)
+        let timers = dispatchTimers(on: loop, into: log)
+        let wallStart = clock.now(.wall)
+        try loop.setWallClock(to: wallStart - .seconds(600))
+        try loop.advance(by: .seconds(3_600))
+        #expect(log.entries == ["timer at 3600000", "uptime at 3600000", "continuous at 3600000"])
+        #expect(clock.now(.wall) == wallStart + .seconds(3_000))
+        try loop.setWallClock(to: wallStart + .seconds(7_200))
+        #expect(log.entries.last == "wall at 3600000", "set past its deadline, it fires at once")
+        #expect(loop.now == ms(3_600_000))
+        #expect(clock.now(.continuous) == Instant.zero + .seconds(3_600))
+        withExtendedLifetime(timers) {}
+    }
+
+    @Test("sleepMachine(for:): uptime stands still; continuous and wall dispatch timers fire as it wakes")
+    func sleepMachineKeepsUptime() throws {
+        let (loop, clock) = makeVirtualLoop()
+        let log = Transcript()
+        oneShot("timer", at: 3_600_000, on: loop, into: log)
+        let timers = dispatchTimers(on: loop, into: log)
+        try loop.advance(by: .seconds(600))
+        try loop.sleepMachine(for: .seconds(3_000))
+        #expect(log.entries == ["continuous at 600000", "wall at 600000"])
+        #expect(loop.now == ms(600_000))
+        #expect(clock.now(.continuous) == Instant.zero + .seconds(3_600))
+        try loop.advance(by: .seconds(3_000))
+        #expect(
+            log.entries == ["continuous at 600000", "wall at 600000", "timer at 3600000", "uptime at 3600000"])
+        withExtendedLifetime(timers) {}
+    }
+
+    @Test("setWallRate(_:per:): wall time moves at its rate, exactly, and a wall dispatch timer fires when it comes")
+    func wallRateIsExact() throws {
+        let (loop, clock) = makeVirtualLoop()
+        let log = Transcript()
+        let wallStart = clock.now(.wall)
+        try loop.setWallRate(2, per: 1)
+        let timers = dispatchTimers(on: loop, into: log)
+        try loop.advance(by: .seconds(3_600))
+        #expect(log.entries == ["wall at 1800000", "uptime at 3600000", "continuous at 3600000"])
+        #expect(clock.now(.wall) == wallStart + .seconds(7_200))
+        #expect(clock.now(.continuous) == Instant.zero + .seconds(3_600))
+        try loop.setWallRate(1, per: 3)
+        let third = DispatchTimer(clock: .wall, runLoop: loop) { _ in log.append("third at \(loop.now.milliseconds)") }
+        third.schedule(deadline: .after(.seconds(10)))
+        third.resume()
+        try loop.advance(by: .seconds(10))
+        #expect(clock.now(.wall) == wallStart + .seconds(7_200) + .nanoseconds(3_333_333_333))
+        try loop.advance(by: .seconds(20))
+        #expect(clock.now(.wall) == wallStart + .seconds(7_210))
+        #expect(log.entries.last == "third at 3630000")
+        withExtendedLifetime((timers, third)) {}
+    }
 }

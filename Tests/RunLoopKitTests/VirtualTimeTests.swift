@@ -11,7 +11,7 @@ struct VirtualTimeTests {
     @Test("Task {}, Task.sleep and ContinuousClock sleeps give the same exact virtual times, 100 times")
     func chainGetsExactVirtualTimes() async {
         await #expect(processExitsWith: .success) {
-            let runs = (0..<100).map { _ in sleepChain(inScope: true) }
+            let runs = try (0..<100).map { _ in try sleepChain(inScope: true) }
             exit(runs.allSatisfy { $0 == expectedChain } ? 0 : 1)
         }
     }
@@ -19,7 +19,7 @@ struct VirtualTimeTests {
     @Test("Without the scope the same tasks sleep in real time: the virtual loop never sees them wake")
     func withoutScopeTimesAreReal() async {
         await #expect(processExitsWith: .success) {
-            exit(sleepChain(inScope: false).isEmpty ? 0 : 1)
+            exit(try sleepChain(inScope: false).isEmpty ? 0 : 1)
         }
     }
 
@@ -28,37 +28,77 @@ struct VirtualTimeTests {
     )
     func roundedDelaysInOrder() async {
         await #expect(processExitsWith: .success) {
-            exit(equalDeadlines() == ["a 2 s", "b 2 s", "c 2 s"] ? 0 : 1)
+            exit(try equalDeadlines() == ["a 2 s", "b 2 s", "c 2 s"] ? 0 : 1)
         }
     }
 
     @Test("A task made on a thread that is no task runs on the loop and sleeps in virtual time")
     func taskFromOtherThread() async {
         await #expect(processExitsWith: .success) {
-            exit(taskFromAThread() == ["thread 1 min 30 s"] ? 0 : 1)
+            exit(try taskFromAThread() == ["thread 1 min 30 s"] ? 0 : 1)
         }
     }
 
-    @Test("A task that neither sleeps nor ends stops the program with a message once the job limit is reached")
-    func runawayTaskStops() async {
-        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            yieldForever()
+    @Test(
+        "A task that neither sleeps nor ends makes the scope throw a runaway at its instant once the job limit is reached"
+    )
+    func runawayTaskThrows() async {
+        await #expect(processExitsWith: .success) {
+            // The spinning task's jobs stay queued on the loop, which must outlive them.
+            let loop = RunLoop(clock: .virtual(VirtualClock()))
+            let error = thrownError { try yieldForever(on: loop) }
+            let expected = "jobs in"
+            let message =
+                "ran with virtual time standing still at 5.000s: executor jobs or blocks that keep queuing more"
+            let matches =
+                error?.kind == .runaway && error?.instant == Instant.zero + .seconds(5)
+                && error?.message.contains(expected) == true && error?.message.contains(message) == true
+            withExtendedLifetime(loop) { exit(matches ? 0 : 1) }
         }
-        let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
-        #expect(message.contains("jobs ran with virtual time standing still at 5.000s"))
+    }
+
+    @Test("A timer that re-arms itself at one instant makes the scope throw a runaway naming it and where it was made")
+    func runawayTimerThrows() async {
+        await #expect(processExitsWith: .success) {
+            let (line, error) = spinningTimer()
+            let site = CreationSite(fileID: "RunLoopKitTests/VirtualTimeTests.swift", line: line)
+            let matches =
+                error?.kind == .runaway && error?.instant == Instant.zero + .seconds(1)
+                && error?.registrations.first?.site == site
+                && error?.description.contains("50 passes ran with virtual time standing still at 1.000s") == true
+                && error?.description.contains("timer \"spinner\" due at 1.000s made at \(site)") == true
+            exit(matches ? 0 : 1)
+        }
+    }
+
+    @Test("A scope on a loop whose clock is not virtual throws, and installs nothing")
+    func notVirtualThrows() throws {
+        let loop = RunLoop()
+        let error = #expect(throws: VirtualTimeError.self) { try VirtualTime.run(on: loop) {} }
+        #expect(error?.kind == .notVirtual)
+        #expect(error?.message.contains("RunLoop(clock: .virtual(VirtualClock()))") == true)
     }
 
     @Test("A scope inside a scope stops the program")
     func nestedScopeStops() async {
         await #expect(processExitsWith: .failure) {
-            nestScopes()
+            try nestScopes()
+        }
+    }
+
+    @Test(
+        "In a scope ContinuousClock.now reads the loop's continuous time and SuspendingClock.now its uptime, to the nanosecond"
+    )
+    func runtimeClocksReadVirtualTime() async {
+        await #expect(processExitsWith: .success) {
+            exit(try runtimeClockReads() == ["continuous 11.500000001 seconds, suspending 1.500000001 seconds"] ? 0 : 1)
         }
     }
 
     @Test("The scope replaces the runtime's hook and restores it: after it a sleep takes real time again")
     func hookRestored() async {
         await #expect(processExitsWith: .success) {
-            exit(scopeReplacesAndRestoresHook() && sleepChain(inScope: false).isEmpty ? 0 : 1)
+            exit(try scopeReplacesAndRestoresHook() && sleepChain(inScope: false).isEmpty ? 0 : 1)
         }
     }
 }
@@ -71,7 +111,7 @@ private let expectedChain = [
 /// A chain of unstructured, detached and child tasks sleeping with `Task.sleep` and
 /// `ContinuousClock`, run on a new virtual loop — in a ``VirtualTime`` scope or, without it, for
 /// ten virtual hours; returns what it recorded, with the virtual time of each record.
-private func sleepChain(inScope: Bool) -> [String] {
+private func sleepChain(inScope: Bool) throws -> [String] {
     let clock = VirtualClock()
     let loop = RunLoop(clock: .virtual(clock))
     let log = Mutex<[String]>([])
@@ -100,7 +140,7 @@ private func sleepChain(inScope: Bool) -> [String] {
     }
     if inScope {
         // Sleeps of whole seconds, rounded to the second: exact even if the machine is busy.
-        VirtualTime.run(on: loop, resolution: .seconds(1), start)
+        try VirtualTime.run(on: loop, resolution: .seconds(1), start)
     } else {
         start()
         // Something in the loop, so that its run jumps ten virtual hours instead of returning.
@@ -114,7 +154,7 @@ private func sleepChain(inScope: Bool) -> [String] {
 /// Three tasks sleeping 1.5 s with `Task.sleep(nanoseconds:)`, in order a, b, c, at a resolution of
 /// a second: a preemption of up to half a second between the sleep's call and its timer leaves the
 /// result exact.
-private func equalDeadlines() -> [String] {
+private func equalDeadlines() throws -> [String] {
     let clock = VirtualClock()
     let loop = RunLoop(clock: .virtual(clock))
     let log = Mutex<[String]>([])
@@ -122,7 +162,7 @@ private func equalDeadlines() -> [String] {
         let now = clock.now()
         log.withLock { $0.append("\(name) \(describe(now.nanoseconds))") }
     }
-    VirtualTime.run(on: loop, resolution: .seconds(1)) {
+    try VirtualTime.run(on: loop, resolution: .seconds(1)) {
         Task {
             for name in ["a", "b", "c"] {
                 Task {
@@ -137,7 +177,7 @@ private func equalDeadlines() -> [String] {
 
 /// A task made on a new thread (no task, announced as work outside the loop) that sleeps 90 s;
 /// returns what it recorded.
-private func taskFromAThread() -> [String] {
+private func taskFromAThread() throws -> [String] {
     let clock = VirtualClock()
     let loop = RunLoop(clock: .virtual(clock))
     let log = Mutex<[String]>([])
@@ -145,7 +185,7 @@ private func taskFromAThread() -> [String] {
         let now = clock.now()
         log.withLock { $0.append("thread \(describe(now.nanoseconds))") }
     }
-    VirtualTime.run(on: loop, resolution: .seconds(1)) {
+    try VirtualTime.run(on: loop, resolution: .seconds(1)) {
         let work = loop.handle.beginExternalWork()
         spawnThread {
             Task {
@@ -158,10 +198,29 @@ private func taskFromAThread() -> [String] {
     return log.withLock { $0 }
 }
 
-/// A task that yields forever, after five virtual seconds of sleep, with a limit of 1000 jobs.
-private func yieldForever() {
-    let loop = RunLoop(clock: .virtual(VirtualClock()))
-    VirtualTime.run(on: loop, resolution: .seconds(1), runawayJobLimit: 1_000) {
+/// What `ContinuousClock.now` and `SuspendingClock.now` moved by in a scope at a nanosecond's
+/// resolution, across a sleep of 1.500000001 s and then a simulated machine sleep of 10 s
+/// (continuous time moves, uptime does not).
+private func runtimeClockReads() throws -> [String] {
+    let clock = VirtualClock()
+    let loop = RunLoop(clock: .virtual(clock))
+    let log = Mutex<[String]>([])
+    let record: @Sendable (String) -> Void = { line in log.withLock { $0.append(line) } }
+    try VirtualTime.run(on: loop, resolution: .nanoseconds(1)) {
+        Task {
+            let (continuous, suspending) = (ContinuousClock.now, SuspendingClock.now)
+            try await Task.sleep(for: .nanoseconds(1_500_000_001))
+            clock.sleep(.seconds(10))
+            record("continuous \(continuous.duration(to: .now)), suspending \(suspending.duration(to: .now))")
+        }
+    }
+    return log.withLock { $0 }
+}
+
+/// A task on `loop` that yields forever, after five virtual seconds of sleep, with a limit of
+/// 1000 jobs.
+private func yieldForever(on loop: RunLoop) throws {
+    try VirtualTime.run(on: loop, resolution: .seconds(1), runawayJobLimit: 1_000) {
         Task {
             try await Task.sleep(for: .seconds(5))
             while true { await Task.yield() }
@@ -169,16 +228,45 @@ private func yieldForever() {
     }
 }
 
-/// Opens a scope inside another.
-private func nestScopes() {
+/// A timer named "spinner" that re-arms itself at 1 s while a task sleeps 10 s, with a limit of
+/// 50 passes; returns the line that made the timer and the error the scope threw.
+private func spinningTimer() -> (line: Int, error: VirtualTimeError?) {
     let loop = RunLoop(clock: .virtual(VirtualClock()))
-    VirtualTime.run(on: loop) { VirtualTime.run(on: loop) {} }
+    loop.runawayPassLimit = 50
+    let line = #line + 3
+    let error = thrownError {
+        try VirtualTime.run(on: loop, resolution: .seconds(1)) {
+            let spinner = Timer(fireAt: .zero + .seconds(1), interval: .seconds(1), repeats: true) { timer in
+                timer.fireDate = loop.now
+            }
+            loop.add(spinner, forMode: .default)
+            loop.setMetricsName("spinner", for: spinner)
+            Task { try await Task.sleep(for: .seconds(10)) }
+        }
+    }
+    return (line, error)
+}
+
+/// The ``VirtualTimeError`` `body` threw, if it threw one.
+private func thrownError(_ body: () throws -> Void) -> VirtualTimeError? {
+    do {
+        try body()
+        return nil
+    } catch {
+        return error as? VirtualTimeError
+    }
+}
+
+/// Opens a scope inside another.
+private func nestScopes() throws {
+    let loop = RunLoop(clock: .virtual(VirtualClock()))
+    try VirtualTime.run(on: loop) { try VirtualTime.run(on: loop) {} }
 }
 
 /// Whether the runtime's global-executor hook differs inside a scope and is back after it.
-private func scopeReplacesAndRestoresHook() -> Bool {
+private func scopeReplacesAndRestoresHook() throws -> Bool {
     let before = enqueueGlobalHook.pointee
-    let during = VirtualTime.run(on: RunLoop(clock: .virtual(VirtualClock()))) { enqueueGlobalHook.pointee }
+    let during = try VirtualTime.run(on: RunLoop(clock: .virtual(VirtualClock()))) { enqueueGlobalHook.pointee }
     return during != before && enqueueGlobalHook.pointee == before
 }
 

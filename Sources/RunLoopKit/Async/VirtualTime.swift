@@ -13,28 +13,45 @@ import Synchronization
 /// `Task.sleep(for:)`, `Task.sleep(nanoseconds:)`, `ContinuousClock().sleep(for:)`,
 /// `SuspendingClock().sleep(for:)` — becomes a one-shot timer of the loop in its common modes,
 /// at the loop's uptime now plus the time left: sleepers resume in deadline order, equal
-/// deadlines in the order they slept (C-T3). Both runtime clocks map to the loop's uptime. Their
-/// deadlines are real instants, computed a moment before the sleep reaches the loop, so the time
-/// left is rounded up to a multiple of the scope's `resolution` (a millisecond by default): a
-/// sleep of whole milliseconds takes exactly that long in virtual time, and a sleep of 1.5
-/// milliseconds takes 2. A thread preempted in that moment for longer than the resolution (a busy
+/// deadlines in the order they slept (C-T3). Both runtime clocks map to the loop's uptime.
+///
+/// The runtime's clocks read virtual time in a scope when the executable links RunLoopKitTesting
+/// (a test target that depends on it): its C part defines the process's `clock_gettime`, and
+/// while a scope is active, the runtime's `swift_get_time` — behind `ContinuousClock.now`,
+/// `SuspendingClock.now` and the deadline of every runtime sleep — gets the loop's continuous
+/// time for `ContinuousClock` and its uptime for `SuspendingClock`, counted from zero like the
+/// ``VirtualClock``'s, from any thread. Every other caller of `clock_gettime` (RunLoopKit's real
+/// clocks, Dispatch, Foundation) reads real time, and a process that does not link
+/// RunLoopKitTesting reads its clocks as it always does. `swift_get_time` itself cannot be
+/// replaced: the runtime's own callers call it directly, not through the dynamic linker.
+///
+/// Without that, the runtime's clocks read real time, and a sleep's deadline is a real instant,
+/// computed a moment before the sleep reaches the loop. Either way the time left is rounded up
+/// to a multiple of the scope's `resolution` (a millisecond by default): a sleep of whole
+/// milliseconds takes exactly that long in virtual time, and a sleep of 1.5 milliseconds takes 2.
+/// On real reads, a thread preempted in that moment for longer than the resolution (a busy
 /// machine) would make the sleep shorter by the stall: a test that must be exact under load uses
-/// a coarser resolution, such as a second for sleeps of whole seconds.
+/// a coarser resolution, such as a second for sleeps of whole seconds. On virtual reads the time
+/// left is exact, and a resolution of a nanosecond keeps every sleep as it was asked.
 ///
 /// When `body` returns (or throws), the scope runs the loop in its default mode until none of
-/// the jobs it took is left: the queued jobs have run and no sleep's timer is waiting. Virtual
+/// the jobs it took is left: the queued jobs have run and no sleep's timer is waiting — neither
+/// a sleep of the runtime's clocks nor one on the loop's own (``VirtualClock``'s `sleep`, a
+/// ``LoopClock``, ``RunLoop/Handle/sleep(for:tolerance:inModes:file:line:)``). Virtual
 /// time jumps from deadline to deadline, so hours of sleeps take milliseconds. Then the runtime's
 /// previous hook is restored. A task that never stops sleeping keeps the scope running; a task
 /// still waiting for something else (a continuation, real I/O) resumes later on the runtime's own
 /// executor, in real time.
 ///
 /// What stays outside: sleeps in an actor's code — the runtime asks the actor's executor and then
-/// its own default executor, never the scope, so they take real time (the actor's other jobs run
-/// on the loop's thread unless the actor has an executor of its own); the main actor's jobs (on the
-/// main executor) and those of tasks that prefer another executor; threads not made as tasks
-/// (a `Task {}` they make is caught); `DispatchQueue.asyncAfter`, dispatch timers and other real
-/// timers; real I/O and the time it takes; and clocks read directly — `ContinuousClock.now` is
-/// real time, while the loop's ``RunLoop/now`` is virtual.
+/// its own default executor, never the scope, so they wait in real time (the actor's other jobs
+/// run on the loop's thread unless the actor has an executor of its own), and on virtual clock
+/// reads their deadline is a virtual instant that executor compares with the real clock, so it
+/// means nothing there: keep actors' sleeps out of a scope; the main actor's jobs (on the main
+/// executor) and those of tasks that prefer another executor; threads not made as tasks (a
+/// `Task {}` they make is caught); `DispatchQueue.asyncAfter`, dispatch timers and other real
+/// timers; real I/O and the time it takes; and, without RunLoopKitTesting, clocks read directly —
+/// `ContinuousClock.now` is then real time, while the loop's ``RunLoop/now`` is virtual.
 ///
 /// The hook is process-wide: one scope at a time in a process, and never in a process running
 /// other work in parallel — a test runner that runs tests in parallel in one process must run a
@@ -43,7 +60,7 @@ import Synchronization
 /// ```swift
 /// let clock = VirtualClock()
 /// let loop = RunLoop(clock: .virtual(clock))
-/// VirtualTime.run(on: loop) {
+/// try VirtualTime.run(on: loop) {
 ///     Task {
 ///         try await Task.sleep(for: .seconds(3_600))
 ///         print(clock.now())   // an hour of virtual uptime, at once
@@ -53,32 +70,43 @@ import Synchronization
 public enum VirtualTime {
     /// Runs `body` with the runtime's global executor and sleeps on `loop`, whose clock must be a
     /// ``VirtualClock``, then runs the loop until the tasks of the scope are done or waiting for
-    /// something other than a sleep; see ``VirtualTime``. Stops the program, with a message, if
-    /// another scope is active or the calling thread is not the loop's.
+    /// something other than a sleep; see ``VirtualTime``. Returns what `body` returned, or throws
+    /// what it threw once the loop has run. Stops the program, with a message, if another scope is
+    /// active or the calling thread is not the loop's.
     ///
     /// The runtime's sleeps are rounded up to a multiple of `resolution`, which must be positive.
     ///
-    /// A task that neither sleeps nor ends (`while true { await Task.yield() }`) would keep the
-    /// scope running forever without virtual time moving: once the loop has run `runawayJobLimit`
-    /// jobs at one virtual instant after `body` returned, the program stops with a message
-    /// naming that instant.
+    /// Throws a ``VirtualTimeError`` instead of running forever:
+    /// - ``VirtualTimeError/Kind/notVirtual`` before anything runs, when the loop's clock is not a
+    ///   ``VirtualClock``;
+    /// - ``VirtualTimeError/Kind/runaway`` once the loop has run `runawayJobLimit` jobs, or
+    ///   ``RunLoop/runawayPassLimit`` passes, at one virtual instant after `body` returned: a task
+    ///   that neither sleeps nor ends (`while true { await Task.yield() }`), or a timer that
+    ///   re-arms itself at the same instant. The error names the instant, and the timers due then
+    ///   with where they were made. The scope ends there: the jobs still queued stay on the loop,
+    ///   which must outlive them (a loop that goes away with jobs queued stops the program, C-X1).
     @available(*, noasync)
     @discardableResult
-    public static func run<Result, Failure: Error>(
+    public static func run<Result>(
         on loop: RunLoop, resolution: Duration = .milliseconds(1), runawayJobLimit: Int = 100_000,
-        _ body: () throws(Failure) -> Result
-    ) throws(Failure) -> Result {
-        precondition(
-            loop.timeSource.virtualClock != nil, "VirtualTime.run(on:): the run loop's clock is not a VirtualClock")
+        _ body: () throws -> Result
+    ) throws -> Result {
+        guard loop.timeSource.virtualClock != nil else {
+            throw VirtualTimeError(
+                kind: .notVirtual, instant: loop.now,
+                message:
+                    "VirtualTime.run(on:) needs a loop on a VirtualClock: "
+                    + "make it with RunLoop(clock: .virtual(VirtualClock()))",
+                registrations: [])
+        }
         loop.preconditionOnLoopThread("VirtualTime.run(on:resolution:runawayJobLimit:_:)")
         precondition(resolution > .zero, "VirtualTime.run(on:): the resolution must be positive")
         let scope = VirtualTimeScope(handle: loop.handle, resolution: resolution)
         RuntimeHook.install(scope)
-        defer {
-            scope.finish(on: loop, runawayJobLimit: runawayJobLimit)
-            RuntimeHook.uninstall()
-        }
-        return try body()
+        defer { RuntimeHook.uninstall() }
+        let result = Swift.Result { try body() }
+        try scope.finish(on: loop, runawayJobLimit: runawayJobLimit)
+        return try result.get()
     }
 }
 
@@ -155,38 +183,48 @@ final class VirtualTimeScope: TaskExecutor, SchedulingExecutor {
         }
     }
 
-    /// Whether a job of the scope is queued, a sleep of it waits, or work outside the loop that
-    /// may start more is under way (``RunLoop/Handle/beginExternalWork()``).
-    private var isBusy: Bool {
+    /// Whether a job of the scope is queued, a sleep of it waits, a task sleeps on `loop`'s own
+    /// clock (a sleeper in its default mode: ``VirtualClock``'s `sleep`, a ``LoopClock``'s,
+    /// ``RunLoop/Handle/sleep(until:tolerance:inModes:file:line:)``), or work outside the loop
+    /// that may start more is under way (``RunLoop/Handle/beginExternalWork()``).
+    private func isBusy(_ loop: RunLoop) -> Bool {
         waitingSleeps.load(ordering: .relaxed) > 0 || handle.executor.jobs.hasPendingJobs
             || handle.shared.externalWork.load(ordering: .acquiring) > 0
+            || loop.registrationCount(of: .sleeper, inMode: .default) > 0
     }
 
     /// Runs `loop` in its default mode until the scope is no longer busy: an observer stops the
-    /// run before the loop would wait with nothing of the scope left, and stops the program once
-    /// `runawayJobLimit` jobs have run at one virtual instant.
-    func finish(on loop: RunLoop, runawayJobLimit: Int) {
-        guard isBusy else { return }
+    /// run before the loop would wait with nothing of the scope left. Throws a runaway once
+    /// `runawayJobLimit` jobs, or the loop's ``RunLoop/runawayPassLimit`` passes, have run at one
+    /// virtual instant.
+    func finish(on loop: RunLoop, runawayJobLimit: Int) throws(VirtualTimeError) {
+        guard isBusy(loop) else { return }
         var instant = loop.now
         var jobsAtInstant = loop.executorJobsRun
+        var passesAtInstant = 0
+        var runaway: VirtualTimeError?
         let observer = RunLoop.Observer(activities: [.beforeTimers, .beforeWaiting]) {
             [unowned loop] _, activity in
             if activity == .beforeWaiting {
-                if !self.isBusy { loop.stop() }
-            } else if loop.now != instant {
-                instant = loop.now
-                jobsAtInstant = loop.executorJobsRun
-            } else if loop.executorJobsRun - jobsAtInstant >= runawayJobLimit {
-                fatalError(
-                    "VirtualTime: \(loop.executorJobsRun - jobsAtInstant) jobs ran with virtual time standing still "
-                        + "at \(instant); a task that neither sleeps nor ends keeps the scope running forever")
+                if !self.isBusy(loop) { loop.stop() }
+                return
+            }
+            if loop.now != instant {
+                (instant, jobsAtInstant, passesAtInstant) = (loop.now, loop.executorJobsRun, 0)
+            }
+            passesAtInstant += 1
+            let jobs = loop.executorJobsRun - jobsAtInstant
+            if jobs >= runawayJobLimit || passesAtInstant >= loop.runawayPassLimit {
+                runaway = loop.runawayError(inMode: .default, after: "\(jobs) jobs in \(passesAtInstant) passes")
+                loop.stop()
             }
         }
         loop.add(observer, forMode: .default)
         defer { observer.invalidate() }
-        while isBusy {
+        while runaway == nil, isBusy(loop) {
             loop.run(mode: .default)
         }
+        if let runaway { throw runaway }
     }
 }
 
@@ -221,7 +259,12 @@ enum RuntimeHook {
         return symbol.assumingMemoryBound(to: UInt.self)
     }
 
-    /// Points the hook at `scope`; stops the program if a scope is active.
+    /// The switch of the interposed `clock_gettime` (RunLoopKitTesting's CVirtualClockReads), when
+    /// the executable links it: on while a scope is active.
+    private static let clockReads = Mutex<(@convention(c) (Bool) -> Void)?>(nil)
+
+    /// Points the hook at `scope`, and the runtime's clock reads when they can be; stops the
+    /// program if a scope is active.
     static func install(_ scope: VirtualTimeScope) {
         state.withLock { state in
             precondition(state.scope == nil, "VirtualTime.run(on:): another virtual-time scope is active")
@@ -229,6 +272,26 @@ enum RuntimeHook {
             let variable = variable()
             state.previous = variable.pointee
             variable.pointee = unsafeBitCast(hook, to: UInt.self)
+        }
+        clockReads.withLock { $0?(true) }
+    }
+
+    /// Keeps the switch of the interposed `clock_gettime`, which calls this as the executable starts.
+    static func attachClockReads(_ setActive: @escaping @convention(c) (Bool) -> Void) {
+        clockReads.withLock { $0 = setActive }
+    }
+
+    /// The active scope's reading of `clock` for the runtime's `swift_get_time`: the loop's
+    /// continuous time for `CLOCK_BOOTTIME` (`ContinuousClock`), its uptime for `CLOCK_MONOTONIC`
+    /// (`SuspendingClock`); `nil` for another clock or when no scope is active.
+    static func virtualReading(of clock: clockid_t) -> Instant? {
+        guard let source = state.withLock({ $0.scope?.handle.timeSource }), let virtual = source.virtualClock else {
+            return nil
+        }
+        switch clock {
+        case CLOCK_BOOTTIME: return virtual.now(.continuous)
+        case CLOCK_MONOTONIC: return virtual.now(.uptime)
+        default: return nil
         }
     }
 
@@ -240,9 +303,28 @@ enum RuntimeHook {
     /// Restores the hook the active scope replaced. A job the runtime hands over meanwhile goes
     /// to the runtime's own executor (the hook finds no scope and calls the original).
     static func uninstall() {
+        clockReads.withLock { $0?(false) }
         state.withLock { state in
             variable().pointee = state.previous
             state = State()
         }
     }
+}
+
+/// Called by RunLoopKitTesting's interposed `clock_gettime` (CVirtualClockReads) as the executable
+/// starts: `setActive` turns its virtual reads on while a scope is active.
+@_cdecl("runloopkit_virtual_clock_reads_attach")
+package func attachVirtualClockReads(_ setActive: @escaping @convention(c) (Bool) -> Void) {
+    RuntimeHook.attachClockReads(setActive)
+}
+
+/// The interposed `clock_gettime` asks this for the runtime's `swift_get_time`: fills `time` with
+/// the active scope's reading of `clock` and returns true, or returns false (see
+/// ``RuntimeHook/virtualReading(of:)``).
+@_cdecl("runloopkit_virtual_clock_read")
+package func readVirtualClock(_ clock: clockid_t, _ time: UnsafeMutablePointer<timespec>) -> Bool {
+    guard let reading = RuntimeHook.virtualReading(of: clock) else { return false }
+    let (seconds, nanoseconds) = reading.nanoseconds.quotientAndRemainder(dividingBy: 1_000_000_000)
+    time.pointee = timespec(tv_sec: Int(seconds), tv_nsec: Int(nanoseconds))
+    return true
 }

@@ -1,5 +1,6 @@
 /// The operations a test drives a loop on a ``VirtualClock`` with: advance, run what is due,
-/// run until idle, jump, and how the loop's own waits move time (autojump).
+/// run until idle, jump, set the wall clock, sleep the machine, and how the loop's own waits move
+/// time (autojump).
 extension RunLoop {
     /// How a loop on a ``VirtualClock`` moves time when a run would wait for its next deadline.
     public enum Autojump: Sendable, Equatable {
@@ -49,7 +50,7 @@ extension RunLoop {
                 instant = now
                 passes = 0
             }
-            if passes >= runawayPassLimit { throw runawayError(inMode: mode, passes: passes) }
+            if passes >= runawayPassLimit { throw runawayError(inMode: mode, after: "\(passes) passes") }
             run(mode: mode, until: .zero)
             passes += 1
         }
@@ -87,6 +88,47 @@ extension RunLoop {
     public func jump(by duration: Duration, inMode mode: Mode = .default) throws(VirtualTimeError) {
         let clock = try virtualClockForTesting("jump(by:inMode:)")
         clock.advance(toUptime: now + max(duration, .zero))
+        try runCurrent(inMode: mode)
+    }
+
+    /// Sets the wall clock to `instant`, earlier or later, as a clock set by hand or stepped by
+    /// NTP is (sinon's `setSystemTime`), and runs what is due in `mode`. Uptime and continuous time
+    /// stand still, so timers and sleepers do not move; a dispatch timer on the wall clock re-arms
+    /// on the new reading, and fires now if its deadline has passed.
+    ///
+    /// A daylight-saving or time-zone change is not such a change: the wall clock counts UTC
+    /// (`CLOCK_REALTIME`), which neither moves, and no clock of the loop does.
+    @available(*, noasync)
+    public func setWallClock(to instant: Instant, inMode mode: Mode = .default) throws(VirtualTimeError) {
+        let clock = try virtualClockForTesting("setWallClock(to:inMode:)")
+        clock.setWall(to: instant)
+        try runCurrent(inMode: mode)
+    }
+
+    /// From now on the wall clock moves `numerator / denominator` as fast as uptime (each clamped
+    /// to 1…1000), as a wall clock slewed by NTP or drifting does: every advance, jump or autojump
+    /// moves it that much, exactly (the nanoseconds' fractions carried), while timers, sleepers and
+    /// continuous time follow uptime. A dispatch timer on the wall clock re-arms at the uptime its
+    /// deadline comes at. `(1, 1)` puts the clocks back in step. Runs what is due in `mode`.
+    @available(*, noasync)
+    public func setWallRate(_ numerator: Int64, per denominator: Int64, inMode mode: Mode = .default)
+        throws(VirtualTimeError)
+    {
+        let clock = try virtualClockForTesting("setWallRate(_:per:inMode:)")
+        clock.setWallRate(numerator, per: denominator)
+        try runCurrent(inMode: mode)
+    }
+
+    /// Simulates the machine asleep for `duration` with the program suspended (seed G3), and runs
+    /// what is due in `mode` as it wakes. Uptime stands still, as CF's clock does while the machine
+    /// sleeps: a timer or sleeper waits as long after the wake as it had left before. Continuous
+    /// and wall time move on by `duration`: a dispatch timer on either whose deadline passed in
+    /// the gap fires at once. Unlike ``jump(by:inMode:)``, this
+    /// is time the loop did not see pass.
+    @available(*, noasync)
+    public func sleepMachine(for duration: Duration, inMode mode: Mode = .default) throws(VirtualTimeError) {
+        let clock = try virtualClockForTesting("sleepMachine(for:inMode:)")
+        clock.sleep(duration)
         try runCurrent(inMode: mode)
     }
 
@@ -134,13 +176,14 @@ extension RunLoop {
             || state.sources.contains { $0.isValid && $0.signalState.signalStamp != 0 }
     }
 
-    /// The runaway error for `mode`, naming what is due now.
-    private func runawayError(inMode mode: Mode, passes: Int) -> VirtualTimeError {
+    /// The runaway error for `mode` after `work` (such as "50 passes") ran at one instant, naming
+    /// what is due now.
+    func runawayError(inMode mode: Mode, after work: String) -> VirtualTimeError {
         let due = registrations(inMode: mode).filter { $0.fireDate.map { $0 <= now } ?? false }
         let culprit = due.first.map { "\($0)" } ?? "executor jobs or blocks that keep queuing more"
         return VirtualTimeError(
             kind: .runaway, instant: now,
-            message: "\(passes) passes ran with virtual time standing still at \(now): \(culprit)",
+            message: "\(work) ran with virtual time standing still at \(now): \(culprit)",
             registrations: due)
     }
 }

@@ -4,7 +4,9 @@ import Synchronization
 /// and a callout declares simulated work with ``busy(_:)``.
 ///
 /// All three ``ClockKind``s advance together, except during a simulated machine sleep
-/// (``sleep(_:)``), which advances continuous and wall time but not uptime (decisions.md 9).
+/// (``sleep(_:)``), which advances continuous and wall time but not uptime (decisions.md 9), and
+/// when wall time is set (``setWall(to:)``), which moves it alone, and while wall time runs at a
+/// rate of its own (``setWallRate(_:per:)``).
 /// Safe to use from any thread.
 ///
 /// ```swift
@@ -14,12 +16,32 @@ import Synchronization
 /// loop.run(until: loop.now + .seconds(2))   // returns at once in real time
 /// ```
 public final class VirtualClock: Sendable {
+    /// How fast wall time moves against uptime (``setWallRate(_:per:)``).
+    private struct WallRate {
+        /// Wall time per uptime, `numerator / denominator`.
+        var numerator: Int64 = 1
+        var denominator: Int64 = 1
+        /// The part of a wall nanosecond carried from the last move, in `1 / denominator`ths.
+        var carry: Int64 = 0
+
+        /// The wall time that passes while uptime moves by `delta`; `nil` if too large to scale.
+        mutating func wallDelta(forUptime delta: Int64) -> Int64? {
+            if (numerator, denominator) == (1, 1) { return delta }
+            let (scaled, overflow) = delta.multipliedReportingOverflow(by: numerator)
+            guard !overflow else { return nil }
+            let carried = carry + scaled % denominator
+            carry = carried % denominator
+            return scaled / denominator + carried / denominator
+        }
+    }
+
     // Each reading is an atomic that a read loads without a lock (a run loop reads uptime several
-    // times a pass); the writers, which move all three, take `writer` so that they never interleave.
+    // times a pass); the writers take `writer`, which also holds the wall rate, so that they never
+    // interleave.
     private let uptime: Atomic<Int64>
     private let continuous: Atomic<Int64>
     private let wall: Atomic<Int64>
-    private let writer = Mutex(())
+    private let writer = Mutex(WallRate())
     private let sleepObservers = Mutex<[@Sendable () -> Void]>([])
     /// The loop whose timers serve the clock's sleeps (``sleep(until:tolerance:)``).
     let servingLoop = ServingLoop()
@@ -54,18 +76,28 @@ public final class VirtualClock: Sendable {
     /// (runloop-reference C-T6) are reproduced deterministically. Negative durations are ignored.
     public func busy(_ duration: Duration) {
         let delta = max(duration.nanoseconds, 0)
-        writer.withLock { _ in move(uptime: delta, continuous: delta, wall: delta) }
+        writer.withLock { rate in move(byUptime: delta, rate: &rate) }
     }
 
     /// Simulates the machine sleeping for `duration`: continuous and wall time advance, uptime does not.
     public func sleep(_ duration: Duration) {
         let delta = max(duration.nanoseconds, 0)
-        writer.withLock { _ in move(uptime: 0, continuous: delta, wall: delta) }
+        writer.withLock { _ in
+            _ = continuous.wrappingAdd(delta, ordering: .releasing)
+            _ = wall.wrappingAdd(delta, ordering: .releasing)
+        }
         for observer in sleepObservers.withLock({ $0 }) { observer() }
     }
 
-    /// Calls `observer` after every simulated machine sleep (virtual dispatch timers on the
-    /// continuous and wall clocks re-arm themselves with it).
+    /// Sets wall time to `instant`, earlier or later, as a clock set by hand or stepped by NTP is:
+    /// uptime and continuous time do not move.
+    public func setWall(to instant: Instant) {
+        writer.withLock { _ in wall.store(instant.nanoseconds, ordering: .releasing) }
+        for observer in sleepObservers.withLock({ $0 }) { observer() }
+    }
+
+    /// Calls `observer` after every simulated machine sleep and wall-clock change (virtual dispatch
+    /// timers on the continuous and wall clocks re-arm themselves with it).
     func observeSleep(_ observer: @escaping @Sendable () -> Void) {
         sleepObservers.withLock { $0.append(observer) }
     }
@@ -74,17 +106,45 @@ public final class VirtualClock: Sendable {
     ///
     /// The run loop's virtual wait calls this to jump to its next deadline.
     public func advance(toUptime instant: Instant) {
-        writer.withLock { _ in
+        writer.withLock { rate in
             let delta = instant.nanoseconds - uptime.load(ordering: .relaxed)
             guard delta > 0 else { return }
-            move(uptime: delta, continuous: delta, wall: delta)
+            move(byUptime: delta, rate: &rate)
         }
     }
 
-    /// Adds the deltas to the readings; only while holding `writer`.
-    private func move(uptime deltaUptime: Int64, continuous deltaContinuous: Int64, wall deltaWall: Int64) {
-        _ = uptime.wrappingAdd(deltaUptime, ordering: .releasing)
-        _ = continuous.wrappingAdd(deltaContinuous, ordering: .releasing)
-        _ = wall.wrappingAdd(deltaWall, ordering: .releasing)
+    /// From now on wall time moves `numerator / denominator` as fast as uptime (each clamped to
+    /// 1…1000), as a wall clock slewed by NTP or drifting does; `(1, 1)` again keeps them together.
+    public func setWallRate(_ numerator: Int64, per denominator: Int64) {
+        writer.withLock { rate in
+            rate = WallRate(numerator: min(max(numerator, 1), 1_000), denominator: min(max(denominator, 1), 1_000))
+        }
+        for observer in sleepObservers.withLock({ $0 }) { observer() }
+    }
+
+    /// The uptime that must pass for `kind` to move on by `ahead` nanoseconds (at least zero):
+    /// `ahead` itself but for wall time at another rate than uptime's.
+    func uptimeUntil(_ kind: ClockKind, movesBy ahead: Int64) -> Int64 {
+        guard ahead > 0 else { return 0 }
+        return writer.withLock { rate in
+            guard kind == .wall, (rate.numerator, rate.denominator) != (1, 1) else { return ahead }
+            // The least u with (u * numerator + carry) / denominator >= ahead: the ceiling of
+            // (ahead * denominator - carry) / numerator. A deadline too far to scale is far anyway.
+            let (needed, overflow) = ahead.multipliedReportingOverflow(by: rate.denominator)
+            guard !overflow else { return ahead }
+            let short = needed - rate.carry
+            return max(short / rate.numerator + (short % rate.numerator > 0 ? 1 : 0), 0)
+        }
+    }
+
+    /// Moves every reading by `delta` of uptime, wall time at `rate`; only while holding `writer`.
+    private func move(byUptime delta: Int64, rate: inout WallRate) {
+        _ = uptime.wrappingAdd(delta, ordering: .releasing)
+        _ = continuous.wrappingAdd(delta, ordering: .releasing)
+        if let wallDelta = rate.wallDelta(forUptime: delta) {
+            _ = wall.wrappingAdd(wallDelta, ordering: .releasing)
+        } else {
+            wall.store(.max, ordering: .releasing)
+        }
     }
 }

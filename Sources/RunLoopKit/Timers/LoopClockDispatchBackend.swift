@@ -92,8 +92,10 @@ final class LoopClockDispatchBackend: DispatchTimerBackend {
     /// Points the run loop timer at the next tick, on the uptime axis.
     func arm() {
         guard isActive, !isSuspended, !isCancelled, let target, let runLoop else { return }
-        let ahead = target - loopClock.now(clock).nanoseconds
-        let fireDate = runLoop.now + .nanoseconds(max(ahead, 0))
+        let ahead = max(target - loopClock.now(clock).nanoseconds, 0)
+        // Wall time may run at another rate than uptime on a virtual clock.
+        let uptimeAhead = loopClock.virtualClock?.uptimeUntil(clock, movesBy: ahead) ?? ahead
+        let fireDate = runLoop.now + .nanoseconds(uptimeAhead)
         if let ticker {
             ticker.fireDate = fireDate
         } else {
