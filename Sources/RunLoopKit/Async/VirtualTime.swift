@@ -188,8 +188,12 @@ final class VirtualTimeScope: TaskExecutor, SchedulingExecutor {
     /// ``RunLoop/Handle/sleep(until:tolerance:inModes:file:line:)``), or work outside the loop
     /// that may start more is under way (``RunLoop/Handle/beginExternalWork()``).
     private func isBusy(_ loop: RunLoop) -> Bool {
-        waitingSleeps.load(ordering: .relaxed) > 0 || handle.executor.jobs.hasPendingJobs
-            || handle.shared.externalWork.load(ordering: .acquiring) > 0
+        // Outside work first: it queues its jobs before it finishes, so once its count reads zero
+        // (acquiring what its finish released) those jobs are seen as pending. Read after the jobs,
+        // a job queued and the work finished between the two reads would be missed, and the scope
+        // would end with the job left on the loop.
+        handle.shared.externalWork.load(ordering: .acquiring) > 0
+            || waitingSleeps.load(ordering: .relaxed) > 0 || handle.executor.jobs.hasPendingJobs
             || loop.registrationCount(of: .sleeper, inMode: .default) > 0
     }
 
