@@ -8,7 +8,7 @@ protocol RunLoopItem: AnyObject {
     /// What registering in a mode can fail with: `Never`, except for descriptors the kernel refuses.
     associatedtype RegistrationError: Error
 
-    /// The loop the item is in; weak, so an item that outlives its loop belongs to none.
+    /// The loop the item is in; not owned, so an item that outlives its loop belongs to none.
     var runLoop: RunLoop? { get set }
     /// Whether the item is one of its loop's common items (C-M4).
     var isCommonItem: Bool { get set }
