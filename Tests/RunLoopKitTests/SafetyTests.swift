@@ -48,6 +48,33 @@ struct SafetyTests {
         #expect(!timer.isValid && !observer.isValid && !source.isValid)
     }
 
+    @Test("Every object that belongs to a loop sees it gone the moment it is freed, and does not keep it alive")
+    func holdersSeeTheirLoopGone() {
+        struct Ignore: TimeoutHandler {
+            func timeoutFired(_ timeout: TimeoutSet.Timeout, tag: UInt64) {}
+        }
+        let observer = RunLoop.Observer(activities: .entry) { _, _ in }
+        let source = RunLoop.Source {}
+        let link = DisplayLink { _ in }
+        let timeouts: TimeoutSet
+        do {
+            let (doomed, _) = makeVirtualLoop()
+            doomed.add(observer, forMode: .default)
+            doomed.add(source, forMode: .default)
+            link.add(to: doomed, forMode: .default)
+            timeouts = TimeoutSet(on: doomed, handler: Ignore())
+            timeouts.schedule(at: ms(10), tag: 1)
+            #expect(observer.runLoop === doomed && source.runLoop === doomed)
+            #expect(link.runLoop === doomed && timeouts.runLoop === doomed)
+        }
+        // Freed here: a holder that still read the loop would read freed memory.
+        #expect(observer.runLoop == nil && source.runLoop == nil)
+        #expect(link.runLoop == nil && timeouts.runLoop == nil)
+        timeouts.schedule(at: ms(20), tag: 2)
+        timeouts.invalidate()
+        #expect(!timeouts.isValid)
+    }
+
     @Test("C-D1: a display link removed from its modes and released without invalidate is freed")
     func removedDisplayLinkIsFreed() {
         let (loop, _) = makeVirtualLoop()

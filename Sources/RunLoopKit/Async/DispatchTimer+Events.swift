@@ -33,7 +33,7 @@ extension DispatchTimer {
 
     /// The listener of ``events``; only touched on the timer's loop's thread.
     final class EventTap {
-        weak var loop: RunLoop?
+        @LoopReference var loop: RunLoop?
         var observer: ((Event) -> Void)?
 
         init(loop: RunLoop) {

@@ -24,25 +24,18 @@ final class JobQueue: Sendable {
     }
 
     private let shared: LoopShared
+    /// The loop, for ``RunLoop/Handle/submit(_:)``: read only on its thread (``withLoop(_:)`` checks).
+    private let life: LoopLife
     private let state = LockedValue(State())
     /// Whether ``state`` has jobs; written under its lock, read without it by the loop's passes.
     private let pending = Atomic<Bool>(false)
     private let ownerThread: pthread_t
     let ownerThreadKernelID: Int32
-    /// The loop, for ``RunLoop/Handle/submit(_:)``. Safe without a lock: written once by the
-    /// loop's initialiser, on the loop's thread, before the queue is shared, and read only on that
-    /// thread (``withLoop(_:)`` checks); weak, as the loop owns its executors.
-    nonisolated(unsafe) private weak var loop: RunLoop?
-
-    init(shared: LoopShared, ownerThread: pthread_t, ownerThreadKernelID: Int32) {
+    init(shared: LoopShared, life: LoopLife, ownerThread: pthread_t, ownerThreadKernelID: Int32) {
         self.shared = shared
+        self.life = life
         self.ownerThread = ownerThread
         self.ownerThreadKernelID = ownerThreadKernelID
-    }
-
-    /// Called once by the loop's initialiser.
-    func bind(to loop: RunLoop) {
-        self.loop = loop
     }
 
     func add(_ job: UnownedJob, isolated: Bool, taskExecutor: (any TaskExecutor)? = nil) {
@@ -77,7 +70,7 @@ final class JobQueue: Sendable {
     /// Calls `body` with the loop; only on the loop's thread, while the loop exists.
     func withLoop<Result, Failure: Error>(_ body: (RunLoop) throws(Failure) -> Result) throws(Failure) -> Result {
         checkOnLoopThread("RunLoop.Handle.submit(_:)")
-        guard let loop else {
+        guard let loop = life.loop else {
             fatalError("RunLoop.Executor: the run loop of thread \(ownerThreadKernelID) no longer exists")
         }
         return try body(loop)

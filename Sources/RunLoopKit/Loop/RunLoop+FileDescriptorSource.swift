@@ -14,8 +14,8 @@ extension RunLoop {
         public let fileDescriptor: Int32
         private var onReadable: (() -> Void)?
         private var validity = true
-        /// The loop the item is in; weak, so an item that outlives its loop belongs to none.
-        weak var runLoop: RunLoop?
+        /// The loop the item is in; not owned, so an item that outlives its loop belongs to none.
+        @LoopReference var runLoop: RunLoop?
         var isCommonItem = false
 
         /// Creates a source calling `onReadable` on the run loop's thread when `fileDescriptor` is readable.

@@ -21,8 +21,8 @@ extension RunLoop {
         private var callback: ((Observer, Activity) -> Void)?
         private(set) var isFiring = false
         private var validity = true
-        /// The loop the item is in; weak, so an item that outlives its loop belongs to none.
-        weak var runLoop: RunLoop?
+        /// The loop the item is in; not owned, so an item that outlives its loop belongs to none.
+        @LoopReference var runLoop: RunLoop?
         var isCommonItem = false
 
         /// Creates an observer for `activities`; add it to a run loop for one or more modes.

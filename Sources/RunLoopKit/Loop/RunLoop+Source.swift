@@ -20,8 +20,8 @@ extension RunLoop {
         private var perform: (() -> Void)?
         let signalState: SourceSignal
         private var validity = true
-        /// The loop the item is in; weak, so an item that outlives its loop belongs to none.
-        weak var runLoop: RunLoop?
+        /// The loop the item is in; not owned, so an item that outlives its loop belongs to none.
+        @LoopReference var runLoop: RunLoop?
         var isCommonItem = false
 
         /// Creates a source that calls `perform` on its run loop's thread each time it is handled.

@@ -31,6 +31,8 @@ public final class RunLoop {
 
     let shared: LoopShared
     let waiter: Waiter
+    /// How the loop's items and executors reach it without giving it a side table.
+    let life: LoopLife
     let ownerThread: pthread_t
     /// The kernel id of ``ownerThread``, for messages.
     let ownerThreadKernelID: Int32
@@ -136,13 +138,14 @@ public final class RunLoop {
         waiter = resources.waiter
         ownerThread = pthread_self()
         ownerThreadKernelID = cle_thread_id()
+        life = LoopLife(ownerThread: ownerThread, ownerThreadKernelID: ownerThreadKernelID)
         let jobs = JobQueue(
-            shared: resources.shared, ownerThread: ownerThread, ownerThreadKernelID: ownerThreadKernelID)
+            shared: resources.shared, life: life, ownerThread: ownerThread, ownerThreadKernelID: ownerThreadKernelID)
         handle = Handle(
             shared: resources.shared, executor: Executor(jobs: jobs), taskExecutor: LoopTaskExecutor(jobs: jobs),
             timeSource: clock)
         waiter.adopt(resources.defaultEpoll, for: modeState(for: .default))
-        jobs.bind(to: self)
+        life.bind(self)
         clock.servingLoop?.claim(handle)
         if let control = clock.timeControl {
             // A change of the controlled clock moves every deadline: a sleeping loop recomputes its own.
@@ -156,8 +159,9 @@ public final class RunLoop {
     }
 
     deinit {
-        // Items hold the loop weakly (timers unowned, let go below), so they see it gone; they must not believe they are common items
-        // of a loop that no longer exists.
+        // Items reach the loop through its life (timers unowned, let go below), so they see it gone
+        // from here on; they must not believe they are common items of a loop that no longer exists.
+        life.end()
         commonItems.forgetAll()
         releaseTimers()
         executor.jobs.close(alsoDropping: takenJobs.count - nextTakenJob)

@@ -8,7 +8,7 @@ protocol RunLoopItem: AnyObject {
     /// What registering in a mode can fail with: `Never`, except for descriptors the kernel refuses.
     associatedtype RegistrationError: Error
 
-    /// The loop the item is in; weak, so an item that outlives its loop belongs to none.
+    /// The loop the item is in; not owned, so an item that outlives its loop belongs to none.
     var runLoop: RunLoop? { get set }
     /// Whether ``runLoop`` is set, told without loading the reference where the item can.
     var isInRunLoop: Bool { get }

@@ -24,8 +24,8 @@ public final class DisplayLink {
     /// the link, and the loop holds the timer: the loop keeps a scheduled link alive (C-D1), and a
     /// link taken out of its last mode goes away with its timer unless its owner keeps it.
     private weak var timer: Timer?
-    /// The loop the link belongs to; weak, so a link that outlives its loop belongs to none.
-    private(set) weak var runLoop: RunLoop?
+    /// The loop the link belongs to; not owned, so a link that outlives its loop belongs to none.
+    @LoopReference private(set) var runLoop: RunLoop?
     private var origin: Int64 = 0
     /// Slot index of the callback phase: callbacks happen at slots `phase + k × frameInterval`.
     private var phase: Int64 = 0

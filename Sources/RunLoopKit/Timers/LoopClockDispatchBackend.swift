@@ -11,8 +11,8 @@ final class LoopClockDispatchBackend: DispatchTimerBackend {
     private let clock: ClockKind
     /// The loop's clock, read for the timer's own ``ClockKind``.
     private let loopClock: TimeSource
-    /// Weak: a timer that outlives its loop stops ticking.
-    private weak var runLoop: RunLoop?
+    /// Not owned: a timer that outlives its loop stops ticking.
+    @LoopReference private var runLoop: RunLoop?
     private var handler: ((DispatchTimer.Event) -> Void)?
     private var ticker: Timer?
     /// The next tick on the timer's own clock (ns), `nil` when none is due.

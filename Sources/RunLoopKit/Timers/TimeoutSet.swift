@@ -101,7 +101,7 @@ public final class TimeoutSet {
     /// Nil once invalidated.
     private var handler: (any TimeoutHandler)?
     /// The loop the set is in; nil once invalidated or when the loop is gone.
-    private(set) weak var runLoop: RunLoop?
+    @LoopReference private(set) var runLoop: RunLoop?
     private let ownerThread: pthread_t
     #if DEBUG
     var mutationsSinceCheck = 0

@@ -32,8 +32,8 @@ package final class TimerSlot {
     package let interval: Duration
     /// The mode the timer is (or will be) scheduled in.
     package private(set) var mode: RunLoop.Mode
-    /// Weak: a slot that outlives its loop does nothing (``start()`` schedules nothing).
-    private weak var loop: RunLoop?
+    /// Not owned: a slot that outlives its loop does nothing (``start()`` schedules nothing).
+    @LoopReference private var loop: RunLoop?
     /// The timer's tolerance (C-T9), applied at the next ``start()``.
     package var tolerance: Duration = .zero
     /// Whether it repeats; a one-shot timer invalidates itself after its fire. Applied at the next ``start()``.
