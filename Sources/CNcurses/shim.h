@@ -6,12 +6,30 @@
 #define _XOPEN_SOURCE_EXTENDED 1
 #endif
 #include <locale.h>
+#include <signal.h>
+#include <string.h>
 #include <wchar.h>
 #include <ncursesw/curses.h>
 
 // Swift 6 rejects C globals as shared mutable state and cannot see function-like macros:
 // each one the terminal layer needs gets a prefixed static inline shim.
 static inline WINDOW *cn_stdscr(void) { return stdscr; }
+
+// ncurses (6.4) takes SIGTSTP over while its disposition is the default: it installs a handler of
+// its own and sets SIG_IGN around every doupdate, and setting SIG_IGN discards a pending SIGTSTP
+// even while it is blocked, so a Ctrl-Z that came during a frame was lost. With a handler already
+// there ncurses leaves SIGTSTP alone for good. The placeholder never runs while the program keeps
+// SIGTSTP blocked and reads it (from a signalfd); it only keeps the disposition off the default.
+static inline void cn_tstp_placeholder(int signal) { (void)signal; }
+static inline void cn_keep_tstp_from_curses(void) {
+    struct sigaction current;
+    if (sigaction(SIGTSTP, NULL, &current) != 0 || current.sa_handler != SIG_DFL) return;
+    struct sigaction placeholder;
+    memset(&placeholder, 0, sizeof placeholder);
+    placeholder.sa_handler = cn_tstp_placeholder;
+    sigemptyset(&placeholder.sa_mask);
+    sigaction(SIGTSTP, &placeholder, NULL);
+}
 static inline int cn_lines(void) { return LINES; }
 static inline int cn_cols(void) { return COLS; }
 static inline int cn_colors(void) { return COLORS; }

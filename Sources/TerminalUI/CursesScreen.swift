@@ -59,6 +59,10 @@ public final class CursesScreen: Screen {
     /// roles get `theme`'s colours, the nearest the terminal has, unless `color` or `NO_COLOR` says
     /// no colour (``ColorSupport/detect(colors:hasColors:noColor:choice:)``).
     ///
+    /// Ctrl-Z is the caller's: block `SIGTSTP` before calling this and handle it (``suspend()``,
+    /// stop, ``resume()``). ncurses is kept from taking `SIGTSTP` over, since it would discard a
+    /// Ctrl-Z that comes while a frame is written; an unblocked `SIGTSTP` now does nothing.
+    ///
     /// - Throws: ``TerminalError/notATerminal`` when stdin or stdout is not a terminal,
     ///   ``TerminalError/unknownTerminal(_:)`` when `TERM` is not in terminfo,
     ///   ``TerminalError/unsupportedTerminal(_:lacking:)`` when it cannot show the screen.
@@ -126,6 +130,8 @@ public final class CursesScreen: Screen {
     private static func takeOver(
         _ term: String, output: UnsafeMutablePointer<FILE>, input: UnsafeMutablePointer<FILE>
     ) throws(TerminalError) -> OpaquePointer {
+        // Before ncurses looks at SIGTSTP: the caller handles Ctrl-Z (see ``start(mouse:theme:color:)``).
+        cn_keep_tstp_from_curses()
         // Unlike initscr, newterm returns NULL for a type terminfo does not know instead of exiting.
         guard let terminal = newterm(term, output, input) else { throw .unknownTerminal(term) }
         set_term(terminal)

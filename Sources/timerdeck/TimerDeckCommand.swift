@@ -211,17 +211,17 @@ struct TimerDeckCommand: ParsableCommand {
             printError("timerdeck: \(error)")
             throw ExitCode(2)
         }
+        // Before anything can start a thread (opening the outbox does) and before ncurses is first
+        // set up (the terminal check is): every thread inherits the mask, so the signals reach only
+        // the run loop's signalfd (live) or the thread that ends a headless run, and a Ctrl-Z at
+        // any moment is queued for the signalfd, never run by a handler or dropped.
+        SignalSource.block(headless ? Self.headlessSignals : plain ? PlainSession.signals : TerminalSession.signals)
         // The last checks that can refuse the run come before any file is opened or created: the
         // headless script, or a terminal that can show the dashboard.
         let script = try headless ? parsedScript() : nil
         if script == nil && !plain {
             try started { () throws(TerminalError) in try CursesScreen.check() }
         }
-        // Before anything can start a thread (opening the outbox does): every thread inherits the
-        // mask, so the signals reach only the run loop's signalfd (live) or the thread that ends
-        // a headless run. In a terminal, Ctrl-Z and resizes must not land on another thread (where
-        // ncurses' own handler would take them).
-        SignalSource.block(headless ? Self.headlessSignals : plain ? PlainSession.signals : TerminalSession.signals)
         // The live dashboard's loop first: the loop of the main thread, which drains the main
         // queue (C-M12), on a clock the time-control keys steer.
         let session: Session =

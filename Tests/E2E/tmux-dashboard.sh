@@ -199,10 +199,9 @@ tmux_ -f /dev/null new-session -d -s "$session" -x 120 -y 40 "env PS1='$ ' bash 
 # --fresh: the countdowns the first session left running would come back otherwise.
 tmux_ send-keys -t "$session" "env TERM=xterm-256color XDG_STATE_HOME=$state $binary --fresh" Enter
 check "in a shell: the dashboard opens" "SMS resend (S1)"
-# Ctrl-Z goes in once a key has been answered: a ^Z sent at the very first frame is lost about one
-# time in ten (neither a SIGTSTP pending nor a key read; not explained yet).
-tmux_ send-keys -t "$session" Down
-check "in a shell: a key is answered" "▶ [ Send        ] Timer in common"
+# Ctrl-Z at the very first frame, while frames are still being written: ncurses, left to manage
+# SIGTSTP, set it to SIG_IGN around every frame, which discarded a pending Ctrl-Z about one time
+# in ten (CursesScreen keeps ncurses off SIGTSTP).
 tmux_ send-keys -t "$session" C-z
 check "Ctrl-Z gives the terminal back to the shell" "Stopped"
 tmux_ resize-window -t "$session" -x 100 -y 30 2>/dev/null || tmux_ resize-pane -t "$session" -x 100 -y 30
@@ -216,7 +215,7 @@ while [ $SECONDS -lt $deadline ]; do
 done
 if [ $laid_out = 1 ]; then pass "fg after a resize while stopped lays the dashboard out for 100x30 at once"; else fail "fg after a resize while stopped lays the dashboard out for 100x30 at once"; fi
 tmux_ send-keys -t "$session" Down
-check "the first arrow key after fg selects the next row" "▶ [ Send        ] GCD in any mode"
+check "the first arrow key after fg selects the next row" "▶ [ Send        ] Timer in common"
 tmux_ send-keys -t "$session" q
 # `fg` returns the job's exit status once it quits (and gives the terminal back: then type).
 deadline=$((SECONDS + 15))
