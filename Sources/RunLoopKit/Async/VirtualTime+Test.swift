@@ -95,12 +95,7 @@ extension VirtualTime {
         succeeded: () -> Bool?
     ) throws(VirtualTimeError) {
         guard case .virtual(let clock) = loop.timeSource else {
-            throw VirtualTimeError(
-                kind: .notVirtual, instant: loop.now,
-                message:
-                    "VirtualTime.test(on:) needs a loop on a VirtualClock: "
-                    + "make it with RunLoop(clock: .virtual(VirtualClock()))",
-                registrations: [])
+            throw .notVirtual("VirtualTime.test(on:)", loop: loop)
         }
         loop.preconditionOnLoopThread("VirtualTime.test(on:timeLimit:checkingLeaks:resolution:_:)")
         guard let scope = executor as? VirtualTimeScope, scope.handle.shared === loop.handle.shared else {

@@ -92,12 +92,7 @@ public enum VirtualTime {
         _ body: () throws -> Result
     ) throws -> Result {
         guard loop.timeSource.virtualClock != nil else {
-            throw VirtualTimeError(
-                kind: .notVirtual, instant: loop.now,
-                message:
-                    "VirtualTime.run(on:) needs a loop on a VirtualClock: "
-                    + "make it with RunLoop(clock: .virtual(VirtualClock()))",
-                registrations: [])
+            throw VirtualTimeError.notVirtual("VirtualTime.run(on:)", loop: loop)
         }
         loop.preconditionOnLoopThread("VirtualTime.run(on:resolution:runawayJobLimit:_:)")
         precondition(resolution > .zero, "VirtualTime.run(on:): the resolution must be positive")

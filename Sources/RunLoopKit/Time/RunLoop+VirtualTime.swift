@@ -158,11 +158,7 @@ extension RunLoop {
     private func virtualClockForTesting(_ call: String) throws(VirtualTimeError) -> VirtualClock {
         checkThread(call)
         guard case .virtual(let clock) = timeSource else {
-            throw VirtualTimeError(
-                kind: .notVirtual, instant: now,
-                message:
-                    "\(call) needs a loop on a VirtualClock: make it with RunLoop(clock: .virtual(VirtualClock()))",
-                registrations: [])
+            throw .notVirtual(call, loop: self)
         }
         return clock
     }

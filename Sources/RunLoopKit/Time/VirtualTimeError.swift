@@ -46,6 +46,14 @@ public struct VirtualTimeError: Error, Sendable, CustomStringConvertible {
         self.registrations = registrations
     }
 
+    /// `call` was given `loop`, whose clock is not a ``VirtualClock``.
+    package static func notVirtual(_ call: String, loop: RunLoop) -> VirtualTimeError {
+        VirtualTimeError(
+            kind: .notVirtual, instant: loop.now,
+            message: "\(call) needs a loop on a VirtualClock: make it with RunLoop(clock: .virtual(VirtualClock()))",
+            registrations: [])
+    }
+
     /// The message, then each registration on a line of its own.
     public var description: String {
         ([message] + registrations.map { "  \($0)" }).joined(separator: "\n")
