@@ -103,6 +103,7 @@ let package = Package(
             name: "timerdeck-bench",
             dependencies: [
                 "RunLoopKit",
+                "RunLoopKitFoundationCompat",
                 "CPseudoTerminal",
                 "CTimerLibraries",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

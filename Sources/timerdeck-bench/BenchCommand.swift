@@ -27,6 +27,8 @@ struct BenchCommand: ParsableCommand {
     var asyncOnly = false
     @Flag(help: "Only the virtual day: 24 h of a display link, 1,000 timers and 100 sleeping tasks, simulated.")
     var virtualDayOnly = false
+    @Flag(help: "Only the CPU per callout of each RunLoopKit timer kind on a virtual loop.")
+    var calloutsOnly = false
     @Flag(
         help: ArgumentHelp(
             "Write the run's tables into Docs/Performance.md, between its marker lines.",
@@ -94,6 +96,12 @@ struct BenchCommand: ParsableCommand {
         // A virtual day (an hour with --quick): what simulating it costs.
         let virtualDay = { try report.virtualDay(spawn("virtualday", "RunLoopKit", quick ? 1 : 24)) as Void }
         guard !virtualDayOnly else { return try virtualDay() }
+        // Each timer kind's callouts on a virtual loop: the work of one callout, with no waiting.
+        let callouts = {
+            report.callouts(
+                try CalloutBench.Kind.allCases.map { try spawn("callouts", $0.rawValue, quick ? 1_000 : 1_000_000) })
+        }
+        guard !calloutsOnly else { return try callouts() }
         let sizes = quick ? [1_000] : [1_000, 100_000, 1_000_000]
         // RunLoopKit's two timer APIs: Timer objects and the object-free TimeoutSet.
         let peers = [
@@ -122,6 +130,7 @@ struct BenchCommand: ParsableCommand {
             }
             report.throughput(rows, tolerance: Int64(tolerance))
         }
+        try callouts()
         guard !throughputOnly else { return }
         let seconds: Int64 = quick ? 500_000_000 : 3_000_000_000
         let runs = quick ? 1 : 3
@@ -309,6 +318,11 @@ struct BenchCommand: ParsableCommand {
                 parts[1] == "default"
                     ? ActorBench.defaultExecutor(calls: calls)
                     : ActorBench.loop(calls: calls, fromActor: parts[1] == "loop-actor"))
+        case (.callouts, _):
+            guard let kind = CalloutBench.Kind(rawValue: parts[1]) else {
+                throw ValidationError("bad child spec \(spec)")
+            }
+            data = try encoder.encode(CalloutBench.run(kind, count: Int(numbers[0])))
         case (.virtualDay, _):
             data = try encoder.encode(VirtualDayBench.run(hours: Int(numbers[0])))
         case (.dashboard, _):

@@ -205,6 +205,24 @@ struct Report {
         if result.exitStatus != 0 { out("\n(timerdeck exited with wait status \(result.exitStatus) after q)") }
     }
 
+    func callouts(_ rows: [CalloutResult]) {
+        if json {
+            for row in rows { emit(row) }
+            return
+        }
+        out(
+            "\n## CPU per callout: each timer kind on a virtual loop, one-shot callouts due over 1 s (the display link: frames)"
+        )
+        table(
+            ["peer", "callouts", "make ns", "CPU/callout ns", "fired"],
+            rows.map {
+                [
+                    $0.peer, String($0.callouts), format($0.makeNanoseconds), format($0.cpuPerCalloutNanoseconds),
+                    String($0.fired),
+                ]
+            })
+    }
+
     func virtualDay(_ result: VirtualDayResult) {
         if json { return emit(result) }
         out("\n## Virtual time: a simulated stretch with a 60 fps display link, 1,000 timers, 100 sleeping tasks")

@@ -153,4 +153,5 @@ enum Measurement: String, Codable, CaseIterable {
     case hop
     case actorCalls = "actor"
     case virtualDay = "virtualday"
+    case callouts
 }

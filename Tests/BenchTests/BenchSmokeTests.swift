@@ -10,7 +10,9 @@ struct BenchSmokeTests {
     /// A bound for a hung run only; a quick run takes well under a minute.
     static let timeout: Duration = .seconds(240)
 
-    @Test("--quick --json: throughput, lateness, display link, idle, async and every dashboard scene report results")
+    @Test(
+        "--quick --json: throughput, callouts, lateness, display link, idle, async and every dashboard scene report results"
+    )
     func quickRunReportsEveryPeerAndScene() throws {
         try #require(
             BuiltProduct.isBuilt("timerdeck-bench"),
@@ -49,6 +51,18 @@ struct BenchSmokeTests {
         }
         for row in sleeperRows where row["fired"] != nil {
             #expect(double(row["latenessP50Milliseconds"]) >= 0, "each sleeper's lateness: \(row)")
+        }
+
+        // Each timer kind's callouts on a virtual loop: every one ran.
+        let callouts = rows.filter { $0["callouts"] != nil }
+        #expect(
+            callouts.compactMap { $0["peer"] as? String } == [
+                "RunLoopKit Timer", "RunLoopKit TimeoutSet", "RunLoopKit DisplayLink",
+                "RunLoopKit DispatchTimer on the loop", "RunLoopKitFoundationCompat Timer", "RunLoopKit sleep",
+            ])
+        for row in callouts {
+            #expect(int(row["fired"]) == int(row["callouts"]) && int(row["callouts"]) > 0, "every callout ran: \(row)")
+            #expect(double(row["cpuPerCalloutNanoseconds"]) >= 0, "\(row)")
         }
 
         let lateness = rows.filter { $0["intervalMicroseconds"] != nil }
