@@ -7,7 +7,8 @@ import Glibc
 /// They could hold the loop `weak`, but the first weak reference to an object gives it a side
 /// table, and from then on every retain and release of that object, thousands per pass, takes the
 /// runtime's slow path. Instead the loop owns this small object, the holders keep it strongly, and
-/// it points back at the loop with an unowned(unsafe) reference that the loop clears first thing in
+/// it points back at the loop with an `unowned` reference — checked by the runtime on every read,
+/// and kept in the object's inline count, with no side table — that the loop clears first thing in
 /// its `deinit` (``end()``), so a holder sees `nil` from then on, as it would through `weak`.
 ///
 /// Sound because every read happens on the loop's thread (checked in debug builds) while the loop
@@ -17,7 +18,7 @@ import Glibc
 final class LoopLife: @unchecked Sendable {
     // Safe as `Sendable` (``JobQueue`` is): `storedLoop` is read (``loop``) and written (``bind(_:)``,
     // ``end()``) only on `ownerThread`, which ``loop`` checks in debug builds.
-    unowned(unsafe) private var storedLoop: RunLoop?
+    unowned private var storedLoop: RunLoop?
     private let ownerThread: pthread_t
     private let ownerThreadKernelID: Int32
 
