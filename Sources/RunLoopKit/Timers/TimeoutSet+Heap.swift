@@ -92,33 +92,11 @@ extension TimeoutSet {
     }
 
     private func growHeap() {
-        heapCapacity = max(2 * heapCapacity, 16)
-        heap = Self.reallocate(heap, capacity: heapCapacity)
+        heap = GrowableBuffer.grow(heap, capacity: &heapCapacity)
     }
 
     func growDeferred() {
-        deferredCapacity = max(2 * deferredCapacity, 16)
-        deferred = Self.reallocate(deferred, capacity: deferredCapacity)
-    }
-
-    /// A buffer of trivial `Element`s from malloc, empty; free it with `free`.
-    static func emptyBuffer<Element>(of type: Element.Type) -> UnsafeMutablePointer<Element> {
-        reallocate(nil, capacity: 1)
-    }
-
-    /// Grows a malloc'd buffer of trivial `Element`s to `capacity` with `realloc`, keeping its
-    /// contents: glibc moves a large block by remapping its pages, where allocating anew and copying
-    /// (as ``TimerQueue`` grows) took half the time of scheduling a million timeouts in
-    /// timerdeck-bench, in copies and page faults. Only for types with no references or other
-    /// ownership in them, which realloc moves as bytes (checked in debug builds).
-    static func reallocate<Element>(_ buffer: UnsafeMutablePointer<Element>?, capacity: Int)
-        -> UnsafeMutablePointer<Element>
-    {
-        assert(_isPOD(Element.self), "TimeoutSet: realloc moves only trivial elements")
-        guard let grown = realloc(buffer, capacity * MemoryLayout<Element>.stride) else {
-            fatalError("TimeoutSet: out of memory for \(capacity) entries")
-        }
-        return grown.bindMemory(to: Element.self, capacity: capacity)
+        deferred = GrowableBuffer.grow(deferred, capacity: &deferredCapacity)
     }
 
     private func siftUp(from start: Int) {

@@ -1,3 +1,5 @@
+import Glibc
+
 /// The timers of one run loop mode: an indexed 4-ary min-heap ordered by (fire time, insertion
 /// order), libev's design. Schedule, cancel and reschedule are O(log n), with no linear scan
 /// (CFRunLoop and swift-nio cancel by scanning); a pass takes the due timers off the top in order.
@@ -101,8 +103,8 @@ final class TimerQueue {
     /// An empty queue.
     init(id: Int32) {
         self.id = id
-        heap = .allocate(capacity: 0)
-        records = .allocate(capacity: 0)
+        heap = GrowableBuffer.empty(of: Entry.self)
+        records = GrowableBuffer.empty(of: Int32.self)
     }
 
     deinit {
@@ -111,8 +113,8 @@ final class TimerQueue {
             timer.takeUnretainedValue().forgetSlot(in: id)
             timer.release()
         }
-        heap.deallocate()
-        records.deallocate()
+        free(heap)
+        free(records)
     }
 
     /// Calls `body` with the timer of every entry in the heap (parked timers are not visited).
@@ -327,13 +329,7 @@ final class TimerQueue {
             freeRecord = -2 - records[Int(record)]
             return record
         }
-        if Int(recordsMade) == recordCapacity {
-            recordCapacity = max(2 * recordCapacity, 16)
-            let grown = UnsafeMutablePointer<Int32>.allocate(capacity: recordCapacity)
-            grown.moveInitialize(from: records, count: Int(recordsMade))
-            records.deallocate()
-            records = grown
-        }
+        if Int(recordsMade) == recordCapacity { records = GrowableBuffer.grow(records, capacity: &recordCapacity) }
         recordsMade += 1
         return recordsMade - 1
     }
@@ -350,11 +346,7 @@ final class TimerQueue {
     }
 
     private func grow() {
-        heapCapacity = max(2 * heapCapacity, 16)
-        let grown = UnsafeMutablePointer<Entry>.allocate(capacity: heapCapacity)
-        grown.moveInitialize(from: heap, count: heapCount)
-        heap.deallocate()
-        heap = grown
+        heap = GrowableBuffer.grow(heap, capacity: &heapCapacity)
     }
 
     /// Stores `entry` at `index` and the index in its record (invariant 2).
