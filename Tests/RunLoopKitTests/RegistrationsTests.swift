@@ -96,6 +96,6 @@ struct RegistrationsTests {
 }
 
 /// A timeout handler that does nothing.
-private struct IgnoredTimeouts: TimeoutHandler {
+private final class IgnoredTimeouts: TimeoutHandler {
     func timeoutFired(_ timeout: TimeoutSet.Timeout, tag: UInt64) {}
 }

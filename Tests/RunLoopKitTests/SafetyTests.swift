@@ -50,7 +50,7 @@ struct SafetyTests {
 
     @Test("Every object that belongs to a loop sees it gone the moment it is freed, and does not keep it alive")
     func holdersSeeTheirLoopGone() {
-        struct Ignore: TimeoutHandler {
+        final class Ignore: TimeoutHandler {
             func timeoutFired(_ timeout: TimeoutSet.Timeout, tag: UInt64) {}
         }
         let observer = RunLoop.Observer(activities: .entry) { _, _ in }

@@ -66,7 +66,7 @@ struct WallInstantCheckTests {
 }
 
 /// A handler for timeouts that must never fire.
-private struct NoTimeouts: TimeoutHandler {
+private final class NoTimeouts: TimeoutHandler {
     func timeoutFired(_ timeout: TimeoutSet.Timeout, tag: UInt64) {}
 }
 

@@ -77,7 +77,7 @@ public final class TimeoutSet {
     static let noSlot = UInt32.max
 
     // Storage: the heap, the slab and the pass's scratch are plain malloc'd buffers, grown by
-    // doubling with realloc (`reallocate`) and only touched on the loop's thread, never re-entrantly
+    // doubling with realloc (``GrowableBuffer``) and only touched on the loop's thread, never re-entrantly
     // during a mutation (the handler is called with no pointer held). As in ``TimerQueue``, this spares the hot paths the uniqueness and
     // bounds checks of arrays and the dynamic exclusivity checks of class properties; debug builds
     // check every index (`checkIndex`) and the heap's invariants (`checkInvariantsInDebugBuilds`).
@@ -99,7 +99,7 @@ public final class TimeoutSet {
     /// Hands out insertion orders from the loop's own sequence, so ties with timers keep insertion order (C-T3).
     let orders: InsertionOrders
     /// Nil once invalidated.
-    private var handler: (any TimeoutHandler)?
+    @exclusivity(unchecked) private var handler: (any TimeoutHandler)?
     /// The loop the set is in; nil once invalidated or when the loop is gone.
     @LoopReference private(set) var runLoop: RunLoop?
     private let ownerThread: pthread_t
@@ -121,9 +121,9 @@ public final class TimeoutSet {
         handler: any TimeoutHandler
     ) {
         loop.checkThread("TimeoutSet(on:forMode:tolerance:handler:)")
-        heap = Self.emptyBuffer(of: Entry.self)
-        records = Self.emptyBuffer(of: Record.self)
-        deferred = Self.emptyBuffer(of: Entry.self)
+        heap = GrowableBuffer.empty(of: Entry.self)
+        records = GrowableBuffer.empty(of: Record.self)
+        deferred = GrowableBuffer.empty(of: Entry.self)
         toleranceNanoseconds = max(tolerance.nanoseconds, 0)
         orders = loop.insertionOrders
         self.handler = handler
@@ -269,8 +269,7 @@ public final class TimeoutSet {
     }
 
     private func growRecords() {
-        recordCapacity = max(2 * recordCapacity, 16)
-        records = Self.reallocate(records, capacity: recordCapacity)
+        records = GrowableBuffer.grow(records, capacity: &recordCapacity)
     }
 
     /// Frees the slot of a timeout that fired or was cancelled: its handles go stale.
