@@ -40,6 +40,7 @@ typedef struct tdb_libev {
     void *(*default_loop)(unsigned int flags);
     void (*timer_start)(void *loop, tdb_ev_timer *watcher);
     void (*timer_stop)(void *loop, tdb_ev_timer *watcher);
+    void (*timer_again)(void *loop, tdb_ev_timer *watcher);
     int (*run)(void *loop, int flags);
     void (*now_update)(void *loop);
 } tdb_libev;
@@ -69,9 +70,11 @@ static inline int tdb_libev_load(tdb_libev *libev) {
     libev->default_loop = (void *(*)(unsigned int))dlsym(library, "ev_default_loop");
     libev->timer_start = (void (*)(void *, tdb_ev_timer *))dlsym(library, "ev_timer_start");
     libev->timer_stop = (void (*)(void *, tdb_ev_timer *))dlsym(library, "ev_timer_stop");
+    libev->timer_again = (void (*)(void *, tdb_ev_timer *))dlsym(library, "ev_timer_again");
     libev->run = (int (*)(void *, int))dlsym(library, "ev_run");
     libev->now_update = (void (*)(void *))dlsym(library, "ev_now_update");
-    return libev->default_loop && libev->timer_start && libev->timer_stop && libev->run && libev->now_update;
+    return libev->default_loop && libev->timer_start && libev->timer_stop && libev->timer_again && libev->run
+        && libev->now_update;
 }
 
 // MARK: libuv 1 (libuv.so.1)

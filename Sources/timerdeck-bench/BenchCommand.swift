@@ -209,6 +209,7 @@ struct BenchCommand: ParsableCommand {
         var fired: ThroughputResult = try spawn("fire", peer, size, 0, spread)
         let cancelled: ThroughputResult = try spawn("cancel", peer, size)
         fired.cancelNanoseconds = cancelled.cancelNanoseconds
+        fired.rescheduleLaterNanoseconds = cancelled.rescheduleLaterNanoseconds
         fired.note = [fired.note, cancelled.note].compactMap { $0 }.joined(separator: "; ").nilIfEmpty
         return fired
     }

@@ -8,16 +8,23 @@ protocol ThroughputPeer {
     /// `tolerance` ns of tolerance (leeway), and runs until all fired. Peers that can keep `scatter`
     /// bytes of other objects between consecutive timers (``FireRun/interleave()``) do; the others ignore it.
     static func fire(count: Int, spread: Int64, tolerance: Int64, scatter: Int) -> ThroughputResult
-    /// Schedules `count` one-shot timers far in the future, then cancels them all.
+    /// Schedules `count` one-shot timers far in the future, then cancels them all; peers with a call
+    /// that moves a scheduled timer (libev's `ev_timer_again`, a `Timer`'s fire date, a timeout
+    /// set's `reschedule`) move each one second later before the cancel.
     static func cancel(count: Int) -> ThroughputResult
 }
 
 extension ThroughputPeer {
-    /// A cancel row: `count` timers scheduled from `start` to `scheduled`, cancelled by `cancelled` (ns).
-    static func cancelResult(count: Int, start: Int64, scheduled: Int64, cancelled: Int64) -> ThroughputResult {
-        ThroughputResult(
+    /// A cancel row: `count` timers scheduled from `start` to `scheduled`, moved later by
+    /// `rescheduled` when the peer moves them, and cancelled by `cancelled` (ns).
+    static func cancelResult(count: Int, start: Int64, scheduled: Int64, rescheduled: Int64? = nil, cancelled: Int64)
+        -> ThroughputResult
+    {
+        var row = ThroughputResult(
             peer: name, timers: count, scheduleNanoseconds: Double(scheduled - start) / Double(count),
-            cancelNanoseconds: Double(cancelled - scheduled) / Double(count))
+            cancelNanoseconds: Double(cancelled - (rescheduled ?? scheduled)) / Double(count))
+        row.rescheduleLaterNanoseconds = rescheduled.map { Double($0 - scheduled) / Double(count) }
+        return row
     }
 }
 

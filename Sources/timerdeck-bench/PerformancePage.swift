@@ -75,6 +75,7 @@ struct PerformancePage {
             ),
             ("\(count(spread)): schedule, ns", spread, \.scheduleNanoseconds, 0),
             ("\(count(spread)): cancel, ns", spread, \.cancelNanoseconds, 0),
+            ("\(count(spread)): reschedule 1 s later, ns", spread, \.rescheduleLaterNanoseconds, 0),
             ("\(count(spread)): bytes per timer (RSS slope)", spread, \.bytesPerTimer, 0),
             ("\(count(spread)): peak RSS, MB", spread, \.peakMegabytes, 0),
             ("\(count(allDue)) all due at once: CPU per timer, ns", allDue, \.cpuPerTimerNanoseconds, 0),
@@ -104,6 +105,12 @@ struct PerformancePage {
                 row.latenessP50Milliseconds.map { "\(row.peer) \(String(format: "%.1f", $0)) ms" }
             }
             text += "\n\(count(sleepers)) tasks sleeping 0–1 s, lateness p50: " + late.joined(separator: ", ") + "\n"
+            let cpu = { (peer: String) in sleepers.rows.first { $0.peer == peer }?.cpuPerTimerNanoseconds }
+            if let sleeper = cpu(LoopSleepPeer.name), let timer = cpu(RunLoopKitPeer.name), timer > 0 {
+                text += String(
+                    format: "\nCPU per sleeper on the loop %.0f ns, per `Timer` %.0f ns: %.2f×\n", sleeper, timer,
+                    sleeper / timer)
+            }
         }
         return text
     }

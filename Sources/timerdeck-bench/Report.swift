@@ -55,11 +55,16 @@ struct Report {
         let late = rows.contains { $0.latenessP50Milliseconds != nil }
         // At 10M, the time to insert them all.
         let insertAll = (rows.first?.timers ?? 0) >= 10_000_000
+        // Where a peer moved its timers later before cancelling them.
+        let later = rows.contains { $0.rescheduleLaterNanoseconds != nil }
         table(
             [
-                "peer", "schedule ns", "cancel ns", "CPU/timer ns", "last cb s", "lag ms", "B/timer", "peak MB",
-                "fired",
-            ] + (insertAll ? ["insert all s"] : []) + (late ? ["late p50 ms", "late p99 ms"] : []) + ["note"],
+                "peer", "schedule ns", "cancel ns",
+            ]
+                + (later ? ["later ns"] : []) + [
+                    "CPU/timer ns", "last cb s", "lag ms", "B/timer", "peak MB",
+                    "fired",
+                ] + (insertAll ? ["insert all s"] : []) + (late ? ["late p50 ms", "late p99 ms"] : []) + ["note"],
             rows.map { row in
                 let scatter = row.scatterBytes.map { "\($0) B of other objects between timers" }
                 let lateness =
@@ -68,6 +73,7 @@ struct Report {
                     : []
                 return [
                     row.peer, format(row.scheduleNanoseconds), format(row.cancelNanoseconds),
+                ] + (later ? [format(row.rescheduleLaterNanoseconds)] : []) + [
                     format(row.cpuPerTimerNanoseconds), format(row.lastCallbackSeconds, digits: 3),
                     format(row.lagMilliseconds, digits: 1), format(row.bytesPerTimer), format(row.peakMegabytes),
                     row.fired.map(String.init) ?? "—",

@@ -6,6 +6,9 @@ struct ThroughputResult: Codable {
     var scheduleNanoseconds: Double?
     /// Nanoseconds per timer to cancel all N scheduled ones (`nil` when not run, see `note`).
     var cancelNanoseconds: Double?
+    /// Nanoseconds per timer to move each of the N scheduled ones one second later, before the
+    /// cancel (`nil` when the peer has no such call or it was not run).
+    var rescheduleLaterNanoseconds: Double?
     /// Process CPU per timer for schedule + run until every one fired.
     var cpuPerTimerNanoseconds: Double?
     /// From the end of scheduling to the last callback (deadlines spread over 1 s).

@@ -48,12 +48,12 @@ enum RunLoopKitPeer: Peer {
             timers.append(timer)
         }
         let scheduled = monotonicNanoseconds()
+        for timer in timers { timer.fireDate = timer.fireDate + .seconds(1) }
+        let rescheduled = monotonicNanoseconds()
         for timer in timers { timer.invalidate() }
         let cancelled = monotonicNanoseconds()
-        return ThroughputResult(
-            peer: name, timers: count,
-            scheduleNanoseconds: Double(scheduled - start) / Double(count),
-            cancelNanoseconds: Double(cancelled - scheduled) / Double(count))
+        return cancelResult(
+            count: count, start: start, scheduled: scheduled, rescheduled: rescheduled, cancelled: cancelled)
     }
 
     static func lateness(interval: Int64, duration: Int64) -> LatenessResult {

@@ -44,10 +44,15 @@ enum TimeoutSetPeer: ThroughputPeer {
             handles.append(timeouts.schedule(at: Instant(nanoseconds: far + spreadSource.next(below: 1_000_000_000))))
         }
         let scheduled = monotonicNanoseconds()
+        for handle in handles {
+            if let deadline = timeouts.deadline(of: handle) { timeouts.reschedule(handle, to: deadline + .seconds(1)) }
+        }
+        let rescheduled = monotonicNanoseconds()
         for handle in handles { timeouts.cancel(handle) }
         let cancelled = monotonicNanoseconds()
         return withExtendedLifetime(loop) {
-            cancelResult(count: count, start: start, scheduled: scheduled, cancelled: cancelled)
+            cancelResult(
+                count: count, start: start, scheduled: scheduled, rescheduled: rescheduled, cancelled: cancelled)
         }
     }
 }
