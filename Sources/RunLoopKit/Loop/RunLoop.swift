@@ -38,8 +38,9 @@ public final class RunLoop {
     let ownerThreadKernelID: Int32
 
     var modeStates: [Mode: ModeState] = [:]
-    /// Mode states by queue id − 1 (queue ids start at 1).
-    var statesByQueueID: [ModeState] = []
+    /// Mode states by queue id − 1 (queue ids start at 1): read whenever a timer leaves a mode, only
+    /// on the loop's thread and never across a callout, so without dynamic exclusivity checks.
+    @exclusivity(unchecked) var statesByQueueID: [ModeState] = []
     /// The common-modes set, in the order modes were made common (C-M2, C-M3).
     private(set) var commonModeList: [Mode] = [.default]
     var commonItems = CommonItems()

@@ -26,8 +26,9 @@ import Glibc
 /// 6. **Remembered window.** ``window``, when known, is the wake-up window of the heap as it is now;
 ///    every mutation keeps it or forgets it (``noteAdded(_:)``, ``noteRemoved(_:)``).
 ///
-/// It is only touched on the run loop's thread and never re-entrantly; its storage is one plain
-/// buffer, so the hot paths pay neither copy-on-write uniqueness checks nor dynamic exclusivity checks.
+/// It is only touched on the run loop's thread and never re-entrantly: its storage is plain
+/// buffers and its fields are `@exclusivity(unchecked)`, so the hot paths pay neither copy-on-write
+/// uniqueness checks nor dynamic exclusivity checks.
 final class TimerQueue {
     /// A heap entry: fire time and order cached from the timer, so comparisons stay in the array,
     /// and the timer. `Unmanaged` because the entry's reference is owned by hand (invariant 4): the
@@ -78,23 +79,23 @@ final class TimerQueue {
     let id: Int32
     @exclusivity(unchecked) private var heap: UnsafeMutablePointer<Entry>
     @exclusivity(unchecked) private var heapCount = 0
-    private var heapCapacity = 0
+    @exclusivity(unchecked) private var heapCapacity = 0
     /// The slab of records (invariant 2): a used record holds its entry's heap index or
     /// ``QueueSlot/parked``; a free one holds `-2 - next`, `next` the following free record or -1.
     /// A plain buffer, as `heap`: written on every step of a sift.
     @exclusivity(unchecked) private var records: UnsafeMutablePointer<Int32>
-    private var recordCapacity = 0
+    @exclusivity(unchecked) private var recordCapacity = 0
     /// The records ever used: those at or past it are free and not chained.
-    private var recordsMade: Int32 = 0
+    @exclusivity(unchecked) private var recordsMade: Int32 = 0
     /// The first free record of the chain, -1 if none.
-    private var freeRecord: Int32 = -1
+    @exclusivity(unchecked) private var freeRecord: Int32 = -1
     /// Timers of this mode that a pass has taken off the heap (invariant 3).
-    private(set) var parkedCount = 0
+    @exclusivity(unchecked) private(set) var parkedCount = 0
     /// The wake-up window last found for a bound, kept while the heap's changes leave it true
     /// (invariant 6), so a wake-up that changed nothing in it does not walk it again.
-    private var window: Window?
+    @exclusivity(unchecked) private var window: Window?
     /// How many times the wake-up window was found by walking the heap (for tests).
-    private(set) var windowWalks = 0
+    @exclusivity(unchecked) private(set) var windowWalks = 0
     #if DEBUG
     /// Mutations since the last full ``isConsistent`` check (debug builds only).
     private var mutationsSinceCheck = 0
