@@ -89,6 +89,21 @@ struct SafetyTests {
         #expect(weakLink == nil)
     }
 
+    @Test("C-D1: a link left in the common modes of a loop that goes away is freed with its timer")
+    func linkOfAFreedLoopIsFreed() {
+        weak var weakLink: DisplayLink?
+        do {
+            let (doomed, _) = makeVirtualLoop()
+            doomed.addCommonMode(.tracking)
+            let link = DisplayLink { _ in }
+            weakLink = link
+            link.add(to: doomed, forMode: .common)
+            doomed.run(until: ms(20))
+            #expect(link.modes.count == 2)
+        }
+        #expect(weakLink == nil)
+    }
+
     @Test("C-D1: a link removed from its only mode and added again keeps calling back")
     func removedDisplayLinkCanReturn() {
         let (loop, _) = makeVirtualLoop()

@@ -176,7 +176,10 @@ public final class RunLoop {
     /// Lets go of the timers still in the loop's modes as the loop goes away: they belong to no
     /// loop from now on (their reference to it is unowned, ``Timer/runLoop``).
     private func releaseTimers() {
-        for state in statesByQueueID { state.timers.forEachTimer { $0.runLoop = nil } }
+        for state in statesByQueueID {
+            let queueID = state.timers.id
+            state.timers.forEachTimer { $0.loopWentAway(visitedFrom: queueID) }
+        }
     }
 
     /// The calling thread's run loop, created with the system clock on first use (C-R13).

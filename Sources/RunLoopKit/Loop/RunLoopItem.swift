@@ -79,7 +79,10 @@ extension Timer: RunLoopItem {
         fireNanoseconds = loop.notBeforeNow(fireNanoseconds)
     }
 
-    func didLeave() { ownerChanged() }
+    func didLeave() {
+        ownerChanged()
+        leftLoop()
+    }
 }
 
 extension RunLoop.Observer: RunLoopItem {

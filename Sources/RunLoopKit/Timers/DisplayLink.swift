@@ -23,7 +23,11 @@ public final class DisplayLink {
     /// The run loop timer that ticks on the vsync grid while the link is scheduled. Its block holds
     /// the link, and the loop holds the timer: the loop keeps a scheduled link alive (C-D1), and a
     /// link taken out of its last mode goes away with its timer unless its owner keeps it.
-    private weak var timer: Timer?
+    ///
+    /// Held strongly, and let go of when the timer leaves its loop (``Timer/whenLeavingLoop(_:)``),
+    /// which breaks the cycle. A weak reference did the same but gave the timer a side table, so
+    /// that each frame's retains and releases of it took the runtime's slow path.
+    private var timer: Timer?
     /// The loop the link belongs to; not owned, so a link that outlives its loop belongs to none.
     @LoopReference private(set) var runLoop: RunLoop?
     private var origin: Int64 = 0
@@ -124,6 +128,8 @@ public final class DisplayLink {
         }
         if isPaused { timer.fireDate = .distantFuture }
         timer.metricsName = metricsName
+        // The block holds the link while the timer exists, so the link outlives this action.
+        timer.whenLeavingLoop { [unowned self] in self.timer = nil }
         self.timer = timer
         return timer
     }

@@ -74,6 +74,8 @@ public final class Timer {
         var creationLine: UInt = 0
         /// What made the timer: a ``RunLoop/Registration/Kind/sleeper`` for a sleep's timer.
         var kind = RunLoop.Registration.Kind.timer
+        /// Run when the timer leaves its loop (``leftLoop()``).
+        var whenLeavingLoop: (() -> Void)?
     }
 
     /// Creates an unscheduled timer; add it to a run loop with ``RunLoop/add(_:forMode:)-(Timer,_)``.
@@ -274,6 +276,26 @@ public final class Timer {
     /// The run loop adopted or released the timer; keeps the cross-thread handle pointing at the owner.
     func ownerChanged() {
         extras?.shared?.setOwner(of: self)
+    }
+
+    /// What to do when the timer is in no mode of its loop any more: taken out of its last mode,
+    /// invalidated, or its loop went away. An owner that holds the timer only while it is
+    /// scheduled, and is held by the timer's block, lets go of it here (a display link).
+    func whenLeavingLoop(_ action: @escaping () -> Void) {
+        extrasForWriting().whenLeavingLoop = action
+    }
+
+    /// The timer left its loop (``whenLeavingLoop(_:)``); the loop calls it, once per stay.
+    func leftLoop() {
+        extras?.whenLeavingLoop?()
+    }
+
+    /// The timer's loop is going away with the timer still in its queue `queueID`: it belongs to no
+    /// loop from now on. A timer in several queues leaves once, from the first one it is in. The
+    /// loop is not read: it is being deinitialized, and a load of the unowned reference would trap.
+    func loopWentAway(visitedFrom queueID: Int32) {
+        runLoop = nil
+        if firstSlot.queue == queueID { leftLoop() }
     }
 
     /// The name the loop's metrics give the timer; it lives and dies with the timer, so no other
