@@ -17,9 +17,15 @@
 /// link.add(to: RunLoop.current, forMode: .default)
 /// ```
 public final class DisplayLink {
+    // The link's state is only touched on its run loop's thread and no access to a field spans a
+    // callout (each is read or written whole, the callback runs after the frame's fields are set),
+    // so the dynamic exclusivity checks are off on the fields a frame touches: with them, a frame
+    // paid runtime calls and their thread-local lookups, about a tenth of the CPU of a simulated
+    // day of frames (timerdeck-bench --virtual-day-only).
+
     /// Refreshes per second of the virtual display.
     public let refreshRate: Int
-    private var callback: ((DisplayLink) -> Void)?
+    @exclusivity(unchecked) private var callback: ((DisplayLink) -> Void)?
     /// The run loop timer that ticks on the vsync grid while the link is scheduled. Its block holds
     /// the link, and the loop holds the timer: the loop keeps a scheduled link alive (C-D1), and a
     /// link taken out of its last mode goes away with its timer unless its owner keeps it.
@@ -27,25 +33,25 @@ public final class DisplayLink {
     /// Held strongly, and let go of when the timer leaves its loop (``Timer/whenLeavingLoop(_:)``),
     /// which breaks the cycle. A weak reference did the same but gave the timer a side table, so
     /// that each frame's retains and releases of it took the runtime's slow path.
-    private var timer: Timer?
+    @exclusivity(unchecked) private var timer: Timer?
     /// The loop the link belongs to; not owned, so a link that outlives its loop belongs to none.
     @LoopReference private(set) var runLoop: RunLoop?
-    private var origin: Int64 = 0
+    @exclusivity(unchecked) private var origin: Int64 = 0
     /// Slot index of the callback phase: callbacks happen at slots `phase + k × frameInterval`.
-    private var phase: Int64 = 0
-    private var recentCallbacks: [Int64] = []
-    private var validity = true
+    @exclusivity(unchecked) private var phase: Int64 = 0
+    @exclusivity(unchecked) private var recentCallbacks: [Int64] = []
+    @exclusivity(unchecked) private var validity = true
 
     /// The vsync time of the frame being handled (valid in and after the first callback).
-    public private(set) var timestamp: Instant = .zero
+    @exclusivity(unchecked) public private(set) var timestamp: Instant = .zero
     /// The vsync time of the next callback's frame.
-    public private(set) var targetTimestamp: Instant = .zero
+    @exclusivity(unchecked) public private(set) var targetTimestamp: Instant = .zero
     /// The refresh period; zero until the first callback (C-D2).
-    public private(set) var duration: Duration = .zero
+    @exclusivity(unchecked) public private(set) var duration: Duration = .zero
     /// Callback slots skipped because a callback or the loop was too slow (D3).
-    public private(set) var skippedFrames = 0
+    @exclusivity(unchecked) public private(set) var skippedFrames = 0
     /// Callbacks made so far.
-    public private(set) var frameCount = 0
+    @exclusivity(unchecked) public private(set) var frameCount = 0
     /// The name of the link's frames in the `timer` dimension of the loop's metrics, as
     /// ``RunLoop/setMetricsName(_:for:)`` names a timer's fires; `nil` for none.
     public var metricsName: String? {
@@ -62,7 +68,7 @@ public final class DisplayLink {
 
     /// Calls back every N-th refresh; values below 1 are clamped to 1 (decisions.md 8). Changing it
     /// restarts the phase at the next refresh.
-    public var frameInterval: Int = 1 {
+    @exclusivity(unchecked) public var frameInterval: Int = 1 {
         didSet {
             frameInterval = max(frameInterval, 1)
             if frameInterval != oldValue { restartPhase() }
@@ -85,7 +91,7 @@ public final class DisplayLink {
     }
 
     /// Suspends callbacks while `true`; resuming continues at the next refresh (C-D4).
-    public var isPaused = false {
+    @exclusivity(unchecked) public var isPaused = false {
         didSet {
             guard isPaused != oldValue, let timer else { return }
             if isPaused {
