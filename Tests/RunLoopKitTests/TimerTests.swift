@@ -362,6 +362,18 @@ struct TimerTests {
         #expect(short.hasExtras && short.tolerance == .seconds(5), "a longer one is kept in the extras")
     }
 
+    @Test("A sleep's timer is marked in the timer itself, with no second object")
+    func sleeperMarkIsInline() {
+        let timer = Timer(fireAt: ms(0), interval: .zero, repeats: false) { _ in }
+        // A timer made while a virtual clock exists (another test's) keeps its creation site in the extras.
+        let hadExtras = timer.hasExtras
+        timer.kind = .sleeper
+        #expect(timer.kind == .sleeper && timer.hasExtras == hadExtras)
+        #expect(timer.isValid && !timer.isCommonItem, "the other flags are left alone")
+        timer.kind = .timer
+        #expect(timer.kind == .timer)
+    }
+
     @Test("C-T9: tolerance lets one wake-up serve several timers without moving the grid")
     func toleranceCoalescesWakeUpsOnGrid() {
         let (loop, _) = makeVirtualLoop()

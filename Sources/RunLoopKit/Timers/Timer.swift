@@ -42,17 +42,53 @@ public final class Timer {
     /// The timer's record in the first ``TimerQueue`` it is in; those in further queues are in `extras`.
     @exclusivity(unchecked) private var firstSlot = QueueSlot.none
     @exclusivity(unchecked) private var extras: Extras?
-    /// True while the timer's own callout runs (C-T4).
-    @exclusivity(unchecked) private(set) var isFiring = false
-    /// True when the timer's own callout set its fire date: the run loop keeps that date (C-T6, C-T7).
-    @exclusivity(unchecked) private(set) var fireDateSetInCallout = false
-    /// True while the timer is a common-mode item of its run loop (C-M4).
-    @exclusivity(unchecked) var isCommonItem = false
-    @exclusivity(unchecked) private var validity = true
+    /// The timer's yes-or-no state in one byte (``Flags``).
+    @exclusivity(unchecked) private var flags = Flags.valid
     /// The tolerance in nanoseconds when it is below `UInt32.max` (4.29 s); `UInt32.max` says it is
     /// in `extras` instead. Four bytes fit after the flags without growing the object.
     /// The queues copy it into their entries (``TimerQueue/Entry/tolerance``).
     @exclusivity(unchecked) private(set) var compactTolerance: UInt32 = 0
+
+    /// What a timer is, and is doing, that fits a bit: one byte, so that a flag more does not grow
+    /// the object past its 80-byte allocation.
+    private struct Flags: OptionSet {
+        let rawValue: UInt8
+        /// Not invalidated.
+        static let valid = Flags(rawValue: 1 << 0)
+        /// Its own callout runs (C-T4).
+        static let firing = Flags(rawValue: 1 << 1)
+        /// Its own callout set its fire date: the run loop keeps that date (C-T6, C-T7).
+        static let fireDateSetInCallout = Flags(rawValue: 1 << 2)
+        /// A common-mode item of its run loop (C-M4).
+        static let commonItem = Flags(rawValue: 1 << 3)
+        /// The one-shot timer of a sleeping task (``RunLoop/Registration/Kind/sleeper``).
+        static let sleeper = Flags(rawValue: 1 << 4)
+    }
+
+    /// True while the timer's own callout runs (C-T4).
+    private(set) var isFiring: Bool {
+        get { flags.contains(.firing) }
+        set { setFlag(.firing, newValue) }
+    }
+    /// True when the timer's own callout set its fire date: the run loop keeps that date (C-T6, C-T7).
+    private(set) var fireDateSetInCallout: Bool {
+        get { flags.contains(.fireDateSetInCallout) }
+        set { setFlag(.fireDateSetInCallout, newValue) }
+    }
+    /// True while the timer is a common-mode item of its run loop (C-M4).
+    var isCommonItem: Bool {
+        get { flags.contains(.commonItem) }
+        set { setFlag(.commonItem, newValue) }
+    }
+    private var validity: Bool {
+        get { flags.contains(.valid) }
+        set { setFlag(.valid, newValue) }
+    }
+
+    @inline(__always)
+    private func setFlag(_ flag: Flags, _ on: Bool) {
+        if on { flags.insert(flag) } else { flags.remove(flag) }
+    }
 
     /// State that a plain one-shot timer does not need, allocated on first use.
     private final class Extras {
@@ -72,8 +108,6 @@ public final class Timer {
         /// Where the timer was made (``CreationSite``), kept while a ``VirtualClock`` exists.
         var creationFile: StaticString?
         var creationLine: UInt = 0
-        /// What made the timer: a ``RunLoop/Registration/Kind/sleeper`` for a sleep's timer.
-        var kind = RunLoop.Registration.Kind.timer
         /// Run when the timer leaves its loop (``leftLoop()``).
         var whenLeavingLoop: (() -> Void)?
     }
@@ -319,9 +353,13 @@ public final class Timer {
     }
 
     /// What the timer serves: a plain timer, or a sleep's one-shot timer.
+    /// A flag, not a field of `extras`: every sleep marks its timer, and would otherwise allocate them.
     var kind: RunLoop.Registration.Kind {
-        get { extras?.kind ?? .timer }
-        set { extrasForWriting().kind = newValue }
+        get { flags.contains(.sleeper) ? .sleeper : .timer }
+        set {
+            assert(newValue == .timer || newValue == .sleeper, "Timer: a timer is a timer or a sleeper")
+            setFlag(.sleeper, newValue == .sleeper)
+        }
     }
 
     /// Whether the timer has allocated its rarely used state (a repeating timer, a handle, user
