@@ -101,10 +101,12 @@ struct PerformancePage {
             text += " | \(ratio(values[2], values[3])) | \(ratio(values[3], values[0])) |\n"
         }
         if let sleepers = tables.last(where: { $0.rows.contains { $0.latenessP50Milliseconds != nil } }) {
-            let late = sleepers.rows.compactMap { row in
-                row.latenessP50Milliseconds.map { "\(row.peer) \(String(format: "%.1f", $0)) ms" }
+            let late = sleepers.rows.compactMap { row -> String? in
+                guard let p50 = row.latenessP50Milliseconds, let p99 = row.latenessP99Milliseconds else { return nil }
+                return "\(row.peer) \(String(format: "%.3f", p50)) / \(String(format: "%.1f", p99)) ms"
             }
-            text += "\n\(count(sleepers)) tasks sleeping 0–1 s, lateness p50: " + late.joined(separator: ", ") + "\n"
+            text +=
+                "\n\(count(sleepers)) tasks sleeping 0–1 s, lateness p50 / p99: " + late.joined(separator: ", ") + "\n"
             let cpu = { (peer: String) in sleepers.rows.first { $0.peer == peer }?.cpuPerTimerNanoseconds }
             if let sleeper = cpu(LoopSleepPeer.name), let timer = cpu(RunLoopKitPeer.name), timer > 0 {
                 text += String(
