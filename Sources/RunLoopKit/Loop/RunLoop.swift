@@ -42,7 +42,7 @@ public final class RunLoop {
     /// on the loop's thread and never across a callout, so without dynamic exclusivity checks.
     @exclusivity(unchecked) var statesByQueueID: [ModeState] = []
     /// The common-modes set, in the order modes were made common (C-M2, C-M3).
-    private(set) var commonModeList: [Mode] = [.default]
+    @exclusivity(unchecked) private(set) var commonModeList: [Mode] = [.default]
     var commonItems = CommonItems()
     // The fields a pass reads every time are only touched on the loop's thread, and no access to
     // them spans a callout, so their dynamic exclusivity checks (a runtime call each) are off.
@@ -60,23 +60,23 @@ public final class RunLoop {
     /// The timeout sets made for ``Mode/common``, copied into a mode that becomes common (C-M5).
     var commonTimeoutSets: [TimeoutSet] = []
     /// Whether a main-queue drain is in progress (``serviceMainQueue(in:)``), so a nested run does not drain again.
-    var isDrainingMainQueue = false
+    @exclusivity(unchecked) var isDrainingMainQueue = false
     /// The modes whose passes run executor jobs (C-X1); ``executorModes``.
-    var jobModes: [Mode] = [.common]
+    @exclusivity(unchecked) var jobModes: [Mode] = [.common]
     /// Whether executor jobs are running, so that a run nested in one runs none (C-X1).
-    var isRunningJobs = false
+    @exclusivity(unchecked) var isRunningJobs = false
     /// The jobs taken from the executor's queue, oldest first, from ``nextTakenJob`` on not yet run:
     /// a pass that reaches its job limit leaves them for the next (C-X1). A reused buffer, only
     /// touched on the loop's thread.
-    var takenJobs: [JobQueue.Job] = []
+    @exclusivity(unchecked) var takenJobs: [JobQueue.Job] = []
     /// The first job of ``takenJobs`` still to run.
-    var nextTakenJob = 0
+    @exclusivity(unchecked) var nextTakenJob = 0
     /// Executor jobs run so far (``executorJobsRun``).
-    var jobsRun = 0
+    @exclusivity(unchecked) var jobsRun = 0
     /// Why the last sleep ended, when an after-waiting observer asked (``lastWakeReason``).
-    var wakeReason: WakeReason?
+    @exclusivity(unchecked) var wakeReason: WakeReason?
     /// The swift-metrics handles while ``reportMetrics(label:dimensions:factory:)`` is on; nil (and free) otherwise.
-    var metrics: LoopMetrics?
+    @exclusivity(unchecked) var metrics: LoopMetrics?
     /// How many passes at one virtual instant the virtual-time operations (``runCurrent(inMode:)``,
     /// ``advance(to:inMode:)``, ``runUntilIdle(inMode:limit:)``) allow before they throw a
     /// ``VirtualTimeError/Kind/runaway`` error.
