@@ -80,10 +80,32 @@ struct TimeoutSetTests {
         #expect(log.tags == [1, 2])
     }
 
-    @Test("A timeout's record is 40 bytes and a heap entry 24: 64 bytes a timeout, 640 MB for 10M")
+    @Test("A timeout's record is 32 bytes and a heap entry 24: 56 bytes a timeout, 560 MB for 10M")
     func recordSize() {
-        #expect(MemoryLayout<TimeoutSet.Record>.stride == 40)
+        #expect(MemoryLayout<TimeoutSet.Record>.stride == 32)
         #expect(MemoryLayout<TimeoutSet.Entry>.stride == 24)
+    }
+
+    @Test("A slot's entry stamp wraps without waking its tombstones: the sweep before the wrap removes them")
+    func stampWrapSweepsTombstones() {
+        let (loop, _) = makeVirtualLoop()
+        let log = TimeoutLog(loop)
+        let set = TimeoutSet(on: loop, handler: log)
+        for tag in UInt64(10)..<14 { set.schedule(at: ms(500), tag: tag) }
+        // A tombstone with the slot's stamp 0, deep enough that no sweep by count removes it.
+        let cancelled = set.schedule(at: ms(50), tag: 1)
+        #expect(set.cancel(cancelled) && set.tombstoneCount == 1)
+        // The slot's stamp about to wrap back to the tombstone's: firing the next timeout in it wraps it.
+        set.records[Int(cancelled.slot)].stamp = UInt32.max
+        let wrapping = set.schedule(at: ms(10), tag: 2)
+        #expect(wrapping.slot == cancelled.slot)
+        loop.run(until: ms(20))
+        #expect(set.records[Int(cancelled.slot)].stamp == 0)
+        let reused = set.schedule(at: ms(100), tag: 3)
+        #expect(reused.slot == cancelled.slot)
+        #expect(set.isConsistent && set.tombstoneCount == 0)
+        loop.run(until: ms(1_000))
+        #expect(log.fired.map(\.tag) == [2, 3, 10, 11, 12, 13] && log.times == [10, 100, 500, 500, 500, 500])
     }
 
     @Test("C-T7: a timeout moved later, then earlier but after its first deadline, fires at its last time")

@@ -4,9 +4,9 @@ import Glibc
 ///
 /// Invariants (``isConsistent`` checks them, in debug builds after mutations):
 /// 1. **Order.** No entry precedes its parent.
-/// 2. **One live entry.** Each scheduled timeout has exactly one live entry (its record's
-///    `heapOrder`), in the heap or deferred; every other entry is a tombstone, and `tombstones`
-///    counts them.
+/// 2. **One live entry.** Each scheduled timeout has exactly one live entry (the one with its
+///    record's `stamp`), in the heap or deferred; every other entry is a tombstone, and
+///    `tombstones` counts them.
 /// 3. **Bounded tombstones.** After every operation, tombstones are at most a quarter of the
 ///    entries (`sweepIfNeeded`).
 ///
@@ -17,7 +17,7 @@ extension TimeoutSet {
     @inline(__always)
     func isLive(_ entry: Entry) -> Bool {
         checkIndex(Int(entry.slot), below: recordCount)
-        return records[Int(entry.slot)].heapOrder == entry.order
+        return records[Int(entry.slot)].stamp == entry.stamp
     }
 
     func push(_ entry: Entry) {
@@ -48,11 +48,10 @@ extension TimeoutSet {
             let top = heap[0]
             let record = records + Int(top.slot)
             checkIndex(Int(top.slot), below: recordCount)
-            if record.pointee.heapOrder != top.order {
+            if record.pointee.stamp != top.stamp {
                 tombstones -= 1
                 _ = popTop()
             } else if record.pointee.order != top.order {
-                record.pointee.heapOrder = record.pointee.order
                 heap[0].deadline = record.pointee.deadline
                 heap[0].order = record.pointee.order
                 siftDown(from: 0)
@@ -71,7 +70,7 @@ extension TimeoutSet {
         sweep()
     }
 
-    private func sweep() {
+    func sweep() {
         var kept = 0
         for index in 0..<heapCount where isLive(heap[index]) {
             heap[kept] = heap[index]

@@ -47,12 +47,14 @@ public final class TimeoutSet {
         let generation: UInt32
     }
 
-    /// A heap entry: the key and the slot of its record. Orders are unique per run loop, so an
-    /// entry is its record's live entry exactly when their orders match; any other is a tombstone.
+    /// A heap entry: the key, the slot of its record and the record's entry stamp when it was
+    /// pushed. An entry is its timeout's live entry exactly when the stamps match; any other is a
+    /// tombstone. The stamp fills what would be padding: an entry is 24 bytes either way.
     struct Entry {
         var deadline: Int64
         var order: UInt64
         var slot: UInt32
+        var stamp: UInt32
 
         @inline(__always)
         func precedes(_ other: Entry) -> Bool {
@@ -60,18 +62,23 @@ public final class TimeoutSet {
         }
     }
 
-    /// A slot of the slab: 40 bytes. `deadline` and `order` are the timeout's key; `heapOrder` the
-    /// order of its live entry, which is older when the timeout was moved later (it is re-keyed
-    /// when it reaches the top); that entry's deadline is then no later than `deadline`, and equal
-    /// to it otherwise. `heapOrder` is 0 in a free slot.
+    /// A slot of the slab: 32 bytes. `deadline` and `order` are the timeout's key, `order` 0 in a
+    /// free slot. The live entry's order is older than `order` when the timeout was moved later (it
+    /// is re-keyed when it reaches the top); that entry's deadline is then no later than `deadline`,
+    /// and equal to it otherwise. `stamp` changes whenever the live entry does (the timeout is moved
+    /// earlier, fires or is cancelled); `generation` only when the slot is freed, so that handles
+    /// survive a move.
     struct Record {
         var deadline: Int64
         var order: UInt64
-        var heapOrder: UInt64
-        var tag: UInt64
+        /// The tag in a scheduled slot; in a free one, the next free slot (``TimeoutSet/noSlot``
+        /// at the end of the list). A free slot needs no tag, and a slot of 40 bytes would cost
+        /// 80 MB more at 10M timeouts.
+        var tagOrNextFree: UInt64
         var generation: UInt32
-        /// The next free slot when this one is free, ``TimeoutSet/noSlot`` at the end of the list.
-        var nextFree: UInt32
+        var stamp: UInt32
+
+        @inline(__always) var isScheduled: Bool { order != 0 }
     }
 
     static let noSlot = UInt32.max
@@ -169,10 +176,9 @@ public final class TimeoutSet {
         let record = records + Int(slot)
         record.pointee.deadline = key
         record.pointee.order = order
-        record.pointee.heapOrder = order
-        record.pointee.tag = tag
+        record.pointee.tagOrNextFree = tag
         liveCount += 1
-        push(Entry(deadline: key, order: order, slot: slot))
+        push(Entry(deadline: key, order: order, slot: slot, stamp: record.pointee.stamp))
         return Timeout(slot: slot, generation: record.pointee.generation)
     }
 
@@ -207,9 +213,9 @@ public final class TimeoutSet {
         record.pointee.deadline = key
         record.pointee.order = order
         guard !keepsEntry else { return true }
-        record.pointee.heapOrder = order
+        advanceStamp(of: timeout.slot)
         tombstones += 1
-        push(Entry(deadline: key, order: order, slot: timeout.slot))
+        push(Entry(deadline: key, order: order, slot: timeout.slot, stamp: record.pointee.stamp))
         sweepIfNeeded()
         return true
     }
@@ -218,7 +224,7 @@ public final class TimeoutSet {
     public func isScheduled(_ timeout: Timeout) -> Bool {
         guard Int(timeout.slot) < recordCount else { return false }
         let record = records[Int(timeout.slot)]
-        return record.generation == timeout.generation && record.heapOrder != 0
+        return record.generation == timeout.generation && record.isScheduled
     }
 
     /// The deadline of `timeout`, `nil` if it is not scheduled.
@@ -237,8 +243,8 @@ public final class TimeoutSet {
         deferredCount = 0
         tombstones = 0
         liveCount = 0
-        for slot in 0..<recordCount where records[slot].heapOrder != 0 {
-            records[slot].heapOrder = 0
+        for slot in 0..<recordCount where records[slot].isScheduled {
+            records[slot].order = 0
             records[slot].generation &+= 1
         }
         runLoop?.detach(self)
@@ -256,14 +262,13 @@ public final class TimeoutSet {
     private func takeFreeSlot() -> UInt32 {
         if freeHead != Self.noSlot {
             let slot = freeHead
-            freeHead = records[Int(slot)].nextFree
+            freeHead = UInt32(truncatingIfNeeded: records[Int(slot)].tagOrNextFree)
             return slot
         }
         if recordCount == recordCapacity { growRecords() }
         precondition(recordCount < Int(Self.noSlot), "TimeoutSet: more than 2³² − 2 timeouts")
         (records + recordCount).initialize(
-            to: Record(
-                deadline: 0, order: 0, heapOrder: 0, tag: 0, generation: 0, nextFree: Self.noSlot))
+            to: Record(deadline: 0, order: 0, tagOrNextFree: UInt64(Self.noSlot), generation: 0, stamp: 0))
         recordCount += 1
         return UInt32(recordCount - 1)
     }
@@ -272,16 +277,28 @@ public final class TimeoutSet {
         records = GrowableBuffer.grow(records, capacity: &recordCapacity)
     }
 
-    /// Frees the slot of a timeout that fired or was cancelled: its handles go stale.
+    /// Frees the slot of a timeout that fired or was cancelled: its handles go stale, and so does
+    /// its live entry if still in the heap (a cancelled timeout's tombstone).
     @inline(__always)
     func release(_ slot: UInt32) {
         checkIndex(Int(slot), below: recordCount)
+        advanceStamp(of: slot)
         let record = records + Int(slot)
-        record.pointee.heapOrder = 0
+        record.pointee.order = 0
         record.pointee.generation &+= 1
-        record.pointee.nextFree = freeHead
+        record.pointee.tagOrNextFree = UInt64(freeHead)
         freeHead = slot
         liveCount -= 1
+    }
+
+    /// Makes the slot's live entry a tombstone. Stamps are 32 bits: before one wraps, a sweep
+    /// removes every tombstone, so that none can carry the stamp the slot comes back to (at most
+    /// once per 2³² changes of one slot).
+    @inline(__always)
+    private func advanceStamp(of slot: UInt32) {
+        let record = records + Int(slot)
+        if record.pointee.stamp == UInt32.max { sweep() }
+        record.pointee.stamp &+= 1
     }
 
     // MARK: Firing (called by the run loop's timer pass)
@@ -306,7 +323,8 @@ public final class TimeoutSet {
         let slot = heap[0].slot
         let record = records + Int(slot)
         let fired = Timeout(slot: slot, generation: record.pointee.generation)
-        let tag = record.pointee.tag
+        let tag = record.pointee.tagOrNextFree
+        // Released while still on top: a sweep before a stamp wraps keeps the live minimum there.
         release(slot)
         _ = popTop()
         sweepIfNeeded()
