@@ -35,4 +35,8 @@ static inline int cle_is_main_thread(void) { return syscall(SYS_gettid) == getpi
 extern int _dispatch_get_main_queue_handle_4CF(void);
 extern void _dispatch_main_queue_callback_4CF(void *ignored);
 
+/// Asks the CPU to start loading the cache line at `address`, for a loop that will read it a few
+/// iterations later; never faults, whatever the address.
+static inline void cle_prefetch(const void *address) { __builtin_prefetch(address); }
+
 #endif

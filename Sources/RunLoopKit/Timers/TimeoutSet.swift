@@ -90,15 +90,15 @@ public final class TimeoutSet {
     // check every index (`checkIndex`) and the heap's invariants (`checkInvariantsInDebugBuilds`).
     @exclusivity(unchecked) var heap: UnsafeMutablePointer<Entry>
     @exclusivity(unchecked) var heapCount = 0
-    var heapCapacity = 0
+    @exclusivity(unchecked) var heapCapacity = 0
     @exclusivity(unchecked) var records: UnsafeMutablePointer<Record>
     @exclusivity(unchecked) var recordCount = 0
-    var recordCapacity = 0
+    @exclusivity(unchecked) var recordCapacity = 0
     @exclusivity(unchecked) var freeHead = TimeoutSet.noSlot
     /// Entries a pass took off the heap because they were scheduled during it (C-T4); put back at its end.
     @exclusivity(unchecked) var deferred: UnsafeMutablePointer<Entry>
     @exclusivity(unchecked) var deferredCount = 0
-    var deferredCapacity = 0
+    @exclusivity(unchecked) var deferredCapacity = 0
     /// Entries in the heap or deferred whose timeout was cancelled or moved earlier.
     @exclusivity(unchecked) var tombstones = 0
     @exclusivity(unchecked) private var liveCount = 0
