@@ -71,6 +71,11 @@ extension TimeoutSet {
         sweep()
     }
 
+    /// How many entries ahead the sweep asks for their records.
+    static let sweepLookahead = 8
+
+    /// Removes every tombstone and rebuilds the heap: when they pass a quarter of the entries, and
+    /// before a slot's stamp wraps (`advanceStamp(of:)`).
     func sweep() {
         var kept = 0
         // Each liveness check reads a record at random: the records a few entries ahead are
@@ -100,9 +105,6 @@ extension TimeoutSet {
     private func growHeap() {
         heap = GrowableBuffer.grow(heap, capacity: &heapCapacity)
     }
-
-    /// How many entries ahead the sweep asks for their records.
-    static let sweepLookahead = 8
 
     func growDeferred() {
         deferred = GrowableBuffer.grow(deferred, capacity: &deferredCapacity)
