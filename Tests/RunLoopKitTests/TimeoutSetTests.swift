@@ -82,8 +82,8 @@ struct TimeoutSetTests {
 
     @Test("A timeout's record is 32 bytes and a heap entry 24: 56 bytes a timeout, 560 MB for 10M")
     func recordSize() {
-        #expect(MemoryLayout<TimeoutSet.Record>.stride == 32)
-        #expect(MemoryLayout<TimeoutSet.Entry>.stride == 24)
+        #expect(MemoryLayout<TimerRecords.Record>.stride == 32)
+        #expect(MemoryLayout<TimerRecords.Entry>.stride == 24)
     }
 
     @Test("A slot's entry stamp wraps without waking its tombstones: the sweep before the wrap removes them")
@@ -96,11 +96,11 @@ struct TimeoutSetTests {
         let cancelled = set.schedule(at: ms(50), tag: 1)
         #expect(set.cancel(cancelled) && set.tombstoneCount == 1)
         // The slot's stamp about to wrap back to the tombstone's: firing the next timeout in it wraps it.
-        set.records[Int(cancelled.slot)].stamp = UInt32.max
+        set.records.slab[Int(cancelled.slot)].stamp = UInt32.max
         let wrapping = set.schedule(at: ms(10), tag: 2)
         #expect(wrapping.slot == cancelled.slot)
         loop.run(until: ms(20))
-        #expect(set.records[Int(cancelled.slot)].stamp == 0)
+        #expect(set.records.slab[Int(cancelled.slot)].stamp == 0)
         let reused = set.schedule(at: ms(100), tag: 3)
         #expect(reused.slot == cancelled.slot)
         #expect(set.isConsistent && set.tombstoneCount == 0)

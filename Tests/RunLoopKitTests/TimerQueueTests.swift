@@ -85,7 +85,7 @@ struct TimerQueueTests {
             #expect(window.wake == ascending.last { $0.deadline <= expectedHard }?.deadline)
             guard step % 40 == 0 else { continue }
             #expect(queue.isConsistent && queue.count == model.count && queue.parkedCount == parked.count)
-            #expect(queue.first?.timer.takeUnretainedValue() === ascending.first?.timer)
+            #expect(queue.nextToFire()?.timer.takeUnretainedValue() === ascending.first?.timer)
         }
         for entry in taken.reversed() { queue.putBack(entry) }
         #expect(queue.parkedCount == 0 && queue.count == model.count && queue.isConsistent)

@@ -180,7 +180,8 @@ extension RunLoop {
         let hasTimeoutSets = !state.timeoutSets.isEmpty
         while true {
             if hasTimeoutSets,
-                let set = nextDueTimeoutSet(in: state, by: limit, lastDueOrder: lastDueOrder, before: queue.first)
+                let set = nextDueTimeoutSet(
+                    in: state, by: limit, lastDueOrder: lastDueOrder, before: queue.nextToFire())
             {
                 set.fireTop()
                 continue
@@ -198,8 +199,8 @@ extension RunLoop {
             // own), or taken out of this mode by its callout: nothing here holds it any longer.
             queue.putBack(entry)
         }
-        // Newest first: a timer moved back in and taken off again was skipped twice (TimerQueue.putBack).
-        for entry in skipped.reversed() { queue.putBack(entry) }
+        // A timer moved back in and taken off again was skipped twice: only its live entry goes back.
+        for entry in skipped { queue.putBack(entry) }
         if hasTimeoutSets { state.forEachTimeoutSet { $0.endPass() } }
     }
 

@@ -337,7 +337,7 @@ public final class RunLoop {
     /// The next fire date of the timers in `mode`, `nil` if it has none that will fire (C-R12).
     public func nextFireDate(forMode mode: Mode) -> Instant? {
         guard let state = existingModeState(for: mode) else { return nil }
-        var first = state.timers.first?.deadline ?? Int64.max
+        var first = state.timers.nextToFire()?.deadline ?? Int64.max
         state.forEachTimeoutSet { set in
             if let deadline = set.nextDeadline() { first = min(first, deadline) }
         }

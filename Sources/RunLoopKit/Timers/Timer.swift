@@ -39,14 +39,14 @@ public final class Timer {
     /// and, for the timers still in its modes, when it goes away (``RunLoop/releaseTimers()``), so a
     /// read after the loop died would trap with the runtime's message, never touch freed memory.
     @exclusivity(unchecked) unowned var runLoop: RunLoop?
-    /// The timer's record in the first ``TimerQueue`` it is in; those in further queues are in `extras`.
+    /// The slot of the timer's record in the first ``TimerQueue`` it is in; those in further queues are in `extras`.
     @exclusivity(unchecked) private var firstSlot = QueueSlot.none
     @exclusivity(unchecked) private var extras: Extras?
     /// The timer's yes-or-no state in one byte (``Flags``).
     @exclusivity(unchecked) private var flags = Flags.valid
     /// The tolerance in nanoseconds when it is below `UInt32.max` (4.29 s); `UInt32.max` says it is
     /// in `extras` instead. Four bytes fit after the flags without growing the object.
-    /// The queues copy it into their entries (``TimerQueue/Entry/tolerance``).
+    /// The queues copy it into the timer's records (``TimerQueue`` invariant 5).
     @exclusivity(unchecked) private(set) var compactTolerance: UInt32 = 0
 
     /// What a timer is, and is doing, that fits a bit: one byte, so that a flag more does not grow
@@ -226,7 +226,7 @@ public final class Timer {
                 compactTolerance = UInt32.max
                 extrasForWriting().toleranceNanoseconds = value
             }
-            // The queues cache fire time + tolerance in their entries (TimerQueue invariant 5).
+            // The queues keep the tolerance in the timer's records (TimerQueue invariant 5).
             if isQueued, let loop = runLoop {
                 loop.checkThread("Timer.tolerance")
                 forEachQueueID { loop.queue(withID: $0).retolerate(self) }
@@ -380,7 +380,7 @@ extension Timer {
     /// Whether the timer is in any queue.
     var isQueued: Bool { firstSlot.queue >= 0 }
 
-    /// The timer's record in `queue`'s slab (``TimerQueue`` invariant 2), `nil` if it is not there.
+    /// The slot of the timer's record in `queue` (``TimerQueue`` invariant 2), `nil` if it is not there.
     @inline(__always)
     func slot(in queue: Int32) -> Int32? {
         if firstSlot.queue == queue { return firstSlot.record }

@@ -1,94 +1,56 @@
 import Glibc
 
-/// The timers of one run loop mode: an indexed 4-ary min-heap ordered by (fire time, insertion
-/// order), libev's design. Schedule, cancel and reschedule are O(log n), with no linear scan
-/// (CFRunLoop and swift-nio cancel by scanning); a pass takes the due timers off the top in order.
+/// The timers of one run loop mode, on the records every run loop timer rests on
+/// (``TimerRecords``): a 32-byte record per timer in a slab of structs and a 24-byte entry in a
+/// 4-ary min-heap ordered by (fire time, insertion order), as libev keeps its timers. Schedule is
+/// O(log n), cancel O(1) (lazy, with tombstones bounded by count), a move later O(1) in place; a
+/// pass takes the due timers off the top in order. CFRunLoop and swift-nio cancel by scanning.
 ///
-/// Invariants (in debug builds, ``isConsistent`` checks 1–3 and 5 after mutations, and
-/// ``checkWindowInDebugBuilds(_:)`` checks 6 when a remembered window is used):
-/// 1. **Order.** No entry precedes its parent by (deadline, order): the top is the next timer to
-///    fire. Orders are unique per run loop and grow, so ties keep insertion order (C-T3,
-///    decisions.md 2); an entry's order is renewed whenever its timer is repositioned (C-T7).
-/// 2. **Records.** A timer in the queue holds one record of the queue's slab for as long as it is
-///    there (``Timer/slot(in:)`` is its number, which the entry repeats), and the record holds the
-///    entry's index in the heap, so removal and repositioning find their entry in O(1). A sift
-///    writes indices into this dense array of `Int32`, never into the timer objects (with the
-///    index in each timer, writing it on every step of a sift was a third of the profile of
-///    firing 1M timers: a cache miss per step).
-/// 3. **Parked timers.** The record of a timer a pass has taken off the top holds
-///    ``QueueSlot/parked``: it is still in the mode, and the pass, which is on the stack, either
-///    fires it (then invalidates or repositions it) or puts it back before it returns.
-///    ``parkedCount`` counts them.
-/// 4. **Ownership.** The queue holds one reference to the timer of each entry; the reference of a
-///    parked timer belongs to the pass that took it.
-/// 5. **Latest fire.** Each entry caches its timer's fire time + tolerance (C-T9), so the wake-up
-///    window is found in the heap alone; ``retolerate(_:)`` refreshes it when the tolerance changes.
-/// 6. **Remembered window.** ``window``, when known, is the wake-up window of the heap as it is now;
-///    every mutation keeps it or forgets it (``noteAdded(_:)``, ``noteRemoved(_:)``).
+/// A record's `payload` is its timer's reference and its `word` the timer's tolerance and parked flag.
+///
+/// Invariants (in debug builds, ``isConsistent`` checks 1–5 after mutations, and
+/// ``checkWindowInDebugBuilds(_:)`` checks 6 when a remembered window is used; the records keep
+/// their own, ``TimerRecords``):
+/// 1. **Order.** Ties keep insertion order: orders are unique per run loop and grow (C-T3,
+///    decisions.md 2), and a timer's order is renewed whenever it is repositioned (C-T7).
+/// 2. **Records.** A timer in the queue holds one record for as long as it is there
+///    (``Timer/slot(in:)`` is its slot), and the record holds the timer, so removal and
+///    repositioning find it in O(1). A sift writes nothing into the records or the timer objects
+///    (with an index in each timer, writing it on every step of a sift was a third of the profile
+///    of firing 1M timers: a cache miss per step).
+/// 3. **Parked timers.** A timer a pass has taken off the top (``popFirst(dueBy:)``) is still in
+///    the mode, its record flagged parked and its live entry held by the pass, which is on the
+///    stack: the pass fires it (then invalidates or repositions it) or puts it back before it
+///    returns. ``parkedCount`` counts them.
+/// 4. **Ownership.** The queue holds one reference to the timer of each record; the reference of
+///    a parked timer belongs to the pass that took it.
+/// 5. **Tolerance.** Each record holds its timer's tolerance (C-T9), so the wake-up window is found
+///    in the heap and the records alone; ``retolerate(_:)`` refreshes it when the tolerance changes.
+/// 6. **Remembered window.** ``window``, when known, is the wake-up window of the timers in the
+///    heap as they are now; every mutation keeps it or forgets it (``noteAdded(_:)``, ``noteRemoved(_:)``).
 ///
 /// It is only touched on the run loop's thread and never re-entrantly: its storage is plain
 /// buffers and its fields are `@exclusivity(unchecked)`, so the hot paths pay neither copy-on-write
 /// uniqueness checks nor dynamic exclusivity checks.
 final class TimerQueue {
-    /// A heap entry: fire time and order cached from the timer, so comparisons stay in the array,
-    /// and the timer. `Unmanaged` because the entry's reference is owned by hand (invariant 4): the
-    /// pass hands a popped timer's reference to its callout and releases it once, instead of a
-    /// retain and release around every callout (with the removal of each fired one-shot, about
-    /// 25 % of the 1M all-due run's profile when the pass did that).
-    ///
-    /// The entry also carries its timer's record (invariant 2) and tolerance (invariant 5), so
-    /// neither a sift nor the wake-up window reads a timer object: 32 bytes, two to a cache line,
-    /// so a node's four children span two lines.
+    /// A timer's entry as a pass takes it off the heap, with the timer. `Unmanaged` because the
+    /// reference is owned by hand (invariant 4): the pass hands a popped timer's reference to its
+    /// callout and releases it once, instead of a retain and release around every callout (with the
+    /// removal of each fired one-shot, about 25 % of the 1M all-due run's profile when the pass did that).
     struct Entry {
-        var deadline: Int64
-        var order: UInt64
+        var key: TimerRecords.Entry
         var timer: Unmanaged<Timer>
-        /// The timer's tolerance in nanoseconds, or `UInt32.max` when it is 4.29 s or more and is
-        /// read from the timer (``Timer/compactTolerance``'s convention).
-        var tolerance: UInt32
-        /// The timer's record in the queue's slab (invariant 2).
-        var record: Int32
 
-        /// An entry for `timer` in `record`, its tolerance read now.
-        @inline(__always)
-        init(deadline: Int64, order: UInt64, timer: Unmanaged<Timer>, record: Int32) {
-            self.deadline = deadline
-            self.order = order
-            self.timer = timer
-            self.record = record
-            tolerance = timer._withUnsafeGuaranteedRef { $0.compactTolerance }
-        }
-
-        /// The fire time + tolerance (C-T9), `Int64.max` on overflow.
-        @inline(__always)
-        var latest: Int64 {
-            let tolerance =
-                tolerance == UInt32.max
-                ? timer._withUnsafeGuaranteedRef { $0.toleranceNanoseconds } : Int64(tolerance)
-            let (sum, overflow) = deadline.addingReportingOverflow(tolerance)
-            return overflow ? Int64.max : sum
-        }
+        var deadline: Int64 { key.deadline }
+        var order: UInt64 { key.order }
 
         @inline(__always)
-        func precedes(_ other: Entry) -> Bool {
-            deadline < other.deadline || (deadline == other.deadline && order < other.order)
-        }
+        func precedes(_ other: Entry) -> Bool { key.precedes(other.key) }
     }
 
     /// Identifies this queue in the timers' slots.
     let id: Int32
-    @exclusivity(unchecked) private var heap: UnsafeMutablePointer<Entry>
-    @exclusivity(unchecked) private var heapCount = 0
-    @exclusivity(unchecked) private var heapCapacity = 0
-    /// The slab of records (invariant 2): a used record holds its entry's heap index or
-    /// ``QueueSlot/parked``; a free one holds `-2 - next`, `next` the following free record or -1.
-    /// A plain buffer, as `heap`: written on every step of a sift.
-    @exclusivity(unchecked) private var records: UnsafeMutablePointer<Int32>
-    @exclusivity(unchecked) private var recordCapacity = 0
-    /// The records ever used: those at or past it are free and not chained.
-    @exclusivity(unchecked) private var recordsMade: Int32 = 0
-    /// The first free record of the chain, -1 if none.
-    @exclusivity(unchecked) private var freeRecord: Int32 = -1
+    @exclusivity(unchecked) private var records = TimerRecords()
     /// Timers of this mode that a pass has taken off the heap (invariant 3).
     @exclusivity(unchecked) private(set) var parkedCount = 0
     /// The wake-up window last found for a bound, kept while the heap's changes leave it true
@@ -101,136 +63,185 @@ final class TimerQueue {
     private var mutationsSinceCheck = 0
     #endif
 
+    /// The parked flag of a record's `word` (invariant 3).
+    private static let parkedFlag: UInt32 = 1 << 31
+    /// The tolerance a record's `word` holds when the timer's is this many nanoseconds (2.1 s) or
+    /// more: it is read from the timer.
+    private static let toleranceInTimer: UInt32 = parkedFlag - 1
+
     /// An empty queue.
     init(id: Int32) {
         self.id = id
-        heap = GrowableBuffer.empty(of: Entry.self)
-        records = GrowableBuffer.empty(of: Int32.self)
     }
 
     deinit {
-        for index in 0..<heapCount {
-            let timer = heap[index].timer
-            timer.takeUnretainedValue().forgetSlot(in: id)
-            timer.release()
+        forEachTimer { timer in
+            timer.forgetSlot(in: id)
+            Unmanaged.passUnretained(timer).release()
         }
-        free(heap)
-        free(records)
-    }
-
-    /// Calls `body` with the timer of every entry in the heap (parked timers are not visited).
-    func forEachTimer(_ body: (Timer) -> Void) {
-        for index in 0..<heapCount { heap[index].timer._withUnsafeGuaranteedRef(body) }
+        records.deallocate()
     }
 
     /// How many timers the mode holds, parked ones included.
-    var count: Int { heapCount + parkedCount }
+    var count: Int { records.liveCount }
     var isEmpty: Bool { count == 0 }
-
-    /// The entry at the top: the earliest fire time, `nil` when the heap is empty.
-    var first: Entry? { heapCount > 0 ? heap[0] : nil }
 
     func contains(_ timer: Timer) -> Bool {
         timer.slot(in: id) != nil
     }
 
-    /// Calls `body` with every entry in the heap, in no particular order (parked ones are not in it).
+    /// The entry of the timer that fires next, `nil` when the heap is empty (parked timers are not in it).
+    func nextToFire() -> Entry? {
+        guard let top = records.settledTop() else { return nil }
+        return Entry(key: top, timer: timer(in: top.slot))
+    }
+
+    /// Calls `body` with the timer of every record that is not parked; `body` may not change the queue.
+    func forEachTimer(_ body: (Timer) -> Void) {
+        records.forEachScheduled { slot in
+            guard !isParked(slot) else { return }
+            timer(in: slot)._withUnsafeGuaranteedRef(body)
+        }
+    }
+
+    /// Calls `body` with the key and timer of every timer that is not parked, in no particular order.
     func forEachEntry(_ body: (Entry) -> Void) {
-        for index in 0..<heapCount { body(heap[index]) }
+        records.forEachScheduled { slot in
+            guard !isParked(slot) else { return }
+            let record = records.slab[Int(slot)]
+            let key = TimerRecords.Entry(
+                deadline: record.deadline, order: record.order, slot: slot, stamp: record.stamp)
+            body(Entry(key: key, timer: timer(in: slot)))
+        }
     }
 
     /// Adds `timer` with the given fire time; `order` must be unique and increasing per run loop.
     func insert(_ timer: Timer, deadline: Int64, order: UInt64) {
-        let record = makeRecord()
-        timer.recordSlot(record, in: id)
-        append(Entry(deadline: deadline, order: order, timer: .passRetained(timer), record: record))
+        let reference = Unmanaged.passRetained(timer)
+        let slot = records.schedule(
+            deadline: deadline, order: order, payload: UInt64(UInt(bitPattern: reference.toOpaque())))
+        records.slab[Int(slot)].word = Self.toleranceWord(of: timer)
+        timer.recordSlot(Int32(bitPattern: slot), in: id)
+        noteAdded(slot)
+        checkInvariantsInDebugBuilds()
     }
 
     /// Removes `timer`; does nothing if it is not here.
     func remove(_ timer: Timer) {
-        guard let record = timer.slot(in: id) else { return }
+        guard let slot = slot(of: timer) else { return }
         timer.forgetSlot(in: id)
-        let position = records[Int(record)]
-        freeRecord(record)
         defer { checkInvariantsInDebugBuilds() }
-        guard position != QueueSlot.parked else {
+        guard !isParked(slot) else {
             // Its reference is the pass's, which releases it (invariant 4).
             parkedCount -= 1
+            records.cancel(slot, entryOut: true)
             return
         }
-        let index = Int(position)
-        noteRemoved(heap[index])
-        heapCount -= 1
-        if index != heapCount {
-            heap[index] = heap[heapCount]
-            restore(at: index)
-        }
-        // The queue's reference is `timer` itself: no need to read the entry.
+        noteRemoved(slot)
+        records.cancel(slot)
+        // The queue's reference is `timer` itself: no need to read the record.
         Unmanaged.passUnretained(timer).release()
     }
 
     /// Moves `timer` to a new fire time and order: it goes after timers already due at that time.
-    /// A parked timer goes back into the heap.
+    /// A parked timer goes back into the heap with a reference of its own; the pass's entry goes
+    /// stale, and ``putBack(_:)`` releases the pass's reference.
     func update(_ timer: Timer, deadline: Int64, order: UInt64) {
-        guard let record = timer.slot(in: id) else { return }
-        let position = records[Int(record)]
-        guard position != QueueSlot.parked else {
-            putBack(Entry(deadline: deadline, order: order, timer: .passRetained(timer), record: record))
-            return
+        guard let slot = slot(of: timer) else { return }
+        let parked = isParked(slot)
+        if parked {
+            parkedCount -= 1
+            _ = Unmanaged.passRetained(timer)
+        } else {
+            noteRemoved(slot)
         }
-        let index = Int(position)
-        noteRemoved(heap[index])
-        heap[index].deadline = deadline
-        heap[index].order = order
-        heap[index].tolerance = timer.compactTolerance
-        noteAdded(heap[index])
-        restore(at: index)
+        records.slab[Int(slot)].word = Self.toleranceWord(of: timer)
+        records.move(slot, deadline: deadline, order: order, entryOut: parked)
+        noteAdded(slot)
         checkInvariantsInDebugBuilds()
     }
 
-    /// Refreshes the latest fire time of `timer`'s entry after its tolerance changed (invariant 5).
-    /// A parked timer's entry is refreshed when it is put back.
+    /// Refreshes the tolerance in `timer`'s record after it changed (invariant 5).
     func retolerate(_ timer: Timer) {
-        guard let record = timer.slot(in: id), records[Int(record)] != QueueSlot.parked else { return }
-        let index = Int(records[Int(record)])
-        noteRemoved(heap[index])
-        heap[index].tolerance = timer.compactTolerance
-        noteAdded(heap[index])
+        guard let slot = slot(of: timer) else { return }
+        let parked = isParked(slot)
+        if !parked { noteRemoved(slot) }
+        records.slab[Int(slot)].word = Self.toleranceWord(of: timer) | (parked ? Self.parkedFlag : 0)
+        if !parked { noteAdded(slot) }
     }
 
     /// Takes the top entry off the heap if it is due at `limit`, parking its timer (invariant 3):
     /// the caller owns the entry's reference and must fire the timer or ``putBack(_:)`` the entry.
     func popFirst(dueBy limit: Int64) -> Entry? {
-        guard heapCount > 0, heap[0].deadline <= limit else { return nil }
-        let top = heap[0]
-        noteRemoved(top)
-        records[Int(top.record)] = QueueSlot.parked
+        guard let top = records.settledTop(), top.deadline <= limit else { return nil }
+        noteRemoved(top.slot)
+        _ = records.popTop()
+        records.slab[Int(top.slot)].word |= Self.parkedFlag
         parkedCount += 1
-        heapCount -= 1
-        if heapCount > 0 {
-            heap[0] = heap[heapCount]
-            siftDown(from: 0)
-        }
         checkInvariantsInDebugBuilds()
-        return top
+        return Entry(key: top, timer: timer(in: top.slot))
     }
 
-    /// Puts a parked timer's entry back with its key, taking over its reference; if the timer is
-    /// no longer parked here under the entry's record (it was removed, or repositioned back in),
-    /// the reference is released.
-    /// A timer repositioned back in and taken off again has two entries out: put back the newer
-    /// first (last taken, first put back), so that the older, stale key finds it in the heap.
+    /// Puts a parked timer's entry back, taking over its reference; if it is no longer the timer's
+    /// live entry (the timer was removed, or repositioned back in), the reference is released.
     func putBack(_ entry: Entry) {
-        let timer = entry.timer.takeUnretainedValue()
-        guard timer.slot(in: id) == entry.record, records[Int(entry.record)] == QueueSlot.parked else {
+        let slot = entry.key.slot
+        let record = records.slab[Int(slot)]
+        guard record.isScheduled, record.word & Self.parkedFlag != 0, record.payload == Self.payload(entry.timer),
+            records.putBack(entry.key)
+        else {
             entry.timer.release()
             return
         }
+        records.slab[Int(slot)].word &= ~Self.parkedFlag
         parkedCount -= 1
-        // The tolerance may have changed while the timer was off the heap (invariant 5).
-        var entry = entry
-        entry.tolerance = timer.compactTolerance
-        append(entry)
+        noteAdded(slot)
+        checkInvariantsInDebugBuilds()
+    }
+
+    // MARK: Records
+
+    /// `timer`'s slot here (invariant 2), `nil` if it is not here.
+    @inline(__always)
+    private func slot(of timer: Timer) -> UInt32? {
+        timer.slot(in: id).map { UInt32(bitPattern: $0) }
+    }
+
+    @inline(__always)
+    private func isParked(_ slot: UInt32) -> Bool {
+        records.slab[Int(slot)].word & Self.parkedFlag != 0
+    }
+
+    /// The timer of a scheduled record.
+    @inline(__always)
+    private func timer(in slot: UInt32) -> Unmanaged<Timer> {
+        let payload = records.slab[Int(slot)].payload
+        assert(payload != 0 && records.slab[Int(slot)].isScheduled, "TimerQueue \(id): slot \(slot) has no timer")
+        // The payload of a scheduled record is the bit pattern of its timer's reference (invariant 2).
+        return Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: UInt(payload)).unsafelyUnwrapped)
+    }
+
+    @inline(__always)
+    private static func payload(_ timer: Unmanaged<Timer>) -> UInt64 {
+        UInt64(UInt(bitPattern: timer.toOpaque()))
+    }
+
+    /// The `word` of `timer`'s record, not parked: its tolerance, or ``toleranceInTimer``.
+    @inline(__always)
+    private static func toleranceWord(of timer: Timer) -> UInt32 {
+        min(timer.compactTolerance, toleranceInTimer)
+    }
+
+    /// The fire time + tolerance of the timer in `slot` (C-T9), `Int64.max` on overflow.
+    @inline(__always)
+    private func latest(_ slot: UInt32) -> Int64 {
+        let record = records.slab[Int(slot)]
+        let word = record.word & ~Self.parkedFlag
+        let tolerance =
+            word == Self.toleranceInTimer
+            ? timer(in: slot)._withUnsafeGuaranteedRef { $0.toleranceNanoseconds } : Int64(word)
+        let (sum, overflow) = record.deadline.addingReportingOverflow(tolerance)
+        return overflow ? Int64.max : sum
     }
 
     /// The wake-up window of the mode's timers within `bound` (C-T9): `hard` is the earliest
@@ -267,134 +278,58 @@ final class TimerQueue {
         windowWalks += 1
         var hard = bound
         var wake: Int64?
-        HeapWindow.visit(
-            count: heapCount, deadline: { heap[$0].deadline }, atOrBefore: { hard },
-            body: { index in
-                let entry = heap[index]
-                if skippingFiring && entry.timer._withUnsafeGuaranteedRef({ $0.isFiring }) { return }
-                // The walk visits entries due by `hard`, and `latest` ≥ `deadline`: still due after this.
-                hard = min(hard, entry.latest)
-                wake = max(wake ?? entry.deadline, entry.deadline)
-            })
+        // Entries are lower bounds of their records' keys (TimerRecords invariant 3): the walk
+        // visits every timer whose fire time is at or before `hard`, and reads that time from its record.
+        visitTimers(atOrBefore: { hard }, skippingFiring: skippingFiring) { slot, deadline in
+            // The walk visits timers due by `hard`, and `latest` ≥ `deadline`: still due after this.
+            hard = min(hard, latest(slot))
+            wake = max(wake ?? deadline, deadline)
+        }
         if let found = wake, found > hard {
-            // An entry visited later narrowed `hard` below fire times found before it.
+            // A timer visited later narrowed `hard` below fire times found before it.
             wake = nil
-            HeapWindow.visit(
-                count: heapCount, deadline: { heap[$0].deadline }, atOrBefore: { hard },
-                body: { index in
-                    let entry = heap[index]
-                    if skippingFiring && entry.timer._withUnsafeGuaranteedRef({ $0.isFiring }) { return }
-                    wake = max(wake ?? entry.deadline, entry.deadline)
-                })
+            visitTimers(atOrBefore: { hard }, skippingFiring: skippingFiring) { _, deadline in
+                wake = max(wake ?? deadline, deadline)
+            }
         }
         return Window(bound: bound, hard: hard, wake: wake)
     }
 
-    /// Keeps the remembered window true after `entry` joined the heap (invariant 6): an entry due
-    /// after the window's end changes nothing; one inside it may raise the wake; one whose own
+    /// Calls `body` with the slot and fire time of every timer in the heap due at or before
+    /// `bound()`, leaving out firing timers when `skippingFiring`.
+    private func visitTimers(
+        atOrBefore bound: () -> Int64, skippingFiring: Bool, _ body: (UInt32, Int64) -> Void
+    ) {
+        records.visitEntries(atOrBefore: bound) { entry in
+            guard records.isLive(entry) else { return }
+            let deadline = records.slab[Int(entry.slot)].deadline
+            guard deadline <= bound() else { return }
+            if skippingFiring && timer(in: entry.slot)._withUnsafeGuaranteedRef({ $0.isFiring }) { return }
+            body(entry.slot, deadline)
+        }
+    }
+
+    /// Keeps the remembered window true after the timer in `slot` joined the heap (invariant 6): one
+    /// due after the window's end changes nothing; one inside it may raise the wake; one whose own
     /// window ends earlier moves the end, and the window is found again at the next wake-up.
     @inline(__always)
-    private func noteAdded(_ entry: Entry) {
-        guard let known = window, entry.deadline <= known.hard else { return }
-        if entry.latest < known.hard {
+    private func noteAdded(_ slot: UInt32) {
+        let deadline = records.slab[Int(slot)].deadline
+        guard let known = window, deadline <= known.hard else { return }
+        if latest(slot) < known.hard {
             window = nil
         } else {
-            window!.wake = max(known.wake ?? entry.deadline, entry.deadline)
+            window!.wake = max(known.wake ?? deadline, deadline)
         }
     }
 
-    /// Keeps the remembered window true after `entry` left the heap (invariant 6): only the entry
-    /// that set its end or its wake can change it.
+    /// Keeps the remembered window true before the timer in `slot` leaves the heap or changes
+    /// (invariant 6): only the timer that set its end or its wake can change it.
     @inline(__always)
-    private func noteRemoved(_ entry: Entry) {
-        guard let known = window, entry.deadline <= known.hard else { return }
-        if entry.latest == known.hard || entry.deadline == known.wake { window = nil }
-    }
-
-    // MARK: The heap
-
-    private func append(_ entry: Entry) {
-        noteAdded(entry)
-        if heapCount == heapCapacity { grow() }
-        heap[heapCount] = entry
-        heapCount += 1
-        siftUp(from: heapCount - 1)
-        checkInvariantsInDebugBuilds()
-    }
-
-    /// A free record of the slab, growing it when none is left (invariant 2).
-    @inline(__always)
-    private func makeRecord() -> Int32 {
-        if freeRecord >= 0 {
-            let record = freeRecord
-            freeRecord = -2 - records[Int(record)]
-            return record
-        }
-        if Int(recordsMade) == recordCapacity { records = GrowableBuffer.grow(records, capacity: &recordCapacity) }
-        recordsMade += 1
-        return recordsMade - 1
-    }
-
-    /// Chains `record` into the free records.
-    @inline(__always)
-    private func freeRecord(_ record: Int32) {
-        // The slab is unchecked in release builds: a record freed twice would corrupt the chain.
-        assert(
-            record >= 0 && record < recordsMade && records[Int(record)] >= QueueSlot.parked,
-            "TimerQueue \(id): record \(record) freed while free")
-        records[Int(record)] = -2 - freeRecord
-        freeRecord = record
-    }
-
-    private func grow() {
-        heap = GrowableBuffer.grow(heap, capacity: &heapCapacity)
-    }
-
-    /// Stores `entry` at `index` and the index in its record (invariant 2).
-    @inline(__always)
-    private func place(_ entry: Entry, at index: Int) {
-        heap[index] = entry
-        records[Int(entry.record)] = Int32(truncatingIfNeeded: index)
-    }
-
-    private func restore(at index: Int) {
-        if index > 0 && heap[index].precedes(heap[(index - 1) / 4]) {
-            siftUp(from: index)
-        } else {
-            siftDown(from: index)
-        }
-    }
-
-    private func siftUp(from start: Int) {
-        var index = start
-        let moving = heap[index]
-        while index > 0 {
-            let parent = (index - 1) / 4
-            guard moving.precedes(heap[parent]) else { break }
-            place(heap[parent], at: index)
-            index = parent
-        }
-        place(moving, at: index)
-    }
-
-    private func siftDown(from start: Int) {
-        var index = start
-        let moving = heap[index]
-        while true {
-            let firstChild = 4 * index + 1
-            guard firstChild < heapCount else { break }
-            var best = firstChild
-            var child = firstChild + 1
-            let end = min(firstChild + 4, heapCount)
-            while child < end {
-                if heap[child].precedes(heap[best]) { best = child }
-                child += 1
-            }
-            guard heap[best].precedes(moving) else { break }
-            place(heap[best], at: index)
-            index = best
-        }
-        place(moving, at: index)
+    private func noteRemoved(_ slot: UInt32) {
+        let deadline = records.slab[Int(slot)].deadline
+        guard let known = window, deadline <= known.hard else { return }
+        if latest(slot) == known.hard || deadline == known.wake { window = nil }
     }
 }
 
@@ -408,7 +343,7 @@ extension TimerQueue {
         mutationsSinceCheck += 1
         guard count <= 64 || mutationsSinceCheck >= 1_024 else { return }
         mutationsSinceCheck = 0
-        assert(isConsistent, "TimerQueue \(id): heap order, slots or parked count broken")
+        assert(isConsistent, "TimerQueue \(id): records, slots, tolerances or parked count broken")
         #endif
     }
 
@@ -426,22 +361,25 @@ extension TimerQueue {
         #endif
     }
 
-    /// Whether invariants 1–3 and 5 hold: heap order, each entry's timer holding the entry's record
-    /// and the record its index (each timer appearing once), a parked count that is not negative
-    /// and each entry's tolerance (for tests).
+    /// Whether invariants 2–5 hold, with the records' own: each scheduled record's timer holding
+    /// its slot (each timer appearing once), the parked count and each record's tolerance (for tests).
     var isConsistent: Bool {
         var seen = Set<ObjectIdentifier>()
-        for index in 0..<heapCount {
-            let entry = heap[index]
-            let timer = entry.timer.takeUnretainedValue()
-            guard seen.insert(ObjectIdentifier(timer)).inserted, timer.slot(in: id) == entry.record,
-                records[Int(entry.record)] == Int32(index)
-            else {
-                return false
+        var parked = 0
+        var consistent = records.isConsistent(entriesOut: parkedCount)
+        records.forEachScheduled { slot in
+            let timer = timer(in: slot).takeUnretainedValue()
+            if isParked(slot) { parked += 1 }
+            let word = records.slab[Int(slot)].word & ~Self.parkedFlag
+            if !seen.insert(ObjectIdentifier(timer)).inserted || self.slot(of: timer) != slot
+                || word != Self.toleranceWord(of: timer)
+            {
+                consistent = false
             }
-            if index > 0 && entry.precedes(heap[(index - 1) / 4]) { return false }
-            if entry.tolerance != timer.compactTolerance { return false }
         }
-        return parkedCount >= 0
+        return consistent && parked == parkedCount
     }
+
+    /// Entries in the heap, tombstones included (for tests of the bound on tombstones).
+    var entryCount: Int { records.entryCount }
 }
