@@ -212,7 +212,7 @@ public final class TimeoutSet {
     /// timeout that set `hard`.
     func latestDeadline(atOrBefore hard: Int64) -> Int64? {
         var latest: Int64?
-        records.visitEntries(atOrBefore: { hard }) { latest = max(latest ?? $0.deadline, $0.deadline) }
+        records.visitEntries(atOrBefore: { hard }, body: { latest = max(latest ?? $0.deadline, $0.deadline) })
         return latest
     }
 

@@ -280,17 +280,19 @@ final class TimerQueue {
         var wake: Int64?
         // Entries are lower bounds of their records' keys (TimerRecords invariant 3): the walk
         // visits every timer whose fire time is at or before `hard`, and reads that time from its record.
-        visitTimers(atOrBefore: { hard }, skippingFiring: skippingFiring) { slot, deadline in
-            // The walk visits timers due by `hard`, and `latest` ≥ `deadline`: still due after this.
-            hard = min(hard, latest(slot))
-            wake = max(wake ?? deadline, deadline)
-        }
+        visitTimers(
+            atOrBefore: { hard }, skippingFiring: skippingFiring,
+            body: { slot, deadline in
+                // The walk visits timers due by `hard`, and `latest` ≥ `deadline`: still due after this.
+                hard = min(hard, latest(slot))
+                wake = max(wake ?? deadline, deadline)
+            })
         if let found = wake, found > hard {
             // A timer visited later narrowed `hard` below fire times found before it.
             wake = nil
-            visitTimers(atOrBefore: { hard }, skippingFiring: skippingFiring) { _, deadline in
-                wake = max(wake ?? deadline, deadline)
-            }
+            visitTimers(
+                atOrBefore: { hard }, skippingFiring: skippingFiring,
+                body: { _, deadline in wake = max(wake ?? deadline, deadline) })
         }
         return Window(bound: bound, hard: hard, wake: wake)
     }
@@ -298,15 +300,17 @@ final class TimerQueue {
     /// Calls `body` with the slot and fire time of every timer in the heap due at or before
     /// `bound()`, leaving out firing timers when `skippingFiring`.
     private func visitTimers(
-        atOrBefore bound: () -> Int64, skippingFiring: Bool, _ body: (UInt32, Int64) -> Void
+        atOrBefore bound: () -> Int64, skippingFiring: Bool, body: (UInt32, Int64) -> Void
     ) {
-        records.visitEntries(atOrBefore: bound) { entry in
-            guard records.isLive(entry) else { return }
-            let deadline = records.slab[Int(entry.slot)].deadline
-            guard deadline <= bound() else { return }
-            if skippingFiring && timer(in: entry.slot)._withUnsafeGuaranteedRef({ $0.isFiring }) { return }
-            body(entry.slot, deadline)
-        }
+        records.visitEntries(
+            atOrBefore: bound,
+            body: { entry in
+                guard records.isLive(entry) else { return }
+                let deadline = records.slab[Int(entry.slot)].deadline
+                guard deadline <= bound() else { return }
+                if skippingFiring && timer(in: entry.slot)._withUnsafeGuaranteedRef({ $0.isFiring }) { return }
+                body(entry.slot, deadline)
+            })
     }
 
     /// Keeps the remembered window true after the timer in `slot` joined the heap (invariant 6): one

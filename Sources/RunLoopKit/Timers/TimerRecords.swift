@@ -271,7 +271,7 @@ struct TimerRecords {
     /// as `body` narrows it (``HeapWindow``); tombstones and entries of records moved later are
     /// among them.
     @inline(__always)
-    func visitEntries(atOrBefore bound: () -> Int64, _ body: (Entry) -> Void) {
+    func visitEntries(atOrBefore bound: () -> Int64, body: (Entry) -> Void) {
         HeapWindow.visit(
             count: heapCount, deadline: { heap[$0].deadline }, atOrBefore: bound, body: { body(heap[$0]) })
     }
@@ -411,7 +411,9 @@ struct TimerRecords {
         for index in 0..<heapCount where isLive(heap[index]) {
             let record = slab[Int(heap[index].slot)]
             let entry = heap[index]
-            guard record.isScheduled, entry.order <= record.order, entry.deadline <= record.deadline else { return false }
+            guard record.isScheduled, entry.order <= record.order, entry.deadline <= record.deadline else {
+                return false
+            }
         }
         let (live, dead) = liveEntries()
         return isOrdered && live + entriesOut == liveCount && dead == tombstones
