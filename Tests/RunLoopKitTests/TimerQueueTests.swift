@@ -2,7 +2,7 @@ import Testing
 
 @testable import RunLoopKit
 
-@Suite("TimerQueue: indexed 4-ary heap")
+@Suite("TimerQueue: a mode's timers on the shared records")
 struct TimerQueueTests {
     /// A small deterministic generator (SplitMix64) so the random operations repeat exactly.
     struct SplitMix {
@@ -129,6 +129,62 @@ struct TimerQueueTests {
         _ = queue.wakeWindow(within: .max, skippingFiring: true)
         _ = queue.wakeWindow(within: .max, skippingFiring: false)
         #expect(queue.windowWalks == 4)
+    }
+
+    @Test("A timer moved later keeps its entry; removed timers leave tombstones within a quarter of the heap")
+    func lazyRemovalAndMovesInPlace() {
+        let queue = TimerQueue(id: 1)
+        let timers = (0..<100).map { index in
+            let timer = Timer(fireAt: .zero, interval: .zero, repeats: false) { _ in }
+            queue.insert(timer, deadline: Int64(index), order: UInt64(index + 1))
+            return timer
+        }
+        queue.update(timers[3], deadline: 500, order: 200)
+        #expect(queue.entryCount == 100 && queue.tombstoneCount == 0)
+        for index in stride(from: 0, to: 100, by: 2) {
+            queue.remove(timers[index])
+            #expect(4 * queue.tombstoneCount <= queue.entryCount)
+        }
+        #expect(queue.count == 50 && queue.isConsistent)
+        // Moved earlier: a new entry, the old one a tombstone.
+        queue.update(timers[99], deadline: 0, order: 201)
+        var fired: [Int] = []
+        while let entry = queue.popFirst(dueBy: .max) {
+            let timer = entry.timer.takeUnretainedValue()
+            fired.append(timers.firstIndex { $0 === timer }!)
+            queue.remove(timer)
+            queue.putBack(entry)
+        }
+        let odd = Array(stride(from: 1, to: 99, by: 2)).filter { $0 != 3 }
+        #expect(fired == [99] + odd + [3])
+        #expect(queue.isEmpty && queue.parkedCount == 0 && queue.isConsistent)
+    }
+
+    @Test("A timer removed while parked frees its slot for the next timer; the pass's stale entry only lets go of it")
+    func parkedEntryGoesStaleWhenItsSlotIsReused() {
+        let queue = TimerQueue(id: 1)
+        weak var weakFirst: Timer?
+        var entry: TimerQueue.Entry?
+        var firstSlot: Int32?
+        do {
+            let first = Timer(fireAt: .zero, interval: .zero, repeats: false) { _ in }
+            weakFirst = first
+            queue.insert(first, deadline: 10, order: 1)
+            firstSlot = first.slot(in: 1)
+            entry = queue.popFirst(dueBy: 10)
+            // Its callout invalidates it: the queue forgets it, the pass still holds its reference.
+            queue.remove(first)
+        }
+        #expect(weakFirst != nil && queue.isEmpty && queue.parkedCount == 0)
+        let second = Timer(fireAt: .zero, interval: .zero, repeats: false) { _ in }
+        queue.insert(second, deadline: 5, order: 2)
+        #expect(second.slot(in: 1) == firstSlot)
+        queue.putBack(entry!)
+        entry = nil
+        // Released, not pushed: the slot's live entry is the second timer's.
+        #expect(weakFirst == nil)
+        #expect(queue.count == 1 && queue.entryCount == 1 && queue.isConsistent)
+        #expect(queue.popFirst(dueBy: .max)?.timer.takeUnretainedValue() === second)
     }
 
     @Test("A timer in two queues holds a slot in each; removing one leaves the other")

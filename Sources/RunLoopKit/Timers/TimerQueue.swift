@@ -117,9 +117,8 @@ final class TimerQueue {
 
     /// Adds `timer` with the given fire time; `order` must be unique and increasing per run loop.
     func insert(_ timer: Timer, deadline: Int64, order: UInt64) {
-        let reference = Unmanaged.passRetained(timer)
-        let slot = records.schedule(
-            deadline: deadline, order: order, payload: UInt64(UInt(bitPattern: reference.toOpaque())))
+        let reference = Unmanaged.passRetained(timer).toOpaque()
+        let slot = records.schedule(deadline: deadline, order: order, payload: UInt64(UInt(bitPattern: reference)))
         records.slab[Int(slot)].word = Self.toleranceWord(of: timer)
         timer.recordSlot(Int32(bitPattern: slot), in: id)
         noteAdded(slot)
@@ -189,13 +188,14 @@ final class TimerQueue {
     /// live entry (the timer was removed, or repositioned back in), the reference is released.
     func putBack(_ entry: Entry) {
         let slot = entry.key.slot
-        let record = records.slab[Int(slot)]
-        guard record.isScheduled, record.word & Self.parkedFlag != 0, record.payload == Self.payload(entry.timer),
-            records.putBack(entry.key)
-        else {
+        guard records.putBack(entry.key) else {
             entry.timer.release()
             return
         }
+        // A removal or a move changes the stamp: an entry still live is its parked timer's.
+        assert(
+            isParked(slot) && records.slab[Int(slot)].payload == UInt64(UInt(bitPattern: entry.timer.toOpaque())),
+            "TimerQueue \(id): a live entry put back for slot \(slot) is not its parked timer's")
         records.slab[Int(slot)].word &= ~Self.parkedFlag
         parkedCount -= 1
         noteAdded(slot)
@@ -222,11 +222,6 @@ final class TimerQueue {
         assert(payload != 0 && records.slab[Int(slot)].isScheduled, "TimerQueue \(id): slot \(slot) has no timer")
         // The payload of a scheduled record is the bit pattern of its timer's reference (invariant 2).
         return Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: UInt(payload)).unsafelyUnwrapped)
-    }
-
-    @inline(__always)
-    private static func payload(_ timer: Unmanaged<Timer>) -> UInt64 {
-        UInt64(UInt(bitPattern: timer.toOpaque()))
     }
 
     /// The `word` of `timer`'s record, not parked: its tolerance, or ``toleranceInTimer``.
@@ -389,4 +384,7 @@ extension TimerQueue {
 
     /// Entries in the heap, tombstones included (for tests of the bound on tombstones).
     var entryCount: Int { records.entryCount }
+
+    /// Tombstones in the heap (for tests of the bound on tombstones).
+    var tombstoneCount: Int { records.tombstones }
 }

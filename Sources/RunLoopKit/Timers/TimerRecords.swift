@@ -177,8 +177,8 @@ struct TimerRecords {
 
     /// Makes the slot's live entry a tombstone. Stamps are 32 bits: before one wraps, a sweep
     /// removes every tombstone, so that none can carry the stamp the slot comes back to (at most
-    /// once per 2³² changes of one slot). An entry an owner holds through those 2³² changes is not
-    /// swept: ``TimerQueue`` also checks the record's timer and parked flag.
+    /// once per 2³² changes of one slot). An entry an owner holds is not swept: a ``TimerQueue``
+    /// pass holds one for a callout, not for 2³² changes of its slot.
     @inline(__always)
     private mutating func advanceStamp(of slot: UInt32) {
         let record = slab + Int(slot)
