@@ -159,8 +159,8 @@ public final class TimeoutSet {
         checkThread()
         guard handler != nil else { return }
         handler = nil
-        // Every handle goes stale; the memory goes now, not when the set does.
-        records.forEachScheduled { records.slab[Int($0)].word &+= 1 }
+        // Every handle goes stale with the records (``isScheduled(_:)`` finds no slot), and the
+        // memory goes now, not when the set does.
         records.deallocate()
         records = TimerRecords()
         runLoop?.detach(self)
