@@ -7,11 +7,11 @@ import Glibc
 /// 4-ary heap ordered by (deadline, insertion order), as libev keeps its timers. A ``Timer`` adds
 /// its own object to that, with a closure and a reference to its loop: fine for the dozens of
 /// timers of an interface, costly for a server's idle timeouts. A timeout set keeps its timeouts in
-/// the records alone, 56 bytes each. Scheduling,
-/// cancelling, rescheduling and firing allocate nothing once the set has grown to its working size.
-/// One ``TimeoutHandler`` serves every timeout; a 64-bit tag, given when scheduling, tells the handler
-/// which one fired. Use ``Timer`` for repeating timers, timers that need their own block, fire date
-/// edits from other threads or metrics names; use a timeout set when the timeouts are many and alike.
+/// the records alone, 56 bytes each. Scheduling, cancelling, rescheduling and firing allocate
+/// nothing once the set has grown to its working size. One ``TimeoutHandler`` serves every
+/// timeout; a 64-bit tag, given when scheduling, tells the handler which one fired. Use ``Timer``
+/// for repeating timers, timers that need their own block, fire date edits from other threads or
+/// metrics names; use a timeout set when the timeouts are many and alike.
 ///
 /// The set's timeouts follow the rules of ``Timer``'s: they fire in the run loop's timer pass, only
 /// while the loop runs in the set's mode (or in a common mode, for a set made for
@@ -121,7 +121,7 @@ public final class TimeoutSet {
     public func cancel(_ timeout: Timeout) -> Bool {
         checkThread()
         guard isScheduled(timeout) else { return false }
-        records.slab[Int(timeout.slot)].word &+= 1
+        endGeneration(of: timeout.slot)
         records.cancel(timeout.slot)
         return true
     }
@@ -173,6 +173,13 @@ public final class TimeoutSet {
         assert(pthread_equal(ownerThread, pthread_self()) != 0, "TimeoutSet used off its run loop's thread")
     }
 
+    /// Moves the slot's generation on as its timeout fires or is cancelled: its handles go stale,
+    /// and stay stale when the slot serves another timeout.
+    @inline(__always)
+    private func endGeneration(of slot: UInt32) {
+        records.slab[Int(slot)].word &+= 1
+    }
+
     // MARK: Firing (called by the run loop's timer pass)
 
     /// The key of the next timeout due at `limit` with an order given at or before `lastDueOrder`,
@@ -191,7 +198,7 @@ public final class TimeoutSet {
         let slot = records.heap[0].slot
         let fired = Timeout(slot: slot, generation: records.slab[Int(slot)].word)
         let tag = records.slab[Int(slot)].payload
-        records.slab[Int(slot)].word &+= 1
+        endGeneration(of: slot)
         records.cancelTop()
         handler?.timeoutFired(fired, tag: tag)
     }

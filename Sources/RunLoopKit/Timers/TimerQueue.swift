@@ -247,10 +247,10 @@ final class TimerQueue {
     /// `hard`, `nil` if none. Timers firing now are left out when `skippingFiring` (C-T4).
     ///
     /// One walk of the entries due by `hard` finds both (a second only when a later entry narrowed
-    /// `hard` below the `wake` already found), reading the heap alone (invariant 5). The answer is
-    /// remembered (invariant 6): the next wake-up with the same bound and no timer firing reuses it
-    /// until a timer inside the window comes or goes, so a wake-up pays for the window once, not
-    /// at every pass.
+    /// `hard` below the `wake` already found), reading the heap and the records, not the timers
+    /// (invariant 5). The answer is remembered (invariant 6): the next wake-up with the same bound
+    /// and no timer firing reuses it until a timer inside the window comes or goes, so a wake-up
+    /// pays for the window once, not at every pass.
     func wakeWindow(within bound: Int64, skippingFiring: Bool) -> Window {
         if !skippingFiring, let window, window.bound == bound {
             checkWindowInDebugBuilds(window)
