@@ -21,12 +21,6 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
-        // The uploads' HTTP client: a custom CA, a client certificate and TLS errors that say what
-        // failed, which URLSession on Linux cannot give; BoringSSL comes compiled from source, so
-        // the build needs no libssl-dev or libcurl-dev.
-        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
-        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
-        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         // For RunLoopKitTests only: third-party time operators (debounce, throttle, timer) checked
         // exactly under VirtualTime. No library depends on it, so a client's build does not grow.
         .package(url: "https://github.com/apple/swift-async-algorithms", from: "1.1.4"),
@@ -36,6 +30,10 @@ let package = Package(
         // wide-character API (pkg-config's flags are not used: SwiftPM refuses its -D's).
         .systemLibrary(name: "CNcurses"),
         .systemLibrary(name: "CLinuxEvents"),
+        // libcurl from Debian's libcurl4-openssl-dev (in Swift's own Debian image): the uploads'
+        // HTTP client, with OpenSSL's TLS (a custom CA, a client certificate, verify results that
+        // say why a certificate was refused).
+        .systemLibrary(name: "CCurl"),
         // The benchmark's own pseudo-terminal, spawn and timerfd declarations.
         .systemLibrary(name: "CPseudoTerminal"),
         // libev's and libuv's ABI, for the benchmark to load them at run time (dlopen): the package
@@ -67,12 +65,7 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                "CCurl",
             ]
         ),
         .target(
@@ -168,8 +161,6 @@ let package = Package(
             dependencies: [
                 "Uploads", "TestSupport", "LocalServers",
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]),
         // Runs the built timerdeck-bench (and through it timerdeck) as a child process.
         .testTarget(name: "BenchTests", dependencies: ["TestSupport"]),

@@ -1,173 +1,108 @@
+import CCurl
 import Foundation
-import NIOConcurrencyHelpers
-import NIOCore
-import NIOPosix
-import NIOSSL
 
-/// The TLS side of an ``HTTPSink``: the client configuration an ``HTTPAccess`` asks for, and
-/// failed handshakes in words.
+/// The TLS side of an ``HTTPSink``: its files checked before the first request, and failed
+/// handshakes in words.
 ///
-/// BoringSSL says only `CERTIFICATE_VERIFY_FAILED` when the server's certificate is refused, so
-/// after such a failure one more handshake fetches the certificate without trusting it, to say
-/// whether it expired, is not valid yet, or is signed by an authority that is not trusted.
-struct TLSDiagnosis: Sendable {
-    /// The server, as the upload URL names it.
-    let host: String
-    /// Its port.
-    let port: Int
-    /// The sink's TLS configuration (the same trust roots and client certificate).
-    let tls: TLSConfiguration
-    /// The sink's timeout: the bound of the connection and of the whole handshake.
-    let timeout: TimeAmount
-
-    /// `access`'s trust roots, client certificate and verification for a client.
-    ///
-    /// - Throws: ``UploadError/invalidConfiguration(_:)`` naming the file that cannot be loaded.
-    static func configuration(_ access: HTTPAccess) throws(UploadError) -> TLSConfiguration {
-        var tls = TLSConfiguration.makeClientConfiguration()
-        if let caFile = access.caFile {
-            tls.trustRoots = .certificates(try load("CA file", caFile) { try NIOSSLCertificate.fromPEMFile($0) })
-        }
-        if let certFile = access.certFile, let keyFile = access.keyFile {
-            tls.certificateChain = try load("client certificate file", certFile) {
-                try NIOSSLCertificate.fromPEMFile($0)
-            }.map { .certificate($0) }
-            tls.privateKey = .privateKey(
-                try load("client key file", keyFile) { try NIOSSLPrivateKey(file: $0, format: .pem) })
-        }
-        tls.certificateVerification = access.insecureSkipVerify ? .none : .fullVerification
-        return tls
+/// OpenSSL says why it refused the server's certificate (a verify result); when it expired or is
+/// not valid yet, one more handshake reads the certificate without trusting it, to say since or
+/// until when.
+enum TLSDiagnosis {
+    /// OpenSSL's verify results that this names (`X509_V_ERR_*` in `openssl/x509_vfy.h`).
+    private enum VerifyResult {
+        static let notYetValid = 9
+        static let expired = 10
+        static let hostNameMismatch = 62
     }
 
-    /// `loader`'s result for `path`, or an error naming the `role` of the file and why it failed.
-    private static func load<Value>(_ role: String, _ path: String, _ loader: (String) throws -> Value)
-        throws(UploadError) -> Value
-    {
-        guard FileManager.default.isReadableFile(atPath: path) else {
+    /// Checks that `access`'s CA file, client certificate and key can be read and are PEM files
+    /// of the right kind, so a wrong path is told at start and not at the first upload.
+    ///
+    /// - Throws: ``UploadError/invalidConfiguration(_:)`` naming the file and what is wrong.
+    static func checkFiles(_ access: HTTPAccess) throws(UploadError) {
+        if let caFile = access.caFile { try check("CA file", caFile, holds: "CERTIFICATE") }
+        if let certFile = access.certFile { try check("client certificate file", certFile, holds: "CERTIFICATE") }
+        if let keyFile = access.keyFile { try check("client key file", keyFile, holds: "PRIVATE KEY") }
+    }
+
+    /// Throws unless `path` can be read and holds a PEM block whose label ends in `label`
+    /// (`CERTIFICATE`; `PRIVATE KEY` for `EC PRIVATE KEY` and `RSA PRIVATE KEY` too).
+    private static func check(_ role: String, _ path: String, holds label: String) throws(UploadError) {
+        guard let data = FileManager.default.contents(atPath: path) else {
             throw .invalidConfiguration("the \(role) \(path) cannot be read")
         }
-        do {
-            return try loader(path)
-        } catch {
-            throw .invalidConfiguration("the \(role) \(path) is not a PEM file of the right kind (\(error))")
+        let text = String(decoding: data, as: UTF8.self)
+        let hasBlock = text.split(separator: "\n").contains { line in
+            line.hasPrefix("-----BEGIN ") && line.trimmingCharacters(in: .whitespaces).hasSuffix("\(label)-----")
+        }
+        guard hasBlock else {
+            let kind = label == "CERTIFICATE" ? "a PEM certificate" : "a PEM private key"
+            throw .invalidConfiguration("the \(role) \(path) holds no \(kind) (a \"-----BEGIN \(label)-----\" block)")
         }
     }
 
-    /// Whether `error` is BoringSSL refusing the server's certificate chain.
-    static func isVerificationFailure(_ error: any Error) -> Bool {
-        guard case .handshakeFailed(let reason)? = error as? NIOSSLError else { return false }
-        return "\(reason)".contains("CERTIFICATE_VERIFY_FAILED")
-    }
-
-    /// A failed handshake in words, or `nil` when `error` is not about TLS.
-    static func reason(for error: any Error) -> String? {
-        if let error = error as? NIOSSLExtraError, error == .failedToValidateHostname {
-            return "the server's certificate is for another host name (\(error)); "
-                + "use a name the certificate lists in the upload URL"
-        }
-        let text: String
-        if case .handshakeFailed(let reason)? = error as? NIOSSLError {
-            text = "\(reason)"
-        } else if let error = error as? BoringSSLError {
-            // TLS 1.3 tells of a refused client certificate after the handshake, at the first read.
-            text = "\(error)"
-        } else if let error = error as? NIOSSLError {
-            return "TLS failed: \(error)"
-        } else {
+    /// A failed handshake in words, or `nil` when `failure` is not about TLS.
+    static func reason(for failure: CurlTransfer.Failure, request: CurlTransfer.Request) -> String? {
+        switch failure.code {
+        case CURLE_PEER_FAILED_VERIFICATION:
+            return refusedCertificate(failure, request: request)
+        case CURLE_SSL_CONNECT_ERROR, CURLE_SEND_ERROR, CURLE_RECV_ERROR, CURLE_GOT_NOTHING:
+            // TLS 1.3 tells of a client certificate wanted or refused after the handshake, at the
+            // first read: a receive error carrying the server's alert.
+            return alert(in: failure.message) ?? (failure.code == CURLE_SSL_CONNECT_ERROR
+                ? "the TLS handshake failed (\(failure.message))" : nil)
+        case CURLE_SSL_CERTPROBLEM:
+            return "the client certificate or key could not be used (\(failure.message))"
+        case CURLE_SSL_CACERT_BADFILE:
+            return "the CA file could not be used (\(failure.message))"
+        default:
             return nil
         }
+    }
+
+    /// Why the server's certificate was refused.
+    private static func refusedCertificate(_ failure: CurlTransfer.Failure, request: CurlTransfer.Request) -> String {
+        if failure.verifyResult == VerifyResult.hostNameMismatch || failure.message.contains("host name") {
+            return "the server's certificate is for another host name (\(failure.message)); "
+                + "use a name the certificate lists in the upload URL"
+        }
+        if failure.verifyResult == VerifyResult.expired || failure.verifyResult == VerifyResult.notYetValid {
+            let dates = CurlTransfer.serverCertificateDates(
+                url: request.url, timeout: request.timeout, access: request.access)
+            if failure.verifyResult == VerifyResult.expired {
+                return "the server's certificate expired" + (dates.flatMap { day($0.expiry) }.map { " on \($0)" } ?? "")
+            }
+            return "the server's certificate is not valid "
+                + (dates.flatMap { day($0.start) }.map { "before \($0)" } ?? "yet")
+        }
+        if failure.verifyResult != 0 {
+            return "the server's certificate is not signed by a trusted authority (give its CA as uploads.ca_file)"
+        }
+        return "the server's certificate could not be verified (\(failure.message))"
+    }
+
+    /// The server's TLS alert in `message`, in words; `nil` when it holds none of these.
+    static func alert(in message: String) -> String? {
         let phrases: [(String, String)] = [
-            ("CERTIFICATE_VERIFY_FAILED", "the server's certificate could not be verified"),
-            ("CERTIFICATE_REQUIRED", "the server asks for a client certificate (a cert_file and key_file)"),
-            ("BAD_CERTIFICATE", "the server refused the client certificate"),
-            ("UNKNOWN_CA", "the server does not trust the client certificate's authority"),
-            ("CERTIFICATE_UNKNOWN", "the server refused the client certificate"),
-            ("CERTIFICATE_EXPIRED", "the server says the client certificate expired"),
-            ("WRONG_VERSION_NUMBER", "the server does not speak TLS on this port (an http:// URL?)"),
+            ("certificate required", "the server asks for a client certificate (a cert_file and key_file)"),
+            ("bad certificate", "the server refused the client certificate"),
+            ("unknown ca", "the server does not trust the client certificate's authority"),
+            ("certificate unknown", "the server refused the client certificate"),
+            ("certificate expired", "the server says the client certificate expired"),
+            ("wrong version number", "the server does not speak TLS on this port (an http:// URL?)"),
         ]
-        return phrases.first { text.contains($0.0) }?.1 ?? "the TLS handshake failed (\(text))"
+        let text = message.lowercased()
+        return phrases.first { text.contains($0.0) }?.1
     }
 
-    /// Why the server's certificate was refused, found by a handshake that fetches it without
-    /// trusting it; `answer` runs once, on an event loop thread, within twice ``timeout`` (the
-    /// connection, then the handshake, each bounded by it).
-    func reason(_ answer: @escaping @Sendable (String) -> Void) {
-        let leaf = NIOLockedValueBox<NIOSSLCertificate?>(nil)
-        probe(
-            verify: { certificates, verdict in
-                leaf.withLockedValue { $0 = certificates.first }
-                verdict.succeed(.failed)
-            },
-            answer: { _ in answer(Self.describe(leaf.withLockedValue { $0 }, now: time(nil))) })
-    }
-
-    /// Why a server hung up without an answer, when a TLS alert after the handshake says it (TLS
-    /// 1.3 tells of a client certificate wanted or refused only then, and the HTTP client reports
-    /// a closed connection); `nil` when no alert came. `answer` runs once, within twice ``timeout``.
-    func alertAfterHandshake(_ answer: @escaping @Sendable (String?) -> Void) {
-        probe(verify: nil) { error in answer(error.flatMap { Self.reason(for: $0) }) }
-    }
-
-    /// One handshake with the sink's settings (with `verify` in place of the trust store's check,
-    /// if given), kept open until the server closes it or ``timeout`` passes; `answer` gets the
-    /// first error the connection met, once.
-    private func probe(
-        verify: (@Sendable ([NIOSSLCertificate], EventLoopPromise<NIOSSLVerificationResult>) -> Void)?,
-        answer: @escaping @Sendable ((any Error)?) -> Void
-    ) {
-        let context: NIOSSLContext
-        do {
-            context = try NIOSSLContext(configuration: tls)
-        } catch {
-            return answer(error)
-        }
-        let serverName = (try? SocketAddress(ipAddress: host, port: 0)) == nil ? host : nil
-        let recorder = ErrorRecorder()
-        let bootstrap = ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .connectTimeout(timeout)
-            .channelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    let handler =
-                        try verify.map {
-                            try NIOSSLClientHandler(
-                                context: context, serverHostname: serverName, customVerificationCallback: $0)
-                        } ?? NIOSSLClientHandler(context: context, serverHostname: serverName)
-                    try channel.pipeline.syncOperations.addHandlers([handler, recorder])
-                }
-            }
-        bootstrap.connect(host: host, port: port).whenComplete { connected in
-            guard case .success(let channel) = connected else {
-                if case .failure(let error) = connected { answer(error) }
-                return
-            }
-            channel.eventLoop.scheduleTask(in: timeout) { channel.close(promise: nil) }
-            channel.closeFuture.whenComplete { _ in answer(recorder.first.withLockedValue { $0 }) }
-        }
-    }
-
-    /// Keeps the first error a probe's connection meets, and closes it then.
-    private final class ErrorRecorder: ChannelInboundHandler, Sendable {
-        typealias InboundIn = Any
-        let first = NIOLockedValueBox<(any Error)?>(nil)
-
-        func errorCaught(context: ChannelHandlerContext, error: any Error) {
-            first.withLockedValue { $0 = $0 ?? error }
-            context.close(promise: nil)
-        }
-    }
-
-    /// What is wrong with `certificate` (the server's own, refused by the trust store) at `now`.
-    static func describe(_ certificate: NIOSSLCertificate?, now: time_t) -> String {
-        guard let certificate else { return "the server's certificate could not be verified" }
-        let format = Date.ISO8601FormatStyle().year().month().day()
-        if certificate.notValidAfter < now {
-            let date = Date(timeIntervalSince1970: TimeInterval(certificate.notValidAfter)).formatted(format)
-            return "the server's certificate expired on \(date)"
-        }
-        if certificate.notValidBefore > now {
-            let date = Date(timeIntervalSince1970: TimeInterval(certificate.notValidBefore)).formatted(format)
-            return "the server's certificate is not valid before \(date)"
-        }
-        return "the server's certificate is not signed by a trusted authority (give its CA as uploads.ca_file)"
+    /// libcurl's date (`Jan  2 00:00:00 2020 GMT`) as a day, `2020-01-02`; `nil` when it is not one.
+    static func day(_ date: String) -> String? {
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        let parts = date.split(separator: " ")
+        guard parts.count >= 4, let month = months.firstIndex(of: String(parts[0])), let dayOfMonth = Int(parts[1]),
+            let year = Int(parts[3])
+        else { return nil }
+        let twoDigits = { (value: Int) in value < 10 ? "0\(value)" : "\(value)" }
+        return "\(year)-\(twoDigits(month + 1))-\(twoDigits(dayOfMonth))"
     }
 }

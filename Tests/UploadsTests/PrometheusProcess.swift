@@ -25,14 +25,13 @@ final class PrometheusProcess {
         var clientCertificate: (certFile: String, keyFile: String)?
     }
 
-    static var isInstalled: Bool { LocalPrometheus.isInstalled }
-
     /// The web config it was started with, if any.
     let web: Web?
     private let scratch: ScratchDirectory
     private let server: LocalPrometheus
 
-    /// Starts Prometheus (``LocalPrometheus``) on a free port in a scratch directory.
+    /// Starts Prometheus (``LocalPrometheus``) on a free port in a scratch directory, the programs
+    /// found through the test requirements list (``TestRequirements``).
     ///
     /// `outOfOrderWindow`, when given, accepts samples that much older than the newest; `web`
     /// serves every endpoint over TLS, to `web.user` only.
@@ -57,7 +56,8 @@ final class PrometheusProcess {
                 configuration: outOfOrderWindow.map { "storage:\n  tsdb:\n    out_of_order_time_window: \($0)\n" }
                     ?? "",
                 webConfigFile: webConfigFile,
-                isReady: { (try? Self.request(readiness, web: web, timeout: 2)) != nil })
+                isReady: { (try? Self.request(readiness, web: web, timeout: 2)) != nil },
+                programs: TestRequirements.command)
         } catch let failure as LocalPrometheus.StartFailure {
             throw CollectorFailure(failure.description)
         }
@@ -79,7 +79,7 @@ final class PrometheusProcess {
     private static func request(_ url: String, web: Web?, timeout seconds: Int) throws -> Data {
         guard let web else { return try loopbackRequest("GET", url, timeout: seconds) }
         return try securedRequest(
-            .GET, url, user: web.user, password: web.password, clientCertificate: web.clientCertificate,
+            "GET", url, user: web.user, password: web.password, clientCertificate: web.clientCertificate,
             timeout: seconds)
     }
 
