@@ -3,6 +3,16 @@ import PackageDescription
 
 // TimerDeck is a Linux program: RunLoopKit waits on epoll, eventfd and timerfd, and the dashboard
 // draws with ncurses. It declares no Apple platform, and builds with the Swift toolchain for Linux.
+// The dashboard's own packages are behind the `Dashboard` trait, on by default: a package that
+// adds this one for RunLoopKit alone turns the default traits off (`traits: []`) and then resolves
+// and builds only the library's dependency, swift-metrics.
+let dashboard: Set<String> = ["Dashboard"]
+
+/// A product that only the dashboard, its tools and its tests use.
+func dashboardProduct(_ name: String, package: String) -> Target.Dependency {
+    .product(name: name, package: package, condition: .when(traits: dashboard))
+}
+
 let package = Package(
     name: "TimerDeck",
     products: [
@@ -11,6 +21,13 @@ let package = Package(
         .library(name: "RunLoopKitTesting", targets: ["RunLoopKitTesting"]),
         .executable(name: "timerdeck", targets: ["timerdeck"]),
         .executable(name: "timerdeck-bench", targets: ["timerdeck-bench"]),
+    ],
+    traits: [
+        .trait(
+            name: "Dashboard",
+            description: "The timerdeck dashboard, its tools and tests and their packages (GRDB, TOMLKit, swift-argument-parser, swift-collections, swift-protobuf, swift-async-algorithms)."
+        ),
+        .default(enabledTraits: dashboard),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -62,8 +79,8 @@ let package = Package(
             name: "Uploads",
             dependencies: [
                 "RunLoopKit",
-                .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+                dashboardProduct("GRDB", package: "GRDB.swift"),
+                dashboardProduct("SwiftProtobuf", package: "swift-protobuf"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 "CCurl",
             ]
@@ -74,8 +91,8 @@ let package = Package(
                 "RunLoopKit",
                 "TerminalUI",
                 "Uploads",
-                "TOMLKit",
-                .product(name: "DequeModule", package: "swift-collections"),
+                dashboardProduct("TOMLKit", package: "TOMLKit"),
+                dashboardProduct("DequeModule", package: "swift-collections"),
             ],
             // The documented config and the sample route (`Resources/` at the top is a link to
             // them), compiled into the code (`PackageResources`): an installed binary needs no
@@ -88,7 +105,7 @@ let package = Package(
                 "RunLoopKit",
                 "TerminalUI",
                 "TimerDeck",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                dashboardProduct("ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         // Depends on libraries only; it runs the `timerdeck` built beside it (swift build -c release).
@@ -99,7 +116,7 @@ let package = Package(
                 "RunLoopKitFoundationCompat",
                 "CPseudoTerminal",
                 "CTimerLibraries",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                dashboardProduct("ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .executableTarget(name: "dispatch-order-probe", dependencies: ["RunLoopKit"]),
@@ -117,7 +134,7 @@ let package = Package(
             name: "timerdeck-soak",
             dependencies: [
                 "Uploads", "RunLoopKit", "LocalServers",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                dashboardProduct("ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         // Debian's prometheus and the loopback collector as child processes, for the soak and the
@@ -148,7 +165,7 @@ let package = Package(
             dependencies: [
                 "RunLoopKit", "RunLoopKitTesting", "TestSupport",
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
-                .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
+                dashboardProduct("AsyncAlgorithms", package: "swift-async-algorithms"),
             ]),
         .testTarget(name: "RunLoopKitTestingTests", dependencies: ["RunLoopKitTesting", "RunLoopKit"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TestSupport"]),
@@ -160,7 +177,7 @@ let package = Package(
             name: "UploadsTests",
             dependencies: [
                 "Uploads", "TestSupport", "LocalServers",
-                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+                dashboardProduct("SwiftProtobuf", package: "swift-protobuf"),
             ]),
         // Runs the built timerdeck-bench (and through it timerdeck) as a child process.
         .testTarget(name: "BenchTests", dependencies: ["TestSupport"]),

@@ -209,6 +209,12 @@ private func displayLinkExample() {
     link.add(to: RunLoop.current, forMode: .default)
 }
 
+private func preferredFramesPerSecondExample() {
+    let link = DisplayLink(refreshRate: 60) { _ in }
+    link.preferredFramesPerSecond = 24
+    // link.preferredFramesPerSecond == 24, link.effectiveFramesPerSecond == 20
+}
+
 private func timeSourceExample() -> Instant {
     let virtual = VirtualClock()
     let loop = RunLoop(clock: .virtual(virtual))

@@ -92,12 +92,14 @@ struct DisplayLinkTests {
     @Test("C-D3: preferredFramesPerSecond picks the nearest divisor of the refresh rate; 0 means the refresh rate")
     func preferredFramesPerSecond() {
         let link = DisplayLink { _ in }
+        #expect(link.preferredFramesPerSecond == 0 && link.effectiveFramesPerSecond == 60, "0 is the default")
         link.preferredFramesPerSecond = 24
-        #expect(link.frameInterval == 3 && link.preferredFramesPerSecond == 20)
+        #expect(link.frameInterval == 3 && link.effectiveFramesPerSecond == 20)
+        #expect(link.preferredFramesPerSecond == 24, "the getter returns what was set")
         link.preferredFramesPerSecond = 30
-        #expect(link.frameInterval == 2)
+        #expect(link.frameInterval == 2 && link.effectiveFramesPerSecond == 30)
         link.preferredFramesPerSecond = 0
-        #expect(link.frameInterval == 1 && link.preferredFramesPerSecond == 60)
+        #expect(link.frameInterval == 1 && link.preferredFramesPerSecond == 0 && link.effectiveFramesPerSecond == 60)
     }
 
     @Test("C-D4: isPaused stops callbacks; resuming continues at the next refresh")

@@ -75,20 +75,31 @@ public final class DisplayLink {
         }
     }
 
-    /// The callback rate asked for: 0 means the refresh rate; other values pick the nearest rate
-    /// that divides the refresh rate (C-D3), which sets ``frameInterval``.
-    public var preferredFramesPerSecond: Int {
-        get { refreshRate / frameInterval }
-        set {
-            guard newValue > 0 else {
+    /// The callback rate asked for, as it was set: 0 (the default) means the refresh rate; other
+    /// values pick the nearest rate that divides the refresh rate (C-D3), which sets
+    /// ``frameInterval``. The rate that results is ``effectiveFramesPerSecond``.
+    ///
+    /// ```swift
+    /// let link = DisplayLink(refreshRate: 60) { _ in }
+    /// link.preferredFramesPerSecond = 24
+    /// // link.preferredFramesPerSecond == 24, link.effectiveFramesPerSecond == 20
+    /// ```
+    public var preferredFramesPerSecond = 0 {
+        didSet {
+            guard preferredFramesPerSecond > 0 else {
                 frameInterval = 1
                 return
             }
             let divisors = (1...refreshRate).filter { refreshRate % $0 == 0 }
-            let best = divisors.min { abs(refreshRate / $0 - newValue) < abs(refreshRate / $1 - newValue) } ?? 1
-            frameInterval = best
+            frameInterval =
+                divisors.min {
+                    abs(refreshRate / $0 - preferredFramesPerSecond) < abs(refreshRate / $1 - preferredFramesPerSecond)
+                } ?? 1
         }
     }
+
+    /// The callback rate in effect: the refresh rate divided by ``frameInterval``.
+    public var effectiveFramesPerSecond: Int { refreshRate / frameInterval }
 
     /// Suspends callbacks while `true`; resuming continues at the next refresh (C-D4).
     @exclusivity(unchecked) public var isPaused = false {
