@@ -1,25 +1,35 @@
 #!/usr/bin/env bash
-# Runs every test: installs the Debian packages the tests drive when this machine lacks them, then
+# Runs every test: installs the Debian packages the tests use when this machine lacks them, then
 # `swift test` (arguments are passed on, e.g. `./test.sh --filter Snapshot`).
 #
 # The library's tests need the toolchain alone:
 #   swift test --filter 'RunLoopKitTests|RunLoopKitFoundationCompatTests|DocumentationExampleTests'
-# The app's suites also drive tmux (a real terminal), python3 (the loopback collector),
-# rsvg-convert (the plot's SVG as PNG), Debian's prometheus (a real remote-write receiver, started
-# by the tests on loopback, behind TLS and basic auth for some), openssl (the tests' certificates),
-# htpasswd (bcrypt hashes for Prometheus's basic auth) and pgrep.
+# The packages are those of Tests/requirements.txt, each line a package, the kind of what it
+# provides, its name and why: a command (tmux, prometheus, ...) must be on PATH, a library
+# (libev.so.4, ...) known to the dynamic loader, a build package installed.
 set -euo pipefail
 cd "$(dirname "$0")"
 
+# present KIND NAME PACKAGE: whether this machine has what the line names.
+present() {
+    case $1 in
+    command) command -v "$2" >/dev/null 2>&1 ;;
+    library) /sbin/ldconfig -p | awk -v soname="$2" '$1 == soname { found = 1 } END { exit !found }' ;;
+    build) [ "$(dpkg-query -W -f='${db:Status-Status}' "$3" 2>/dev/null)" = installed ] ;;
+    *)
+        echo "test.sh: Tests/requirements.txt: unknown kind '$1' for $3" >&2
+        exit 1
+        ;;
+    esac
+}
+
 missing=()
-pkg-config --exists ncursesw 2>/dev/null || missing+=(libncurses-dev)
-command -v tmux >/dev/null 2>&1 || missing+=(tmux)
-command -v python3 >/dev/null 2>&1 || missing+=(python3)
-command -v rsvg-convert >/dev/null 2>&1 || missing+=(librsvg2-bin)
-command -v prometheus >/dev/null 2>&1 || missing+=(prometheus)
-command -v pgrep >/dev/null 2>&1 || missing+=(procps)
-command -v openssl >/dev/null 2>&1 || missing+=(openssl)
-command -v htpasswd >/dev/null 2>&1 || missing+=(apache2-utils)
+while read -r package kind name _; do
+    case $package in '' | '#'*) continue ;; esac
+    if ! present "$kind" "$name" "$package" && [[ " ${missing[*]} " != *" $package "* ]]; then
+        missing+=("$package")
+    fi
+done <Tests/requirements.txt
 
 if [ ${#missing[@]} -gt 0 ]; then
     echo "test.sh: installing ${missing[*]} (Debian packages the tests use)" >&2

@@ -18,13 +18,16 @@ package final class LocalCollector {
     private let input = Pipe()
 
     /// Starts the collector with `arguments` (`["--fail-first", "2"]`, `["--lifetime", "600"]`) and
-    /// waits, at most `startTimeout`, for its port.
+    /// waits, at most `startTimeout`, for its port. `programs` finds `python3` (``ProgramLookup``).
     ///
-    /// - Throws: ``StartFailure`` when it prints no port in time.
-    package init(_ arguments: [String] = [], startTimeout: DispatchTimeInterval = .seconds(60)) throws {
+    /// - Throws: ``StartFailure`` when it prints no port in time, and what `programs` throws.
+    package init(
+        _ arguments: [String] = [], startTimeout: DispatchTimeInterval = .seconds(60),
+        programs: ProgramLookup = debianProgram
+    ) throws {
         let output = Pipe()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", Self.scriptPath] + arguments
+        process.executableURL = URL(fileURLWithPath: try programs("python3"))
+        process.arguments = [Self.scriptPath] + arguments
         process.standardInput = input
         process.standardOutput = output
         try process.run()

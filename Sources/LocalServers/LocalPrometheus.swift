@@ -8,11 +8,6 @@ import Foundation
 /// (`setpriv` execs Prometheus in its place, the pid `terminate()` signals, with a parent-death
 /// signal), so none is left running.
 package final class LocalPrometheus {
-    /// Where Debian installs it.
-    package static let binary = "/usr/bin/prometheus"
-    /// Whether it is installed.
-    package static var isInstalled: Bool { FileManager.default.isExecutableFile(atPath: binary) }
-
     /// The port it listens on, on 127.0.0.1.
     package let port: Int
     private let process = Process()
@@ -22,22 +17,26 @@ package final class LocalPrometheus {
     /// minute, until `isReady` says it answers (by default: a plain `GET /-/ready` does).
     ///
     /// `webConfigFile` is passed as `--web.config.file` (TLS, basic auth); a server behind one
-    /// needs an `isReady` that speaks to it, each call ending within its own timeout.
+    /// needs an `isReady` that speaks to it, each call ending within its own timeout. `programs`
+    /// finds `prometheus` and `setpriv` (``ProgramLookup``).
     ///
-    /// - Throws: ``StartFailure`` with what it wrote on standard error when it does not become ready.
+    /// - Throws: ``StartFailure`` with what it wrote on standard error when it does not become
+    ///   ready, and what `programs` throws.
     package init(
         directory: URL, port: Int, configuration: String = "", webConfigFile: String? = nil,
-        isReady: (() -> Bool)? = nil
+        isReady: (() -> Bool)? = nil, programs: ProgramLookup = debianProgram
     ) throws {
+        let prometheus = try programs("prometheus")
+        let setpriv = try programs("setpriv")
         self.port = port
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let config = directory.appendingPathComponent("prometheus.yml")
         try ("global:\n  scrape_interval: 1h\n" + configuration).write(to: config, atomically: true, encoding: .utf8)
         let errors = directory.appendingPathComponent("stderr")
         _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+        process.executableURL = URL(fileURLWithPath: setpriv)
         process.arguments = [
-            "--pdeathsig", "TERM", Self.binary, "--config.file=\(config.path)",
+            "--pdeathsig", "TERM", prometheus, "--config.file=\(config.path)",
             "--storage.tsdb.path=\(directory.appendingPathComponent("data").path)",
             "--web.listen-address=127.0.0.1:\(port)", "--web.enable-remote-write-receiver", "--log.level=warn",
         ]

@@ -172,7 +172,9 @@ enum CurlTransfer {
     }
 
     /// Runs the transfer set up on `handle`; `success` reads its outcome when it completed.
-    private static func perform<Value>(_ handle: UnsafeMutableRawPointer, success: () -> Value) -> Result<Value, Failure> {
+    private static func perform<Value>(_ handle: UnsafeMutableRawPointer, success: () -> Value) -> Result<
+        Value, Failure
+    > {
         var errorText = [CChar](repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
         let code = errorText.withUnsafeMutableBufferPointer { buffer in
             timerdeck_curl_set_pointer(handle, CURLOPT_ERRORBUFFER, buffer.baseAddress)

@@ -146,7 +146,8 @@ public final class HTTPSink: BatchSink {
                 .rejected(status: status, message: "redirected to \(location); set the upload URL to the final address")
             )
         default:
-            let text = String(decoding: response.body.prefix(200), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            let text = String(decoding: response.body.prefix(200), as: UTF8.self).trimmingCharacters(
+                in: .whitespacesAndNewlines)
             return .failure(.rejected(status: status, message: text))
         }
     }

@@ -49,8 +49,9 @@ enum TLSDiagnosis {
         case CURLE_SSL_CONNECT_ERROR, CURLE_SEND_ERROR, CURLE_RECV_ERROR, CURLE_GOT_NOTHING:
             // TLS 1.3 tells of a client certificate wanted or refused after the handshake, at the
             // first read: a receive error carrying the server's alert.
-            return alert(in: failure.message) ?? (failure.code == CURLE_SSL_CONNECT_ERROR
-                ? "the TLS handshake failed (\(failure.message))" : nil)
+            return alert(in: failure.message)
+                ?? (failure.code == CURLE_SSL_CONNECT_ERROR
+                    ? "the TLS handshake failed (\(failure.message))" : nil)
         case CURLE_SSL_CERTPROBLEM:
             return "the client certificate or key could not be used (\(failure.message))"
         case CURLE_SSL_CACERT_BADFILE:

@@ -36,10 +36,20 @@ public enum ChildProcess {
 
     /// Runs `executable` with `arguments` (standard input from `/dev/null`) and waits for it,
     /// killing it after `timeout`. `environment` replaces the test's environment when given.
+    ///
+    /// An executable the package did not build is a program of the machine, found through
+    /// ``TestRequirements/command(_:)``: a name (`rsvg-convert`) or a path (`/bin/sh`) that
+    /// `Tests/requirements.txt` lists.
+    ///
+    /// - Throws: ``TestRequirements/Unmet`` for a program not listed or not installed,
+    ///   ``SpawnError`` when the child cannot start.
     public static func run(
         _ executable: String, _ arguments: [String], timeout: Duration = .seconds(120),
         environment: [String: String]? = nil
     ) throws -> Outcome {
+        let executable =
+            executable.hasPrefix(BuiltProduct.directory.path + "/")
+            ? executable : try TestRequirements.command(executable)
         let scratch = try ScratchDirectory(prefix: "child-process")
         let outputPath = scratch.path("stdout").path
         let errorPath = scratch.path("stderr").path

@@ -6,11 +6,12 @@ import Testing
 /// (tmux) receives under NO_COLOR, --color and a [theme].
 @Suite(
     "Colour in tmux", .tags(.tmux, .process, .slow),
-    .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux"), "tmux is not installed"),
     .enabled(if: BuiltProduct.isBuilt("timerdeck"), "build timerdeck first"))
 struct ColourTmuxTests {
     @Test("NO_COLOR: no colour, bold and reverse kept; --color always and never; #rrggbb as the nearest of 256")
     func coloursInATerminal() throws {
+        // What tmux-colour.sh runs besides bash (Tests/requirements.txt).
+        try TestRequirements.commands("tmux")
         // Output goes to files, not a pipe, so the tmux server the script starts cannot hold it open.
         let outcome = try ChildProcess.run(
             "/bin/bash", [RepositoryFile.path("Tests/E2E/tmux-colour.sh"), BuiltProduct.path("timerdeck")],

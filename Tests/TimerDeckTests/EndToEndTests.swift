@@ -7,9 +7,10 @@ import Testing
 struct EndToEndTests {
     @Test(
         "The dashboard in tmux at 80×24 and 120×40: keys, tracking, scrolling, resize, quit, faults",
-        .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux"), "tmux is not installed"),
         .enabled(if: BuiltProduct.isBuilt("timerdeck"), "build timerdeck first"))
     func dashboardInTmux() throws {
+        // What tmux-dashboard.sh runs besides bash (Tests/requirements.txt).
+        try TestRequirements.commands("tmux", "pgrep", "python3")
         let script = RepositoryFile.path("Tests/E2E/tmux-dashboard.sh")
         // Output goes to files, not a pipe, so tmux servers started by the script cannot hold it open.
         let outcome = try ChildProcess.run(

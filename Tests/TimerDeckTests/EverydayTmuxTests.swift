@@ -8,11 +8,12 @@ import Testing
 /// restart keeps every timer once, after `q` and after `kill -9`.
 @Suite(
     "Everyday timers in tmux", .tags(.tmux, .process, .slow),
-    .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux"), "tmux is not installed"),
     .enabled(if: BuiltProduct.isBuilt("timerdeck"), "build timerdeck first"))
 struct EverydayTmuxTests {
     @Test("Each scenario passes every check in a real terminal", arguments: ["alarm", "laps", "restart"])
     func scenario(_ name: String) throws {
+        // What tmux-everyday.sh runs besides bash (Tests/requirements.txt).
+        try TestRequirements.commands("tmux", "pgrep")
         // Output goes to files, not a pipe, so the tmux server the script starts cannot hold it open.
         let outcome = try ChildProcess.run(
             "/bin/bash", [RepositoryFile.path("Tests/E2E/tmux-everyday.sh"), BuiltProduct.path("timerdeck"), name],

@@ -7,7 +7,6 @@ import Testing
 /// running at quit, SIGTERM and `kill -9`.
 @Suite(
     "The live dashboard fails safe in tmux", .tags(.tmux, .process, .slow),
-    .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux"), "tmux is not installed"),
     .enabled(if: BuiltProduct.isBuilt("timerdeck"), "build timerdeck first"))
 struct FailSafeTmuxTests {
     @Test(
@@ -15,6 +14,8 @@ struct FailSafeTmuxTests {
         arguments: ["installed", "descriptors", "disk-full", "vt52", "hooks-quit", "hooks-sigterm", "hooks-kill9"])
     func scenario(_ name: String) throws {
         let build = BuiltProduct.directory.deletingLastPathComponent().deletingLastPathComponent()
+        // What tmux-fail-safe.sh runs besides bash (Tests/requirements.txt).
+        try TestRequirements.commands("tmux", "pgrep", "pkill", "unshare")
         // Output goes to files, not a pipe, so the tmux server the script starts cannot hold it open.
         let outcome = try ChildProcess.run(
             "/bin/bash",

@@ -6,11 +6,12 @@ import Testing
 /// (tmux), read line by line.
 @Suite(
     "The plain mode in tmux", .tags(.tmux, .process, .slow),
-    .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux"), "tmux is not installed"),
     .enabled(if: BuiltProduct.isBuilt("timerdeck"), "build timerdeck first"))
 struct PlainTmuxTests {
     @Test("--plain: one line per event in order, the keys, r's report, no screen drawing, the terminal restored")
     func plainModeLineByLine() throws {
+        // What tmux-plain.sh runs besides bash (Tests/requirements.txt).
+        try TestRequirements.commands("tmux")
         // Output goes to files, not a pipe, so the tmux server the script starts cannot hold it open.
         let outcome = try ChildProcess.run(
             "/bin/bash", [RepositoryFile.path("Tests/E2E/tmux-plain.sh"), BuiltProduct.path("timerdeck")],

@@ -24,10 +24,11 @@ final class CollectorProcess {
 
     private let server: LocalCollector
 
-    /// Starts the collector (``LocalCollector``) with `arguments` (e.g. `["--fail-first", "2"]`).
+    /// Starts the collector (``LocalCollector``) with `arguments` (e.g. `["--fail-first", "2"]`),
+    /// its `python3` found through the test requirements list (``TestRequirements``).
     init(_ arguments: [String] = []) throws {
         do {
-            server = try LocalCollector(arguments, startTimeout: callbackTimeout)
+            server = try LocalCollector(arguments, startTimeout: callbackTimeout, programs: TestRequirements.command)
         } catch let failure as LocalCollector.StartFailure {
             throw CollectorFailure(failure.description)
         }

@@ -39,6 +39,12 @@ extension LoopbackServerSuites {
                 access: access)
         }
 
+        /// The test CA and certificates (``TLSFixture``), which `openssl` makes.
+        static func certificates() throws -> TLSFixture {
+            try TestRequirements.commands("openssl")
+            return try TLSFixture()
+        }
+
         /// A file holding `text`, readable by its owner only.
         static func secretFile(_ text: String, in scratch: ScratchDirectory) throws -> String {
             let path = try scratch.write(text, to: "password")
@@ -52,7 +58,7 @@ extension LoopbackServerSuites {
 
         @Test("Over TLS with the right password, a 10-minute scene's every point is in Prometheus once")
         func rightCredentialsDeliverEveryPoint() throws {
-            let tls = try TLSFixture()
+            let tls = try Self.certificates()
             let prometheus = try Self.prometheus(tls)
             let password = try Self.secretFile(Self.password + "\n", in: tls.scratch)
             let scene = try UploadPipelineTests.Scene(sink: { _ in
@@ -70,7 +76,7 @@ extension LoopbackServerSuites {
             "A wrong password: refused with the server's words, the batches kept; the fixed file is read by the next attempt and they all go"
         )
         func wrongPasswordIsRefusedKeptThenDelivered() throws {
-            let tls = try TLSFixture()
+            let tls = try Self.certificates()
             let prometheus = try Self.prometheus(tls)
             let password = try Self.secretFile("wrong", in: tls.scratch)
             let scene = try UploadPipelineTests.Scene(sink: { _ in
@@ -98,7 +104,7 @@ extension LoopbackServerSuites {
 
         @Test("A certificate no trusted authority signed: refused in words, retried, the batches kept")
         func untrustedCertificateIsRefusedAndKept() throws {
-            let tls = try TLSFixture()
+            let tls = try Self.certificates()
             let prometheus = try Self.prometheus(tls, certificate: "self-signed.pem")
             let password = try Self.secretFile(Self.password, in: tls.scratch)
             let scene = try UploadPipelineTests.Scene(sink: { _ in
@@ -119,7 +125,7 @@ extension LoopbackServerSuites {
 
         @Test("An expired certificate says when it expired")
         func expiredCertificateSaysWhen() throws {
-            let tls = try TLSFixture()
+            let tls = try Self.certificates()
             let prometheus = try Self.prometheus(tls, certificate: "expired.pem")
             let password = try Self.secretFile(Self.password, in: tls.scratch)
             let sink = try Self.sink(prometheus.endpoint, tls: tls, passwordFile: password, instance: "expired")
@@ -132,7 +138,7 @@ extension LoopbackServerSuites {
 
         @Test("A certificate for another host name says so")
         func wrongHostNameSaysSo() throws {
-            let tls = try TLSFixture()
+            let tls = try Self.certificates()
             let prometheus = try Self.prometheus(tls)
             let password = try Self.secretFile(Self.password, in: tls.scratch)
             let endpoint = "https://127.0.0.1:\(prometheus.port)/api/v1/write"
@@ -147,7 +153,7 @@ extension LoopbackServerSuites {
 
         @Test("A server that requires a client certificate takes the CA's, and says it wants one without it")
         func clientCertificate() throws {
-            let tls = try TLSFixture()
+            let tls = try Self.certificates()
             let prometheus = try Self.prometheus(tls, clientCertificates: true)
             let password = try Self.secretFile(Self.password, in: tls.scratch)
             let without = try Self.sink(prometheus.endpoint, tls: tls, passwordFile: password, instance: "mtls")

@@ -19,15 +19,15 @@ struct TimerDeckProcess {
     private let errors = Pipe()
 
     /// Starts `timerdeck --headless --script script` with `arguments` after it, as user `nobody`
-    /// (through `setpriv`) when `unprivileged`, with `environment` added to this process's, its
-    /// standard output into the file `output` if given.
+    /// (through `setpriv`, found through ``TestRequirements``) when `unprivileged`, with
+    /// `environment` added to this process's, its standard output into the file `output` if given.
     init(
         script: String, _ arguments: [String], unprivileged: Bool = false, environment: [String: String] = [:],
         output: URL? = nil
     ) throws {
         let command = [Self.binary, "--headless", "--script", script] + arguments
         if unprivileged && getuid() == 0 {
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+            process.executableURL = URL(fileURLWithPath: try TestRequirements.command("setpriv"))
             process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups"] + command
         } else {
             process.executableURL = URL(fileURLWithPath: command[0])
