@@ -25,7 +25,8 @@ let package = Package(
     traits: [
         .trait(
             name: "Dashboard",
-            description: "The timerdeck dashboard, its tools and tests and their packages (GRDB, TOMLKit, swift-argument-parser, swift-collections, swift-protobuf, swift-async-algorithms)."
+            description: "The timerdeck dashboard, its tools and tests and their packages (GRDB, TOMLKit, "
+                + "swift-argument-parser, swift-collections, swift-protobuf, swift-async-algorithms)."
         ),
         .default(enabledTraits: dashboard),
     ],
@@ -38,8 +39,8 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
-        // For RunLoopKitTests only: third-party time operators (debounce, throttle, timer) checked
-        // exactly under VirtualTime. No library depends on it, so a client's build does not grow.
+        // For RunLoopKitTestingTests only: third-party time operators (debounce, throttle, timer)
+        // checked exactly under VirtualTime. No library depends on it, so a client's build does not grow.
         .package(url: "https://github.com/apple/swift-async-algorithms", from: "1.1.4"),
     ],
     targets: [
@@ -64,11 +65,12 @@ let package = Package(
         // Foundation's names (`Timer`, `RunLoop`, `Date`, `TimeInterval`) over RunLoopKit, with
         // FoundationEssentials for the date types and never all of Foundation.
         .target(name: "RunLoopKitFoundationCompat", dependencies: ["RunLoopKit"]),
-        // Tests on virtual time under swift-testing (a trait) and XCTest (a helper): it imports the
-        // test frameworks, and through them Foundation, which RunLoopKit itself never does.
-        // Its C part defines the executable's `clock_gettime`, so that `ContinuousClock.now` and
-        // `SuspendingClock.now` read virtual time in a scope: only a process that links this
-        // library pays for it.
+        // Tests on virtual time: the process-wide VirtualTime scope (the runtime's global-executor
+        // hook), the loop's test operations and registrations, a swift-testing trait and XCTest
+        // helpers. It imports the test frameworks, and through them Foundation, which RunLoopKit
+        // itself never does. Its C part defines the executable's `clock_gettime`, so that
+        // `ContinuousClock.now` and `SuspendingClock.now` read virtual time in a scope, and swaps the
+        // runtime's hook: only a process that links this library pays for it.
         .target(name: "RunLoopKitTesting", dependencies: ["RunLoopKit", "CVirtualClockReads"]),
         .target(name: "CVirtualClockReads"),
         .target(
@@ -89,6 +91,8 @@ let package = Package(
             name: "TimerDeck",
             dependencies: [
                 "RunLoopKit",
+                // The lifetime lab's target–action timers (Objective-C's idioms).
+                "RunLoopKitFoundationCompat",
                 "TerminalUI",
                 "Uploads",
                 dashboardProduct("TOMLKit", package: "TOMLKit"),
@@ -114,6 +118,8 @@ let package = Package(
             dependencies: [
                 "RunLoopKit",
                 "RunLoopKitFoundationCompat",
+                // `RunLoop.advance(by:)`: the virtual-day and callout rows move virtual time by hand.
+                "RunLoopKitTesting",
                 "CPseudoTerminal",
                 "CTimerLibraries",
                 dashboardProduct("ArgumentParser", package: "swift-argument-parser"),
@@ -148,7 +154,8 @@ let package = Package(
             name: "RunLoopKitFoundationCompatTests",
             dependencies: ["RunLoopKitFoundationCompat", "RunLoopKit", "TestSupport"]
         ),
-        // Every code example of RunLoopKit's and RunLoopKitFoundationCompat's documentation, compiled.
+        // Every code example of the documentation of RunLoopKit, RunLoopKitFoundationCompat and
+        // RunLoopKitTesting, compiled.
         .testTarget(
             name: "DocumentationExampleTests",
             dependencies: [
@@ -163,11 +170,15 @@ let package = Package(
         .testTarget(
             name: "RunLoopKitTests",
             dependencies: [
-                "RunLoopKit", "RunLoopKitTesting", "TestSupport",
-                .product(name: "MetricsTestKit", package: "swift-metrics"),
+                "RunLoopKit", "TestSupport", .product(name: "MetricsTestKit", package: "swift-metrics"),
+            ]),
+        // VirtualTime, the loop's test operations and registrations, the trait and the XCTest helpers.
+        .testTarget(
+            name: "RunLoopKitTestingTests",
+            dependencies: [
+                "RunLoopKitTesting", "RunLoopKit", "CVirtualClockReads",
                 dashboardProduct("AsyncAlgorithms", package: "swift-async-algorithms"),
             ]),
-        .testTarget(name: "RunLoopKitTestingTests", dependencies: ["RunLoopKitTesting", "RunLoopKit"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TestSupport"]),
         // Imports the executable too, to check its command-line parsing.
         .testTarget(

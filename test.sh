@@ -3,7 +3,7 @@
 # `swift test` (arguments are passed on, e.g. `./test.sh --filter Snapshot`).
 #
 # The library's tests need the toolchain alone:
-#   swift test --filter 'RunLoopKitTests|RunLoopKitFoundationCompatTests|DocumentationExampleTests'
+#   swift test --filter 'RunLoopKitTests|RunLoopKitTestingTests|RunLoopKitFoundationCompatTests|DocumentationExampleTests'
 # The packages are those of Tests/requirements.txt, each line a package, the kind of what it
 # provides, its name and why: a command (tmux, prometheus, ...) must be on PATH, a library
 # (libev.so.4, ...) known to the dynamic loader, a build package installed.

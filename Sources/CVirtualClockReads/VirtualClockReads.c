@@ -13,16 +13,18 @@
 
 typedef int (*clock_gettime_fn)(clockid_t, struct timespec *);
 
-// RunLoopKit's side (VirtualTime.swift): the active scope's reading of `clock` (CLOCK_BOOTTIME or
-// CLOCK_MONOTONIC), false when no scope is active; and the switch it turns on and off with.
+// RunLoopKitTesting's side (RuntimeHook.swift): the active scope's reading of `clock`
+// (CLOCK_BOOTTIME or CLOCK_MONOTONIC), false when no scope is active; and, as the executable
+// starts, the switch it turns the virtual reads on and off with and whether `swift_get_time` was
+// located (without it no read is virtual).
 extern bool runloopkit_virtual_clock_read(int clock, struct timespec *time);
-extern void runloopkit_virtual_clock_reads_attach(void (*set_active)(bool));
+extern void runloopkit_virtual_clock_reads_attach(void (*set_active)(bool), bool located);
 
 static _Atomic(bool) active = false;
 static _Atomic(clock_gettime_fn) real_clock_gettime = NULL;
 // `swift_get_time`'s code: a call returning into it is the runtime reading its clocks. It calls
-// glibc's with `call`, not a tail jump (checked on the Swift 6.3 runtime for x86_64); a runtime
-// built otherwise would leave the reads real, and the tests on them would fail.
+// glibc's with `call`, not a tail jump (checked on the Swift 6.3 runtime for x86_64); on a runtime
+// built otherwise the reads stay real, which the first scope finds and reports.
 static uintptr_t swift_get_time_start = 0;
 static uintptr_t swift_get_time_end = 0;
 
@@ -42,11 +44,13 @@ __attribute__((constructor)) static void attach(void) {
     void *symbol = dlsym(RTLD_DEFAULT, "swift_get_time");
     Dl_info info;
     const ElfW(Sym) *entry = NULL;
-    if (symbol != NULL && dladdr1(symbol, &info, (void **)&entry, RTLD_DL_SYMENT) != 0 && entry != NULL) {
+    bool located =
+        symbol != NULL && dladdr1(symbol, &info, (void **)&entry, RTLD_DL_SYMENT) != 0 && entry != NULL;
+    if (located) {
         swift_get_time_start = (uintptr_t)symbol;
         swift_get_time_end = swift_get_time_start + entry->st_size;
-        runloopkit_virtual_clock_reads_attach(set_active);
     }
+    runloopkit_virtual_clock_reads_attach(set_active, located);
 }
 
 int clock_gettime(clockid_t clock, struct timespec *time) {

@@ -6,12 +6,13 @@ import Testing
 /// A swift-testing trait that runs a test on virtual time: `@Test(.virtualTime)`.
 ///
 /// The test's body runs as a task on a new `RunLoop` on a `VirtualClock`,
-/// on a thread of its own, through `VirtualTime.test(on:timeLimit:checkingLeaks:resolution:_:)`:
-/// its tasks (`Task {}` included) run on the loop, its sleeps take virtual time, and a runaway, a
-/// deadlock, a leak or the real-time limit fails it with a `VirtualTimeError`. `ContinuousClock.now`
-/// and `SuspendingClock.now` read the loop's virtual time too: this library's C part defines the
-/// process's `clock_gettime`, and gives the runtime's `swift_get_time` the scope's reading (see
-/// `VirtualTime`). The body reaches the loop through ``currentLoop``.
+/// on a thread of its own, as ``VirtualTime/test(on:timeLimit:checkingLeaks:resolution:_:)`` runs
+/// one: its tasks (`Task {}` included) run on the loop, its sleeps take virtual time, and a
+/// runaway, a deadlock, a leak, the real-time limit or a runtime the scope cannot take over fails
+/// it with a ``VirtualTimeError``. `ContinuousClock.now` and `SuspendingClock.now` read the loop's
+/// virtual time too: this library's C part defines the process's `clock_gettime`, and gives the
+/// runtime's `swift_get_time` the scope's reading (see ``VirtualTime``). The body reaches the loop
+/// through ``currentLoop``.
 ///
 /// That scope takes over the runtime's global executor for the whole process, and swift-testing
 /// runs tests in parallel in one process: so each test with the trait runs in a child process of
@@ -25,9 +26,9 @@ import Testing
 /// }
 /// ```
 public struct VirtualTimeTrait: TestTrait, SuiteTrait, TestScoping {
-    /// The real time a test may take before it fails with `VirtualTimeError.Kind.watchdog`.
+    /// The real time a test may take before it fails with ``VirtualTimeError/Kind/watchdog``.
     public var timeLimit: Duration
-    /// Whether timers and sleepers left when the test ends fail it (`VirtualTimeError.Kind.leaked`).
+    /// Whether timers and sleepers left when the test ends fail it (``VirtualTimeError/Kind/leaked``).
     public var checkingLeaks: Bool
     /// What the runtime's sleeps (`Task.sleep`, `ContinuousClock`) are rounded up to a multiple of.
     /// Their deadlines are read on the loop's virtual time in a process that links this library,
@@ -65,14 +66,23 @@ public struct VirtualTimeTrait: TestTrait, SuiteTrait, TestScoping {
             // The test's body may escape into the task below: the drive waits for it to end.
             let body = UncheckedSendable(function)
             let run = VirtualRun()
-            // The loop is made on a thread of its own, which waits for the test's task to be made
-            // here (with this task's task-locals: the running test's), then drives it.
+            // The loop is made on a thread of its own, which checks that its scope can be installed
+            // (if not, the test fails before its task is made), waits for the test's task to be
+            // made here (with this task's task-locals: the running test's), then installs the
+            // scope and drives it: only from then on do the runtime's jobs run on the loop.
             let go = DispatchSemaphore(value: 0)
-            let (handle, executor) = await withCheckedContinuation { made in
+            typealias Made = Result<(handle: RunLoopKit.RunLoop.Handle, executor: any TaskExecutor), VirtualTimeError>
+            let scope = await withCheckedContinuation { (made: CheckedContinuation<Made, Never>) in
                 Thread.detachNewThread { [timeLimit, checkingLeaks, resolution] in
                     let loop = RunLoopKit.RunLoop(clock: .virtual(VirtualClock()))
-                    let executor = VirtualTime.scope(for: loop.handle, resolution: resolution)
-                    made.resume(returning: (loop.handle, executor))
+                    let executor: any TaskExecutor
+                    do throws(VirtualTimeError) {
+                        executor = try VirtualTime.scope(for: loop, resolution: resolution)
+                    } catch {
+                        made.resume(returning: .failure(error))
+                        return
+                    }
+                    made.resume(returning: .success((loop.handle, executor)))
                     go.wait()
                     do {
                         try VirtualTime.drive(
@@ -84,6 +94,7 @@ public struct VirtualTimeTrait: TestTrait, SuiteTrait, TestScoping {
                     }
                 }
             }
+            let (handle, executor) = try scope.get()
             Task(executorPreference: executor) {
                 do {
                     try await Self.$currentLoop.withValue(handle) { try await body.value() }

@@ -4,10 +4,10 @@ import XCTest
 extension XCTestCase {
     /// Runs `body` on virtual time: as a task on a new `RunLoop` on a
     /// `VirtualClock` bound to the calling thread, through
-    /// `VirtualTime.test(on:timeLimit:checkingLeaks:resolution:_:)` — its tasks run on the loop,
+    /// ``VirtualTime/test(on:timeLimit:checkingLeaks:resolution:_:)`` — its tasks run on the loop,
     /// its sleeps take virtual time, and a runaway, a deadlock, a leak or the real-time limit
-    /// throws a `VirtualTimeError` (a thrown error fails the test). `resolution` rounds the
-    /// runtime's sleeps, as in `VirtualTime.test`.
+    /// throws a ``VirtualTimeError`` (a thrown error fails the test). `resolution` rounds the
+    /// runtime's sleeps, as there.
     ///
     /// XCTest runs one test at a time in a process (and `swift test --parallel` runs workers as
     /// processes), so the process-wide scope needs no child process here. XCTest's own waits

@@ -74,26 +74,38 @@ public struct HTTPAccess: Sendable, Hashable {
         "user-agent", "x-prometheus-remote-write-version", "connection",
     ]
 
+    /// Whether the header `name` (in any case) is one the sink writes itself, which ``headers``
+    /// may not set.
+    public static func isReserved(_ name: String) -> Bool { reservedHeaders.contains(name.lowercased()) }
+
+    /// Why the reserved header `name` is refused, in the words of a message's clause.
+    public static func reservedHeaderProblem(_ name: String) -> String {
+        "the header \"\(name)\" is set by the uploads themselves; give credentials as a password or token file"
+    }
+
     /// The settings' own mistakes, before any request: a reserved header, a certificate without
     /// its key, a client key or TLS setting on a plain `http://` URL, credentials in clear text to
     /// another host unless ``allowPlainHTTP``.
     func check(scheme: String, host: String) throws(UploadError) {
-        if let name = headers.keys.sorted().first(where: { Self.reservedHeaders.contains($0.lowercased()) }) {
-            throw .invalidConfiguration(
-                "the header \"\(name)\" is set by the uploads themselves; give credentials as a password or token file")
+        if let name = headers.keys.sorted().first(where: Self.isReserved) {
+            throw .invalidConfiguration(Self.reservedHeaderProblem(name), setting: .headers)
         }
         if (certFile == nil) != (keyFile == nil) {
-            throw .invalidConfiguration("a client certificate needs both its certificate file and its key file")
+            throw .invalidConfiguration(
+                "a client certificate needs both its certificate file and its key file",
+                setting: certFile == nil ? .keyFile : .certFile)
         }
         guard scheme == "http" else { return }
-        if caFile != nil || certFile != nil || insecureSkipVerify {
-            throw .invalidConfiguration("TLS settings need an https:// upload URL")
+        let tlsSetting: UploadSetting? =
+            caFile != nil ? .caFile : certFile != nil ? .certFile : insecureSkipVerify ? .insecureSkipVerify : nil
+        if let tlsSetting {
+            throw .invalidConfiguration("TLS settings need an https:// upload URL", setting: tlsSetting)
         }
         if sendsCredentials && !allowPlainHTTP && !Self.isLoopback(host) {
             throw .invalidConfiguration(
                 "credentials would cross the network unencrypted to \(host); use an https:// URL "
-                    + "(or, on a network you trust, allow plain HTTP: uploads.allow_plain_http = true or --upload-allow-plain-http)"
-            )
+                    + "(or, on a network you trust, allow plain HTTP: uploads.allow_plain_http = true or --upload-allow-plain-http)",
+                setting: .url)
         }
     }
 

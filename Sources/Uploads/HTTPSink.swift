@@ -37,29 +37,30 @@ public final class HTTPSink: BatchSink {
 
     /// Creates a sink posting to `endpoint` in `format`, with `access`'s credentials and TLS settings.
     ///
-    /// - Throws: ``UploadError/invalidConfiguration(_:)`` when `endpoint` is not an absolute
-    ///   `http` or `https` URL with a host, `timeout` is not positive, or `access` is unusable
-    ///   (see ``HTTPAccess``): a reserved header, a certificate or key that cannot be loaded, TLS
-    ///   settings on `http://`, credentials in clear text to a host off loopback.
+    /// - Throws: ``UploadError/invalidConfiguration(_:setting:)``, naming the setting, when
+    ///   `endpoint` is not an absolute `http` or `https` URL with a host, `timeout` is not
+    ///   positive, or `access` is unusable (see ``HTTPAccess``): a reserved header, a certificate
+    ///   or key that cannot be loaded, TLS settings on `http://`, credentials in clear text to a
+    ///   host off loopback.
     public init(endpoint: String, timeout: Duration, format: Format = .json, access: HTTPAccess = HTTPAccess())
         throws(UploadError)
     {
         let shown = Self.masked(endpoint)
         guard let url = URL(string: endpoint) else {
-            throw .invalidConfiguration("the upload URL \"\(shown)\" is not a valid URL")
+            throw .invalidConfiguration("the upload URL \"\(shown)\" is not a valid URL", setting: .url)
         }
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
-            throw .invalidConfiguration("the upload URL \"\(shown)\" must start with http:// or https://")
+            throw .invalidConfiguration("the upload URL \"\(shown)\" must start with http:// or https://", setting: .url)
         }
         guard let host = url.host, !host.isEmpty else {
-            throw .invalidConfiguration("the upload URL \"\(shown)\" has no host name")
+            throw .invalidConfiguration("the upload URL \"\(shown)\" has no host name", setting: .url)
         }
         guard url.password == nil else {
             throw .invalidConfiguration(
-                "the upload URL holds a password; give the user name and a password file instead")
+                "the upload URL holds a password; give the user name and a password file instead", setting: .url)
         }
         guard timeout > .zero else {
-            throw .invalidConfiguration("the upload timeout must be positive, not \(timeout)")
+            throw .invalidConfiguration("the upload timeout must be positive, not \(timeout)", setting: .timeout)
         }
         try access.check(scheme: scheme, host: host)
         self.endpoint = url

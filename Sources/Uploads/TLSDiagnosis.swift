@@ -1,6 +1,8 @@
 import CCurl
 import Foundation
 
+import enum RunLoopKit.FileIO
+
 /// The TLS side of an ``HTTPSink``: its files checked before the first request, and failed
 /// handshakes in words.
 ///
@@ -18,26 +20,35 @@ enum TLSDiagnosis {
     /// Checks that `access`'s CA file, client certificate and key can be read and are PEM files
     /// of the right kind, so a wrong path is told at start and not at the first upload.
     ///
-    /// - Throws: ``UploadError/invalidConfiguration(_:)`` naming the file and what is wrong.
+    /// - Throws: ``UploadError/invalidConfiguration(_:setting:)`` naming the file, what is wrong
+    ///   and the setting that gave it.
     static func checkFiles(_ access: HTTPAccess) throws(UploadError) {
-        if let caFile = access.caFile { try check("CA file", caFile, holds: "CERTIFICATE") }
-        if let certFile = access.certFile { try check("client certificate file", certFile, holds: "CERTIFICATE") }
-        if let keyFile = access.keyFile { try check("client key file", keyFile, holds: "PRIVATE KEY") }
+        if let caFile = access.caFile { try check("CA file", caFile, holds: "CERTIFICATE", setting: .caFile) }
+        if let certFile = access.certFile {
+            try check("client certificate file", certFile, holds: "CERTIFICATE", setting: .certFile)
+        }
+        if let keyFile = access.keyFile { try check("client key file", keyFile, holds: "PRIVATE KEY", setting: .keyFile) }
     }
 
     /// Throws unless `path` can be read and holds a PEM block whose label ends in `label`
     /// (`CERTIFICATE`; `PRIVATE KEY` for `EC PRIVATE KEY` and `RSA PRIVATE KEY` too).
-    private static func check(_ role: String, _ path: String, holds label: String) throws(UploadError) {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw .invalidConfiguration("the \(role) \(path) cannot be read")
+    private static func check(_ role: String, _ path: String, holds label: String, setting: UploadSetting)
+        throws(UploadError)
+    {
+        let bytes: [UInt8]
+        do {
+            bytes = try FileIO.read(atPath: path)
+        } catch {
+            throw .invalidConfiguration("the \(role) \(path) cannot be read: \(error.reason)", setting: setting)
         }
-        let text = String(decoding: data, as: UTF8.self)
+        let text = String(decoding: bytes, as: UTF8.self)
         let hasBlock = text.split(separator: "\n").contains { line in
             line.hasPrefix("-----BEGIN ") && line.trimmingCharacters(in: .whitespaces).hasSuffix("\(label)-----")
         }
         guard hasBlock else {
-            let kind = label == "CERTIFICATE" ? "a PEM certificate" : "a PEM private key"
-            throw .invalidConfiguration("the \(role) \(path) holds no \(kind) (a \"-----BEGIN \(label)-----\" block)")
+            let kind = label == "CERTIFICATE" ? "PEM certificate" : "PEM private key"
+            throw .invalidConfiguration(
+                "the \(role) \(path) holds no \(kind) (a \"-----BEGIN \(label)-----\" block)", setting: setting)
         }
     }
 

@@ -12,8 +12,9 @@ import FoundationNetworking
 /// read, and a sink set up with a bad URL. A refusal of the credentials (401, 403, an unreadable
 /// file) is about the sink, not the batch: ``refusesCredentials``.
 public enum UploadError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The sink's settings are unusable: an invalid URL, a timeout that is not positive.
-    case invalidConfiguration(String)
+    /// The sink's settings are unusable: an invalid URL, a timeout that is not positive, a
+    /// reserved header, a TLS file that cannot be read; `setting` says which, when one is to blame.
+    case invalidConfiguration(String, setting: UploadSetting? = nil)
     /// No connection could be made or it broke: refused, host unknown, reset.
     case connectionFailed(destination: String, reason: String)
     /// The TLS handshake failed: an untrusted or expired server certificate, a certificate for
@@ -66,7 +67,7 @@ public enum UploadError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A sentence for the user: what failed and why.
     public var description: String {
         switch self {
-        case .invalidConfiguration(let reason):
+        case .invalidConfiguration(let reason, _):
             "Upload settings are invalid: \(reason)."
         case .connectionFailed(let destination, let reason):
             "Cannot reach \(destination): \(reason)."
@@ -105,4 +106,23 @@ public enum UploadError: Error, Sendable, Hashable, CustomStringConvertible {
         case .date(let date): "at \(date)"
         }
     }
+}
+
+/// The setting of an ``HTTPSink`` that ``UploadError/invalidConfiguration(_:setting:)`` is about,
+/// so that a program can name the option or config field that gave it.
+public enum UploadSetting: String, Sendable, Hashable, CaseIterable {
+    /// The endpoint URL.
+    case url
+    /// How long a request may take.
+    case timeout
+    /// ``HTTPAccess/headers``.
+    case headers
+    /// ``HTTPAccess/caFile``.
+    case caFile
+    /// ``HTTPAccess/certFile``.
+    case certFile
+    /// ``HTTPAccess/keyFile``.
+    case keyFile
+    /// ``HTTPAccess/insecureSkipVerify``.
+    case insecureSkipVerify
 }

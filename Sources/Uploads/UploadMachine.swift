@@ -142,6 +142,8 @@ public struct UploadMachine: Sendable {
     public private(set) var unsaved: UploadStatus.Unsaved?
     /// Samples in batches the server refused this run.
     public private(set) var refused: UploadStatus.Refused?
+    /// The batches behind ``refused``, with their samples: a batch refused again counts once.
+    private var refusedBatches: [UUID: Int] = [:]
     /// Samples this run delivered (acknowledged and recorded).
     public private(set) var deliveredThisRun = 0
     private var retryDeadline: Instant?
@@ -217,7 +219,10 @@ public struct UploadMachine: Sendable {
             switch result {
             case .success:
                 state = .recording(batch, failure: nil)
-                if refused?.error.refusesCredentials == true { refused = nil }
+                if refused?.error.refusesCredentials == true {
+                    refused = nil
+                    refusedBatches = [:]
+                }
                 return [.markSent(batch, lookup: rejected)]
             case .failure(let error) where error.isRetryable:
                 state = .recording(batch, failure: error)
@@ -332,7 +337,10 @@ public struct UploadMachine: Sendable {
         case .failure(let error):
             attempt.error = error
             if !error.isRetryable {
-                refused = UploadStatus.Refused(count: (refused?.count ?? 0) + batch.samples.count, error: error)
+                refusedBatches[batch.id] = batch.samples.count
+                refused = UploadStatus.Refused(
+                    count: refusedBatches.values.reduce(0, +), batches: refusedBatches.count,
+                    attempts: (refused?.attempts ?? 0) + 1, error: error)
             }
             if case .rejected(let code, _) = error { attempt.statusCode = code }
             if case .serverUnavailable(let code, _) = error { attempt.statusCode = code }

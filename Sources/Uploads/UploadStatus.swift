@@ -28,11 +28,32 @@ public struct UploadStatus: Sendable {
 
     /// Samples the server refused this run (a permanent rejection, e.g. samples older than a
     /// time-series database accepts), and the last reason.
+    ///
+    /// A batch refused for its credentials is tried again by the next upload: its samples count
+    /// once however often it is refused, and ``attempts`` says how often that was.
     public struct Refused: Sendable {
-        /// How many samples were in the refused batches this run.
+        /// How many samples the server refused this run, each counted once.
         public var count: Int
+        /// The batches they were in.
+        public var batches: Int
+        /// The deliveries the server refused: ``batches`` or more, as a refused batch may go again.
+        public var attempts: Int
         /// The server's answer to the last refused batch.
         public var error: UploadError
+
+        /// `count` samples in `batches` batches refused in `attempts` deliveries, the last with `error`.
+        public init(count: Int, batches: Int = 1, attempts: Int? = nil, error: UploadError) {
+            self.count = count
+            self.batches = batches
+            self.attempts = attempts ?? batches
+            self.error = error
+        }
+
+        /// "7 samples refused (1 batch, 3 attempts)".
+        public var summary: String {
+            "\(count) sample\(count == 1 ? "" : "s") refused (\(batches) batch\(batches == 1 ? "" : "es"), "
+                + "\(attempts) attempt\(attempts == 1 ? "" : "s"))"
+        }
     }
 
     /// The outbox totals as of the last write.

@@ -1,4 +1,5 @@
 import RunLoopKit
+import RunLoopKitTesting
 
 /// A simulated day on a virtual clock: a 60 fps display link, 1,000 repeating timers (every 1 s to
 /// 1,000 s) and 100 tasks sleeping in a loop (every 10 s to 1,000 s), moved through with

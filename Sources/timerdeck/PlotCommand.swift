@@ -8,17 +8,21 @@ struct PlotCommand: ParsableCommand {
         commandName: "plot",
         abstract: "Draw a --trace file as an SVG timeline: lanes, fires, lateness, nested runs, axis and legend.")
 
-    @Argument(help: "The trace (JSON Lines, as timerdeck --trace writes it).", completion: .file())
+    @Argument(
+        help: ArgumentHelp("The trace (JSON Lines, as timerdeck --trace writes it).", valueName: "TRACE"),
+        completion: .file())
     var trace: String
 
-    @Option(help: "Where the SVG goes.", completion: .file())
+    @Option(help: ArgumentHelp("Where the SVG goes.", valueName: "FILE"), completion: .file())
     var out: String
 
     // Taken as text and checked by `lateAfter(_:)`, so `--late -1ms` is reported as negative (not as
     // a missing value) and every bad value names what is accepted. ArgumentParser adds the default.
     @Option(
         parsing: .unconditional,
-        help: "Draw a fire as late from this far behind its scheduled time on (e.g. 0ms: any lateness).")
+        help: ArgumentHelp(
+            "Draw a fire as late from this far behind its scheduled time on (e.g. 0ms: any lateness).",
+            valueName: "DURATION"))
     var late: String = DurationText.setting(TracePlot.defaultLateAfter)
 
     /// The `--late` threshold written as `text`; the error says what is wrong and what is accepted.

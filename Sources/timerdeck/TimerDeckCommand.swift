@@ -25,7 +25,7 @@ struct TimerDeckCommand: ParsableCommand {
             timerdeck --print-config | --help | --version
             """,
         discussion: CommandHelp.discussion,
-        version: "timerdeck 0.1.0", subcommands: [PlotCommand.self])
+        version: "timerdeck 0.1.0", subcommands: [PlotCommand.self, ManualPageCommand.self])
 
     @Option(
         help: ArgumentHelp(
@@ -48,11 +48,12 @@ struct TimerDeckCommand: ParsableCommand {
     var noMouse = false
 
     // Taken as text and checked by `Config.validateColor`, so a bad value names the accepted ones
-    // in the project's words.
+    // in the project's words; the completions offer them.
     @Option(
         help: ArgumentHelp(
             "Colour: auto (unless NO_COLOR is set and not empty), always or never; [theme] in the config picks the colours.",
-            valueName: "WHEN"))
+            valueName: "WHEN"),
+        completion: .list(ColorChoice.allCases.map(\.rawValue)))
     var color: String?
 
     @Flag(
@@ -211,6 +212,9 @@ struct TimerDeckCommand: ParsableCommand {
             printError("timerdeck: \(error)")
             throw ExitCode(2)
         }
+        // First, while this is the only thread: no child (hook, notification) gets a credential,
+        // whether or not a timer drives the uploads.
+        settings.uploads.withholdCredentials()
         // Before anything can start a thread (opening the outbox does) and before ncurses is first
         // set up (the terminal check is): every thread inherits the mask, so the signals reach only
         // the run loop's signalfd (live) or the thread that ends a headless run, and a Ctrl-Z at

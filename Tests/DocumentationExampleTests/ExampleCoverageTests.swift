@@ -2,8 +2,8 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Every ```swift example in the documentation comments of RunLoopKit and RunLoopKitFoundationCompat
-/// and in their DocC articles appears, token for token, in a compiled file of this target — so an
+/// Every ```swift example in the documentation comments of RunLoopKit, RunLoopKitFoundationCompat
+/// and RunLoopKitTesting and in their DocC articles appears, token for token, in a compiled file of this target — so an
 /// example that calls an API that does not exist fails the build, and one left out fails here.
 @Suite("Documentation examples are compiled")
 struct ExampleCoverageTests {

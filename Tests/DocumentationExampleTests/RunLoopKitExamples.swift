@@ -44,8 +44,10 @@ private func timeControlExample() {
     let loop = RunLoop(clock: .controlled(time))
     time.setRate(1, per: 4)  // quarter speed
     time.pause()
-    time.step(loop)  // the next timer fires, then time stands still again
-    time.sleep(.seconds(30))  // a continuous-clock countdown jumps 30 s ahead
+    if let next = loop.nextFireDate(forMode: .default) {
+        time.advance(to: next)  // the next timer fires, then time stands still again
+    }
+    time.sleepMachine(for: .seconds(30))  // a continuous-clock countdown jumps 30 s ahead
 }
 
 private func dispatchTimerExample(loop: RunLoop, countdown: Countdown) {
@@ -114,20 +116,9 @@ private func performAfterExample(loop: RunLoop) {
 private final class Toast {
     func hideToast() {}
 
-    func performAfterWithTargetExample(loop: RunLoop) {
-        let request = loop.perform(after: .seconds(2), target: self) { [weak self] in self?.hideToast() }
-        request.cancel()  // or: loop.cancelPerformRequests(target: self)
-    }
-}
-
-private final class SearchField {
-    func search(_ text: String?) {}
-
-    func performActionExample(loop: RunLoop, query: String) {
-        loop.perform(after: .milliseconds(300), target: self, action: "search", argument: query) { owner, query in
-            owner.search(query as? String)
-        }
-        loop.cancelPerformRequests(target: self, action: "search", argument: query)  // typing went on
+    func performAfterExample(loop: RunLoop) {
+        let request = loop.perform(after: .seconds(2)) { [weak self] in self?.hideToast() }
+        request.cancel()
     }
 }
 
@@ -138,33 +129,6 @@ private func dispatchAfterExample() {
 private func timerHandleExample(timer: Timer) {
     let handle = timer.handle
     DispatchQueue.global().async { handle.invalidate() }  // from any thread
-}
-
-private final class Refresher {
-    func refresh() {}
-
-    func blockInUserInfoExample(loop: RunLoop) {
-        let timer = Timer.withBlockInUserInfo(fireAt: loop.now + .seconds(1), interval: .seconds(1), repeats: true) {
-            [weak self] _ in self?.refresh()
-        }
-        loop.add(timer, forMode: .default)
-    }
-}
-
-private enum WeakProxyExample {
-    final class Owner {
-        var timer: Timer?
-
-        init(loop: RunLoop) {
-            timer = Timer(
-                fireAt: loop.now + .seconds(1), interval: .seconds(1), repeats: true,
-                target: WeakProxy(self), action: WeakProxy.forward(Owner.tick))
-        }
-
-        func tick(_ timer: Timer) { print("tick") }
-
-        deinit { timer?.invalidate() }
-    }
 }
 
 private func signalSourceExample(loop: RunLoop, handle: @escaping (Int32) -> Void) throws {

@@ -1,5 +1,6 @@
 import Glibc
 import RunLoopKit
+import RunLoopKitTesting
 import Synchronization
 import Testing
 

@@ -1,5 +1,6 @@
 import Glibc
 import RunLoopKit
+import RunLoopKitTesting
 import Testing
 
 // The examples of the virtual-time operations and their errors (``VirtualTimeError``, the Testing

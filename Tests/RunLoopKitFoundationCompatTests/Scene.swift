@@ -28,7 +28,7 @@ struct Scene {
 
     /// The machine sleeps for `seconds`: wall time jumps, uptime does not.
     func sleepMachine(_ seconds: TimeInterval) {
-        clock.sleep(.seconds(seconds))
+        clock.sleepMachine(for: .seconds(seconds))
     }
 
     /// Marks the tracking mode common, as UIKit does on the main run loop.

@@ -1,6 +1,7 @@
 import AsyncAlgorithms
 import Glibc
 import RunLoopKit
+import RunLoopKitTesting
 import Synchronization
 import Testing
 
@@ -149,7 +150,7 @@ private func operatorRun(_ operatorCase: OperatorCase, clock choice: OperatorClo
     } else {
         start()
         // Something in the loop, so that its run jumps a virtual hour instead of returning.
-        let timer = Timer(interval: .seconds(3_600), repeats: false) { _ in }
+        let timer = Timer(fireAt: loop.now + .seconds(3_600), interval: .zero, repeats: false) { _ in }
         loop.add(timer, forMode: .default)
         loop.run(mode: .default)
     }

@@ -1,5 +1,6 @@
 import Dispatch
 import Glibc
+import RunLoopKitTesting
 import Testing
 
 @testable import RunLoopKit
@@ -35,7 +36,7 @@ struct RegistrationsTests {
         let reader = RunLoop.FileDescriptorSource(fileDescriptor: ends[0]) {}
         loop.add(reader, forMode: .default)
 
-        let file = "RunLoopKitTests/RegistrationsTests.swift"
+        let file = "RunLoopKitTestingTests/RegistrationsTests.swift"
         #expect(
             loop.registrations(inMode: .default).map(\.description) == [
                 "sleeper due at 2.000s made at \(file):\(sleepLine) in default",

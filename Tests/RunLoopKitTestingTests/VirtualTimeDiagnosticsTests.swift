@@ -1,4 +1,5 @@
 import Glibc
+import RunLoopKitTesting
 import Synchronization
 import Testing
 
@@ -20,7 +21,7 @@ struct VirtualTimeDiagnosticsTests {
         let error = #expect(throws: VirtualTimeError.self) { try loop.advance(by: .seconds(5)) }
         #expect(error?.kind == .runaway)
         #expect(error?.instant == ms(1_000))
-        let site = CreationSite(fileID: "RunLoopKitTests/VirtualTimeDiagnosticsTests.swift", line: line)
+        let site = CreationSite(fileID: "RunLoopKitTestingTests/VirtualTimeDiagnosticsTests.swift", line: line)
         #expect(error?.registrations.first?.site == site)
         #expect(error?.message.contains("50 passes ran with virtual time standing still at 1.000s") == true)
         #expect(error?.description.contains("timer \"spinner\" due at 1.000s made at \(site)") == true)
@@ -129,7 +130,7 @@ private func childDeadlockListsWhatWaits() throws -> String? {
         try VirtualTime.test(on: loop) { try await handle.sleep(for: .seconds(1), inModes: [.tracking]) }
         return "no error"
     } catch let error as VirtualTimeError {
-        let site = CreationSite(fileID: "RunLoopKitTests/VirtualTimeDiagnosticsTests.swift", line: line)
+        let site = CreationSite(fileID: "RunLoopKitTestingTests/VirtualTimeDiagnosticsTests.swift", line: line)
         return mismatch(error.kind, .deadlock) ?? mismatch(error.message.contains("the test's task waits"), true)
             ?? mismatch(
                 error.registrations.map(\.description), ["sleeper due at 1.000s made at \(site) in tracking"])
@@ -162,7 +163,7 @@ private func childLeaksAreListed() throws -> String? {
         }
         return "no error"
     } catch let error as VirtualTimeError {
-        let file = "RunLoopKitTests/VirtualTimeDiagnosticsTests.swift"
+        let file = "RunLoopKitTestingTests/VirtualTimeDiagnosticsTests.swift"
         return mismatch(error.kind, .leaked)
             ?? mismatch(
                 error.registrations.map(\.description),

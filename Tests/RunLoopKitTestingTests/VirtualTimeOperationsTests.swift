@@ -1,4 +1,5 @@
 import Glibc
+import RunLoopKitTesting
 import Testing
 
 @testable import RunLoopKit
@@ -198,18 +199,18 @@ struct VirtualTimeOperationsTests {
         }
     }
 
-    @Test("setWallClock(to:): only wall time moves, either way; a wall dispatch timer re-arms on it")
-    func setWallClockMovesWallOnly() throws {
+    @Test("setWall(to:): only wall time moves, either way; a wall dispatch timer re-arms on it")
+    func setWallMovesWallOnly() throws {
         let (loop, clock) = makeVirtualLoop()
         let log = Transcript()
         oneShot("timer", at: 3_600_000, on: loop, into: log)
         let timers = dispatchTimers(on: loop, into: log)
         let wallStart = clock.now(.wall)
-        try loop.setWallClock(to: wallStart - .seconds(600))
+        try loop.setWall(to: wallStart - .seconds(600))
         try loop.advance(by: .seconds(3_600))
         #expect(log.entries == ["timer at 3600000", "uptime at 3600000", "continuous at 3600000"])
         #expect(clock.now(.wall) == wallStart + .seconds(3_000))
-        try loop.setWallClock(to: wallStart + .seconds(7_200))
+        try loop.setWall(to: wallStart + .seconds(7_200))
         #expect(log.entries.last == "wall at 3600000", "set past its deadline, it fires at once")
         #expect(loop.now == ms(3_600_000))
         #expect(clock.now(.continuous) == Instant.zero + .seconds(3_600))

@@ -1,5 +1,6 @@
 import Glibc
 import RunLoopKit
+import RunLoopKitTesting
 import Synchronization
 import Testing
 
@@ -61,7 +62,7 @@ struct VirtualTimeTests {
     func runawayTimerThrows() async {
         await #expect(processExitsWith: .success) {
             let (line, error) = spinningTimer()
-            let site = CreationSite(fileID: "RunLoopKitTests/VirtualTimeTests.swift", line: line)
+            let site = CreationSite(fileID: "RunLoopKitTestingTests/VirtualTimeTests.swift", line: line)
             let matches =
                 error?.kind == .runaway && error?.instant == Instant.zero + .seconds(1)
                 && error?.registrations.first?.site == site
@@ -144,7 +145,7 @@ private func sleepChain(inScope: Bool) throws -> [String] {
     } else {
         start()
         // Something in the loop, so that its run jumps ten virtual hours instead of returning.
-        let timer = Timer(interval: .seconds(36_000), repeats: false) { _ in }
+        let timer = Timer(fireAt: loop.now + .seconds(36_000), interval: .zero, repeats: false) { _ in }
         loop.add(timer, forMode: .default)
         loop.run(mode: .default)
     }
@@ -210,7 +211,7 @@ private func runtimeClockReads() throws -> [String] {
         Task {
             let (continuous, suspending) = (ContinuousClock.now, SuspendingClock.now)
             try await Task.sleep(for: .nanoseconds(1_500_000_001))
-            clock.sleep(.seconds(10))
+            clock.sleepMachine(for: .seconds(10))
             record("continuous \(continuous.duration(to: .now)), suspending \(suspending.duration(to: .now))")
         }
     }

@@ -5,17 +5,11 @@ import Testing
 
 @testable import RunLoopKit
 
-/// Behaviours where RunLoopKit once differed from CFRunLoop, libdispatch or Darwin's NSObject
-/// performs, each named after its rule id in runloop-reference.md.
-@Suite("CF parity: C-T6/C-T7, C-T8, C-D1, C-G3, C-G4, C-M12/C-G10, C-P1, C-P2")
+/// Behaviours where RunLoopKit once differed from CFRunLoop or libdispatch, each named after its
+/// rule id in runloop-reference.md; Darwin's NSObject performs (C-P1, C-P2) are
+/// RunLoopKitFoundationCompat's, tested with it.
+@Suite("CF parity: C-T6/C-T7, C-T8, C-D1, C-G3, C-G4, C-M12/C-G10")
 struct CFParityTests {
-    private final class Payload: Hashable {
-        static func == (lhs: Payload, rhs: Payload) -> Bool { lhs === rhs }
-        func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
-    }
-
-    private final class Target {}
-
     @Test("C-T8, decisions.md 1: an invalidated repeating timer reports the last date it fired")
     func invalidatedTimerKeepsLastFireDate() {
         let (loop, _) = makeVirtualLoop()
@@ -139,52 +133,5 @@ struct CFParityTests {
             #expect(!modes.isEmpty && modes.allSatisfy { $0 == .default }, "\(modes)")
             timer.cancel()
         }
-    }
-
-    @Test(
-        "C-P1: a delayed perform keeps its target and argument alive until its action has run, and lets go right after")
-    func performKeepsTargetAndArgumentUntilRun() {
-        let (loop, _) = makeVirtualLoop()
-        weak var weakTarget: Target?
-        weak var weakPayload: Payload?
-        var aliveDuringAction = false
-        do {
-            let target = Target()
-            let payload = Payload()
-            weakTarget = target
-            weakPayload = payload
-            loop.perform(after: .milliseconds(10), target: target, action: "refresh", argument: payload) { _, _ in }
-            loop.perform(after: .milliseconds(20), target: target) {
-                aliveDuringAction = weakTarget != nil
-            }
-        }
-        #expect(weakTarget != nil && weakPayload != nil)
-        loop.run(until: ms(15))
-        #expect(weakPayload == nil, "released right after its action")
-        loop.run(until: ms(30))
-        #expect(aliveDuringAction, "the plain perform held its target while its block ran")
-        #expect(weakTarget == nil)
-    }
-
-    @Test("C-P2: cancel by target, action and argument cancels only the matching requests")
-    func cancelByTargetActionAndArgument() {
-        let (loop, _) = makeVirtualLoop()
-        let target = Target()
-        let other = Target()
-        var ran: [String] = []
-        loop.perform(after: .milliseconds(10), target: target, action: "search", argument: "a") { _, arg in
-            ran.append("search \(arg!)")
-        }
-        loop.perform(after: .milliseconds(10), target: target, action: "search", argument: "b") { _, arg in
-            ran.append("search \(arg!)")
-        }
-        loop.perform(after: .milliseconds(10), target: target, action: "save") { _, _ in ran.append("save") }
-        loop.perform(after: .milliseconds(10), target: other, action: "search", argument: "a") { _, _ in
-            ran.append("other")
-        }
-        loop.cancelPerformRequests(target: target, action: "search", argument: "a")
-        loop.cancelPerformRequests(target: target, action: "save", argument: "x")
-        loop.run(until: ms(20))
-        #expect(ran.sorted() == ["other", "save", "search b"])
     }
 }

@@ -159,7 +159,7 @@ struct VirtualDispatchTimerTests {
             let (loop, clock, timer, events) = makeTimer(clock: kind)
             timer.schedule(deadline: .after(.seconds(60)))
             timer.resume()
-            clock.sleep(.seconds(61))
+            clock.sleepMachine(for: .seconds(61))
             loop.run(until: ms(10))
             #expect(events().map(\.0) == expected, "\(kind)")
         }

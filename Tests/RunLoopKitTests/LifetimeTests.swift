@@ -27,7 +27,8 @@ private final class Owner {
     }
 }
 
-@Suite("Lifetime-safe timers (seeds L1–L3, decisions.md 11, runloop-reference 1.8)", .serialized)
+/// The target–action remedies (L1, L2b–L2d) are RunLoopKitFoundationCompat's, tested with it.
+@Suite("Lifetime-safe timers (seeds L2a, L2e, L3, runloop-reference 1.8)", .serialized)
 struct LifetimeTests {
     /// Runs a scene where an owner schedules a timer it holds, drops the owner after two fires, and
     /// runs on; returns (callouts before drop, whether the owner was freed, callouts seen after).
@@ -53,17 +54,6 @@ struct LifetimeTests {
         return (freed, (weakOwner?.callouts ?? before) - before, timer, deinits)
     }
 
-    @Test("L1: a strong-target timer keeps its owner alive and firing until invalidated")
-    func strongTargetLeaks() {
-        let (freed, after, timer, deinits) = scene { owner, _ in
-            Timer(fireAt: ms(100), interval: .milliseconds(100), repeats: true, target: owner, action: Owner.tick)
-        }
-        #expect(!freed, "the run loop holds the timer, the timer its target: deinit never runs")
-        #expect(after == 8, "it keeps firing after its screen is gone")
-        timer.invalidate()
-        #expect(deinits.count == 1, "only invalidate frees it")
-    }
-
     @Test("L3: a block that captures its owner strongly recreates the cycle")
     func strongCaptureLeaks() {
         let (freed, _, timer, deinits) = scene { owner, _ in
@@ -83,47 +73,6 @@ struct LifetimeTests {
         }
         #expect(freed && after == 0)
         #expect(!timer.isValid, "the owner's deinit invalidated it")
-    }
-
-    @Test("L2b: the block in the user info with a long-lived target frees the owner")
-    func blockInUserInfo() {
-        let (freed, after, timer, _) = scene { owner, _ in
-            Timer.withBlockInUserInfo(fireAt: ms(100), interval: .milliseconds(100), repeats: true) {
-                [weak owner] timer in
-                owner?.tick(timer)
-            }
-        }
-        #expect(freed && after == 0 && !timer.isValid)
-    }
-
-    @Test("L2c/decision 11: a weak-target timer frees the owner and invalidates itself at its next fire")
-    func weakTargetInvalidatesItself() {
-        let (loop, _) = makeVirtualLoop()
-        weak var weakOwner: Owner?
-        var timer: Timer?
-        do {
-            let owner = Owner()
-            weakOwner = owner
-            timer = Timer.weakTarget(
-                owner, fireAt: ms(100), interval: .milliseconds(100), repeats: true, action: Owner.tick)
-            loop.add(timer!, forMode: .default)
-            loop.run(until: ms(250))
-            #expect(owner.callouts == 2)
-        }
-        #expect(weakOwner == nil, "freed as soon as it is dropped")
-        #expect(timer!.isValid, "not yet: the timer finds out at its next fire")
-        loop.run(until: ms(310))
-        #expect(!timer!.isValid, "invalidated at the first fire after the target was gone, calling nothing")
-    }
-
-    @Test("L2d: a weak proxy as the target lets the owner's deinit run and invalidate the timer")
-    func weakProxy() {
-        let (freed, after, timer, _) = scene { owner, _ in
-            Timer(
-                fireAt: ms(100), interval: .milliseconds(100), repeats: true,
-                target: WeakProxy(owner), action: WeakProxy.forward(Owner.tick))
-        }
-        #expect(freed && after == 0 && !timer.isValid)
     }
 
     @Test("L2e: a dispatch timer owned by an object is cancelled when the object goes")
@@ -150,6 +99,7 @@ struct LifetimeTests {
     }
 }
 
+/// The target–action performs (by target, C-P1 and C-P2) are RunLoopKitFoundationCompat's, tested with it.
 @Suite("Delayed performs (seed G6, runloop-reference 1.7)")
 struct DelayedPerformTests {
     @Test("G6/C-P1: a default-mode perform is paused while tracking and runs when the mode returns")
@@ -168,20 +118,16 @@ struct DelayedPerformTests {
         #expect(ranAt == [-100, 300], "the common one ran during tracking, the default one on return")
     }
 
-    @Test("C-P2/G6: a request can be cancelled; cancel by target cancels only that target's")
-    func cancelByRequestAndTarget() {
+    @Test("C-P2/G6: a request can be cancelled until it runs")
+    func cancelRequest() {
         let (loop, _) = makeVirtualLoop()
-        let first = Owner()
-        let second = Owner()
         var ran: [String] = []
-        let request = loop.perform(after: .milliseconds(10), target: first) { ran.append("request") }
-        loop.perform(after: .milliseconds(20), target: first) { ran.append("first") }
-        loop.perform(after: .milliseconds(30), target: second) { ran.append("second") }
+        let request = loop.perform(after: .milliseconds(10)) { ran.append("request") }
+        loop.perform(after: .milliseconds(20)) { ran.append("other") }
         request.cancel()
         #expect(!request.isPending)
-        loop.cancelPerformRequests(target: first)
         loop.run(until: ms(100))
-        #expect(ran == ["second"])
+        #expect(ran == ["other"])
     }
 
     @Test("C-P1: a delay of zero is never synchronous; empty modes queue nothing")
@@ -194,20 +140,6 @@ struct DelayedPerformTests {
         #expect(!nothing.isPending)
         loop.run(until: ms(1))
         #expect(ran)
-    }
-
-    @Test("C-P1: the target is retained until the request has run")
-    func targetRetainedUntilRun() {
-        let (loop, _) = makeVirtualLoop()
-        weak var weakTarget: Owner?
-        do {
-            let target = Owner()
-            weakTarget = target
-            loop.perform(after: .milliseconds(10), target: target) {}
-        }
-        #expect(weakTarget != nil)
-        loop.run(until: ms(20))
-        #expect(weakTarget == nil)
     }
 
     @Test("C-G9: dispatch-after runs the work and offers no cancel")

@@ -123,7 +123,7 @@ struct SleepTests {
         #expect(log.entries == ["timer at 14", "sleeper at 14"])
     }
 
-    @Test("C-X2: on a TimeControl, slow motion stretches a sleep and a paused clock holds it until a step")
+    @Test("C-X2: on a TimeControl, slow motion stretches a sleep and a paused clock holds it until an advance")
     func timeControlsApplyToSleepers() {
         let base = VirtualClock()
         let time = TimeControl(base: .virtual(base))
@@ -142,7 +142,8 @@ struct SleepTests {
         time.pause()
         loop.run(mode: .default, until: .zero)
         #expect(log.entries == ["slow: controlled 10, base 40"])
-        #expect(time.step(loop) == ms(20))
+        #expect(loop.nextFireDate(forMode: .default) == ms(20))
+        time.advance(to: ms(20))
         loop.run(mode: .default, until: .zero)
         #expect(log.entries == ["slow: controlled 10, base 40", "stepped: controlled 20, base 44"])
     }
@@ -155,7 +156,7 @@ struct SleepTests {
         Task(executorPreference: loop.taskExecutor) {
             let elapsed = try await clock.measure { try await clock.sleep(for: .milliseconds(15)) }
             log.append("virtual slept \(elapsed)")
-            clock.sleep(.seconds(60))
+            clock.sleepMachine(for: .seconds(60))
             let start = continuous.now
             try await continuous.sleep(until: start + .milliseconds(5))
             log.append("continuous slept \(start.duration(to: continuous.now))")

@@ -4,7 +4,7 @@ import Testing
 
 @testable import RunLoopKit
 
-@Suite("A controllable clock: pause, step, rate, simulated sleep and wall jumps (seed G3, decisions.md 9)")
+@Suite("A controllable clock: pause, advance, rate, simulated sleep and wall-clock changes (seed G3, decisions.md 9)")
 struct TimeControlTests {
     /// A loop on a time control over a virtual clock.
     private func makeControlledLoop() -> (RunLoop, TimeControl, VirtualClock) {
@@ -41,27 +41,6 @@ struct TimeControlTests {
         timer.invalidate()
     }
 
-    @Test("Step: paused, each step jumps to the next fire date and that fire happens, one at a time")
-    func stepWalksThroughDeadlines() {
-        let (loop, control, _) = makeControlledLoop()
-        var fires: [String] = []
-        let beat = recordingTimer(on: loop, first: 1_000, every: 1_000) { fires.append("beat \($0)") }
-        let once = Timer(fireAt: ms(1_500), interval: .zero, repeats: false) { _ in
-            fires.append("once \(loop.now.milliseconds)")
-        }
-        loop.add(once, forMode: .default)
-        control.pause()
-        var steps: [Int64?] = []
-        for _ in 0..<3 {
-            steps.append(control.step(loop)?.milliseconds)
-            loop.run(until: .zero)  // C-R3: one pass, no sleep
-        }
-        #expect(steps == [1_000, 1_500, 2_000])
-        #expect(fires == ["beat 1000", "once 1500", "beat 2000"])
-        #expect(control.now().milliseconds == 2_000 && control.isPaused)
-        beat.invalidate()
-    }
-
     @Test("Rate: at a quarter of the base's rate a 1 s timer fires every 4 s of base time, on time")
     func rateSlowsEverythingDown() {
         let (loop, control, base) = makeControlledLoop()
@@ -92,7 +71,7 @@ struct TimeControlTests {
         }
         loop.add(uptime, forMode: .default)
         let wallBefore = control.now(.wall)
-        control.sleep(.seconds(30))
+        control.sleepMachine(for: .seconds(30))
         #expect(control.now().milliseconds == 0)
         #expect(control.now(.continuous).milliseconds == 30_000)
         #expect(wallBefore.duration(to: control.now(.wall)) == .seconds(30))
@@ -100,7 +79,7 @@ struct TimeControlTests {
         #expect(fired == ["continuous at 30000", "uptime at 60000"])
     }
 
-    @Test("A wall jump moves wall-clock dispatch timers and nothing else")
+    @Test("Setting the wall clock moves wall-clock dispatch timers and nothing else")
     func wallJumpMovesWallTimersOnly() {
         let (loop, control, _) = makeControlledLoop()
         var fired: [String] = []
@@ -112,11 +91,11 @@ struct TimeControlTests {
             timer.resume()
             return timer
         }
-        control.jumpWall(by: .seconds(3_600))
+        control.setWall(to: control.now(.wall) + .seconds(3_600))
         #expect(control.now(.continuous).milliseconds == 0)
         loop.run(until: ms(1_000))
         #expect(fired == ["wall at 0"])
-        control.jumpWall(by: .seconds(-1_800))
+        control.setWall(to: control.now(.wall) - .seconds(1_800))
         loop.run(until: ms(3_600_000))
         #expect(fired == ["wall at 0", "uptime at 3600000", "continuous at 3600000"])
         withExtendedLifetime(timers) {}
@@ -173,8 +152,8 @@ struct RealTimeControlTests {
         }
     }
 
-    @Test("A step on the kernel clock fires a timer hours ahead at once, though time stays paused")
-    func stepOnTheKernelClock() async {
+    @Test("An advance on the kernel clock fires a timer hours ahead at once, though time stays paused")
+    func advanceOnTheKernelClock() async {
         await runOnDedicatedThread {
             let control = TimeControl(base: .system)
             let loop = RunLoop(clock: .controlled(control))
@@ -185,11 +164,12 @@ struct RealTimeControlTests {
                 loop.stop()
             }
             loop.add(timer, forMode: .default)
-            let target = control.step(loop)
-            // Paused, the loop has no deadline to wait for, but what the step made due fires.
+            let target = loop.nextFireDate(forMode: .default)
+            if let target { control.advance(to: target) }
+            // Paused, the loop has no deadline to wait for, but what the advance made due fires.
             loop.run(mode: .default, until: .distantFuture)
             #expect(fired)
-            #expect(target.map { control.now() == $0 } == true, "paused at the step's instant")
+            #expect(target.map { control.now() == $0 } == true, "paused at the advance's instant")
         }
     }
 }

@@ -6,9 +6,10 @@ import Testing
 @testable import TimerDeck
 @testable import timerdeck
 
-/// `Docs/Manual.md` and `timerdeck --help` tell the same keys, config fields and trace fields as
-/// the code: the manual's generated tables equal the tables they are made from, and the help of
-/// the installed binary (and the manual page made from it) carries them in plain ASCII.
+/// `Docs/Manual.md`, `timerdeck --help` and the manual page tell the same keys, config fields and
+/// trace fields as the code: the manual's generated tables equal the tables they are made from,
+/// the help of the installed binary carries them in plain ASCII, and the manual page
+/// (`timerdeck manual-page`) gives each its own section.
 ///
 /// `TIMERDECK_RECORD_MANUAL=1 swift test --filter ManualTests` rewrites the generated tables.
 @Suite("The manual and --help come from the code's tables", .serialized)
@@ -130,16 +131,70 @@ struct ManualTests {
         #expect(!help.contains("README"))
     }
 
-    @Test("--help is plain ASCII without blank lines, so the manual page made from it loses nothing (1 to 240)")
+    @Test("--help is plain ASCII in lines that fit 80 columns, without blank lines (1 to 240)")
     func helpIsASCII() {
         let help = TimerDeckCommand.helpMessage(columns: 80)
         let foreign = help.unicodeScalars.filter { !$0.isASCII }.map(String.init)
-        #expect(foreign.isEmpty, "the manual page would drop: \(Set(foreign).sorted())")
+        #expect(foreign.isEmpty, "not ASCII: \(Set(foreign).sorted())")
         #expect(help.split(whereSeparator: \.isWhitespace).joined(separator: " ").contains("Hz (1 to 240)"))
         for line in CommandHelp.discussion.split(separator: "\n", omittingEmptySubsequences: false) {
             #expect(line.count <= CommandHelp.width, "too long: \(line)")
-            #expect(line.contains { !$0.isWhitespace }, "a blank line, which the manual page warns of")
-            #expect(!line.hasPrefix(".") && !line.hasPrefix("'"), "a roff request: \(line)")
+            #expect(line.contains { !$0.isWhitespace }, "a blank line")
+        }
+    }
+
+    /// The lines of `page` from its `.SH title` to the next section.
+    static func section(_ title: String, of page: String) -> String {
+        let heading = title.contains(" ") ? ".SH \"\(title)\"" : ".SH \(title)"
+        guard let start = page.range(of: "\n\(heading)\n") else { return "" }
+        let rest = page[start.upperBound...]
+        return String(rest[..<(rest.range(of: "\n.SH ")?.lowerBound ?? rest.endIndex)])
+    }
+
+    @Test(
+        "The manual page: section 1's header, its sections in order, and an option, a key, a file and a status in theirs"
+    )
+    func manualPage() throws {
+        let page = try ManualPageCommand.page(date: "2026-01-31")
+        let lines = page.split(separator: "\n").map(String.init)
+        #expect(lines.first == #".TH TIMERDECK 1 2026-01-31 "timerdeck 0.1.0" "General Commands Manual""#)
+        #expect(
+            lines.prefix(4).contains(".nh") && lines.prefix(4).contains(".nr HY 0"),
+            "hyphenation off, and kept off after a synopsis or an example: no path or field name split across lines")
+        let sections = lines.filter { $0.hasPrefix(".SH ") }.map { String($0.dropFirst(4)).replacing("\"", with: "") }
+        #expect(sections == ManualPage.sections)
+        let expected = [
+            "NAME", "SYNOPSIS", "DESCRIPTION", "OPTIONS", "KEYS", "FILES", "ENVIRONMENT", "EXIT STATUS", "EXAMPLES",
+            "SEE ALSO",
+        ]
+        #expect(sections.filter(expected.contains) == expected)
+
+        #expect(Self.section("SYNOPSIS", of: page).contains(".OP \\-\\-config FILE"))
+        let options = Self.section("OPTIONS", of: page)
+        #expect(options.contains(".TP\n\\fB\\-\\-config\\fR \\fIFILE\\fR\nA config file (TOML);"))
+        #expect(options.contains(".SS \"Upload credentials\"\n.TP\n\\fB\\-\\-upload\\-username\\fR \\fINAME\\fR"))
+        #expect(!options.contains("manual\\-page"), "the hidden command is not listed")
+        #expect(Self.section("COMMANDS", of: page).contains(".SS plot"))
+        let keys = Self.section("KEYS", of: page)
+        #expect(keys.contains(".TP\n\\fBTab\\fR / \\fBShift\\-Tab\\fR\nfocus the next / previous panel"))
+        #expect(keys.components(separatedBy: ".TP\n").count - 1 == KeyGuide.entries.count)
+        #expect(Self.section("CONFIGURATION", of: page).contains("\\fB[uploads]\\fR"))
+        #expect(Self.section("TRACE FILE", of: page).contains("\\fBlateness_ns\\fR"))
+        let files = Self.section("FILES", of: page)
+        #expect(files.contains(".TP\n\\fI$XDG_STATE_HOME/timerdeck/outbox.sqlite\\fR\n"))
+        #expect(!files.contains("NO_COLOR"))
+        let environment = Self.section("ENVIRONMENT", of: page)
+        #expect(
+            environment.contains(".TP\n\\fBNO_COLOR\\fR\n") && environment.contains(".TQ\n\\fBTIMERDECK_TICKS\\fR\n"))
+        #expect(Self.section("EXIT STATUS", of: page).contains(".TP\n\\fB2\\fR\nbad input:"))
+        #expect(Self.section("EXAMPLES", of: page).contains(".EX\ntimerdeck \\-\\-print\\-config > my.toml\n"))
+
+        #expect(!page.contains("--"), "an option's dashes are minus signs (\\-), not hyphens to break a line at")
+        #expect(!page.contains("\n KEYS\n"), "the help's indented sections are not in the page")
+        for line in lines {
+            #expect(line.utf8.count <= 80, "a line longer than 80 bytes: \(line)")
+            #expect(line.unicodeScalars.allSatisfy { $0.isASCII }, "not ASCII: \(line)")
+            #expect(!line.isEmpty && !line.hasPrefix("'"), "a blank line or a line read as a request: \(line)")
         }
     }
 

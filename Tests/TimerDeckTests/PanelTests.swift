@@ -59,7 +59,7 @@ struct PanelTests {
         status.problem = "outbox: the disk holding the outbox database is full"
         _ = state.apply(.pipelineStatus(status))
         let panel = drawUploads(state)
-        #expect(panel.contains("24 samples refused: rejected"), "bad news before the routine lines: \(panel)")
+        #expect(panel.contains("24 samples refused (1 batch, 1"), "bad news before the routine lines: \(panel)")
         #expect(panel.contains("+2 more lines"), "pending and the last upload have no room: \(panel)")
         var tall = makeState(size: Size(width: 120, height: 40))
         _ = tall.apply(.pipelineStatus(status))
@@ -67,7 +67,8 @@ struct PanelTests {
         #expect(state.messages.contains("Last upload failed (HTTP 400): \(rejection.description)"))
         #expect(
             state.messages.contains(
-                "24 samples refused this run, parked in the outbox until the next start: \(rejection.description)"))
+                "24 samples refused (1 batch, 1 attempt) this run, parked in the outbox until the next start: "
+                    + rejection.description))
     }
 
     @Test("Once saving works again after lost samples, the 80-column panel says so before the reason")

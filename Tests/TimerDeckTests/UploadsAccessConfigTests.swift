@@ -53,15 +53,26 @@ import Uploads
     @Test("A token from the environment is taken once and removed, so no hook inherits it; an unset one is refused")
     func tokenFromTheEnvironment() throws {
         setenv("TIMERDECK_ACCESS_TEST_TOKEN", "hunter2", 1)
+        setenv("TIMERDECK_ACCESS_TEST_COPY", "hunter2", 1)
         let config = try Config.parse("[uploads]\nbearer_token_env = \"TIMERDECK_ACCESS_TEST_TOKEN\"")
         let access = try UploadsConfig.access(in: config)
         #expect(access.authorization == .bearer(HTTPAccess.Secret("hunter2")))
         #expect(getenv("TIMERDECK_ACCESS_TEST_TOKEN") == nil)
+        // Taken once: the access made again has the token the first took.
+        #expect(try UploadsConfig.access(in: config).authorization == .bearer(HTTPAccess.Secret("hunter2")))
+        // No child gets the variable, or another holding the token.
+        setenv("TIMERDECK_ACCESS_TEST_TOKEN", "hunter2", 1)
+        let children = ChildEnvironment.variables(adding: ["TIMERDECK_TIMER": "tea"])
+        unsetenv("TIMERDECK_ACCESS_TEST_COPY")
+        #expect(children.contains("TIMERDECK_TIMER=tea") && children.contains { $0.hasPrefix("PATH=") })
+        #expect(!children.contains { $0.contains("hunter2") || $0.hasPrefix("TIMERDECK_ACCESS_TEST_TOKEN=") })
+        unsetenv("TIMERDECK_ACCESS_TEST_TOKEN")
+        let unset = try Config.parse("[uploads]\nbearer_token_env = \"TIMERDECK_ACCESS_TEST_UNSET\"")
         #expect {
-            try UploadsConfig.access(in: config)
+            try UploadsConfig.access(in: unset)
         } throws: { error in
             "\(error)".hasSuffix(
-                ":2: field 'uploads.bearer_token_env': the environment variable TIMERDECK_ACCESS_TEST_TOKEN is not set "
+                ":2: field 'uploads.bearer_token_env': the environment variable TIMERDECK_ACCESS_TEST_UNSET is not set "
                     + "(accepted: \"\" or an environment variable's name; export it before starting)")
         }
     }

@@ -10,7 +10,8 @@ import Synchronization
 final class JobQueue: Sendable {
     /// One waiting job, and whether it runs isolated to the loop's serial executor (an actor's);
     /// a job that is not runs on `taskExecutor`, by default the loop's ``RunLoop/LoopTaskExecutor``.
-    /// The job keeps that executor alive until it runs (a ``VirtualTime`` scope that has ended).
+    /// The job keeps that executor alive until it runs (a RunLoopKitTesting `VirtualTime` scope that
+    /// has ended).
     struct Job {
         let job: UnownedJob
         let isolated: Bool

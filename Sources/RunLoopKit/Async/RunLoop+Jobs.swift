@@ -17,12 +17,12 @@ extension RunLoop {
     /// ``Activity/beforeTimers`` gets the jobs run per pass.
     public var executorJobsRun: Int { jobsRun }
 
-    /// Whether the calling thread is the loop's: code there may use the loop (swift-nio's `inEventLoop`).
-    public var isOnLoopThread: Bool { isOnOwnerThread }
+    /// Whether the calling thread is the loop's (``Handle/isOnLoopThread``).
+    package var isOnLoopThread: Bool { isOnOwnerThread }
 
     /// Stops the program, in release builds too, unless the calling thread is the loop's, with a
-    /// message naming both threads (swift-nio's `preconditionInEventLoop()`).
-    public func preconditionOnLoopThread(_ call: String = "preconditionOnLoopThread()") {
+    /// message naming `call` and both threads (``Handle/preconditionOnLoopThread()``).
+    package func preconditionOnLoopThread(_ call: String) {
         precondition(isOnOwnerThread, threadMismatch(call))
     }
 

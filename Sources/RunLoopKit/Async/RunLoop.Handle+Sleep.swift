@@ -5,10 +5,10 @@ extension RunLoop.Handle {
     /// Like a ``Timer`` in those modes it waits while the loop runs another mode: a sleep in
     /// `[.default]` pauses while the loop tracks (seed M2). On a ``VirtualClock`` or a
     /// ``TimeControl`` it follows the loop's clock: sleepers resume in deadline order, equal
-    /// deadlines in the order they slept (C-T3), and pausing, stepping or slowing the clock applies
+    /// deadlines in the order they slept (C-T3), and pausing, advancing or slowing the clock applies
     /// to them. Cancelling the task invalidates the timer and resumes it at once with
     /// `CancellationError`. An empty `modes` sleeps until cancelled. `file` and `line` name the
-    /// sleep in ``RunLoop/registrations(inMode:)`` and ``VirtualTimeError``s: leave the defaults.
+    /// sleep in the diagnostics of RunLoopKitTesting (its registrations and errors): leave the defaults.
     ///
     /// Called on the loop's thread (a task that prefers its ``taskExecutor``, an actor bound to its ``executor``) the timer is
     /// added at once, with no system call; from another thread it is added at the loop's next pass.

@@ -37,7 +37,7 @@ final class Sleeper: Sendable {
         }
     }
 
-    /// Where the sleep was called, for ``RunLoop/registrations(inMode:)``; `nil` for a clock's sleep.
+    /// Where the sleep was called, for its timer's ``Timer/creationSite``; `nil` for a clock's sleep.
     private let site: (file: StaticString, line: UInt)?
 
     /// A sleeper of the loop behind `handle`, called from `file` and `line` when known.
@@ -67,8 +67,8 @@ final class Sleeper: Sendable {
     func schedule(on loop: RunLoop, until deadline: Instant, tolerance: Duration?, inModes modes: [RunLoop.Mode]) {
         guard phase.load(ordering: .relaxed) == .waiting else { return }
         let timer = Timer(fireAt: deadline, interval: .zero, repeats: false) { _ in self.fire() }
-        timer.kind = .sleeper
-        if let site, CreationSite.isRecording { timer.setCreationSite(file: site.file, line: site.line) }
+        timer.isSleeper = true
+        if let site, VirtualClock.anyExists { timer.setCreationSite(file: site.file, line: site.line) }
         if let tolerance { timer.tolerance = tolerance }
         for mode in modes { loop.add(timer, forMode: mode) }
         self.timer = timer

@@ -8,7 +8,7 @@ extension RunLoop {
     /// Every mutating entry point calls it: a run loop is single-threaded, and other threads reach
     /// it only through ``handle`` (decisions.md 5).
     @inline(__always)
-    func checkThread(_ call: @autoclosure () -> String) {
+    package func checkThread(_ call: @autoclosure () -> String) {
         assert(pthread_equal(ownerThread, pthread_self()) != 0, threadMismatch(call()))
     }
 

@@ -77,10 +77,9 @@ public final class RunLoop {
     @exclusivity(unchecked) var wakeReason: WakeReason?
     /// The swift-metrics handles while ``reportMetrics(label:dimensions:factory:)`` is on; nil (and free) otherwise.
     @exclusivity(unchecked) var metrics: LoopMetrics?
-    /// How many passes at one virtual instant the virtual-time operations (``runCurrent(inMode:)``,
-    /// ``advance(to:inMode:)``, ``runUntilIdle(inMode:limit:)``) allow before they throw a
-    /// ``VirtualTimeError/Kind/runaway`` error.
-    public var runawayPassLimit = 10_000
+    /// How many passes at one virtual instant RunLoopKitTesting's operations on the loop allow
+    /// before they report a runaway (its `runawayPassLimit`).
+    package var passLimitAtOneInstant = 10_000
     /// The state found by the last ``existingModeState(for:)`` lookup, to skip hashing the mode name.
     /// Read on every timer added and every pass; only touched on the loop's thread and read or
     /// written whole, so its dynamic exclusivity check is off.
@@ -244,7 +243,7 @@ public final class RunLoop {
     }
 
     /// Whether `mode` is in the common-modes set.
-    public func isCommonMode(_ mode: Mode) -> Bool {
+    func isCommonMode(_ mode: Mode) -> Bool {
         commonModeList.contains(mode)
     }
 

@@ -13,8 +13,8 @@ import Glibc
 /// 5.11). There is no polling tick: with no deadline the loop sleeps until input or a wake-up.
 ///
 /// On a ``VirtualClock`` it lets outside work finish, checks input without blocking and then jumps
-/// the clock to the deadline as its ``autojump`` says; it blocks for real only when there is no
-/// deadline or autojump is off. A mode with no descriptor and no main queue is checked only when
+/// the clock to the deadline after ``autojumpDelay``; it blocks for real only when there is no
+/// deadline or it never jumps. A mode with no descriptor and no main queue is checked only when
 /// a wake-up was written since the loop last read one, so a jump from deadline to deadline
 /// costs no system call.
 final class Waiter {
@@ -55,8 +55,9 @@ final class Waiter {
     @exclusivity(unchecked) private var sawEvent = false
     /// Whether a wake-up read during the last wait asked for a pass.
     @exclusivity(unchecked) private var sawWakeUpForWork = false
-    /// How a wait on a ``VirtualClock`` reaches its deadline (``RunLoop/autojump``).
-    var autojump = RunLoop.Autojump.immediately
+    /// How long a wait on a ``VirtualClock`` waits for input in real time before it jumps to its
+    /// deadline: zero jumps at once, `nil` never jumps (`RunLoop.autojumpDelay`).
+    var autojumpDelay: Duration? = .zero
 
     init(shared: LoopShared, clock: TimeSource) throws(SystemCallError) {
         self.shared = shared
@@ -163,17 +164,13 @@ final class Waiter {
             collect(epoll, timeout: -1, into: &ready)
             return
         }
-        switch autojump {
-        case .immediately:
-            break
-        case .after(let threshold):
-            // Input that comes within the threshold of real time keeps virtual time where it is.
-            if waitForInput(epoll, forReal: threshold, into: &ready) { return }
-        case .off:
+        guard let delay = autojumpDelay else {
             collect(epoll, timeout: -1, into: &ready)
             return
         }
-        virtualClock.advance(toUptime: Instant(nanoseconds: deadline))
+        // Input that comes within the delay of real time keeps virtual time where it is.
+        if delay > .zero, waitForInput(epoll, forReal: delay, into: &ready) { return }
+        virtualClock.advance(to: Instant(nanoseconds: deadline))
     }
 
     /// Waits up to `duration` of real time for input or a wake-up in `state`'s epoll set; returns

@@ -17,13 +17,13 @@ public struct SystemCallError: Error, Equatable, Sendable, CustomStringConvertib
     public let errno: Int32
 
     /// An error of `call` with error number `errno`.
-    public init(call: String, errno: Int32) {
+    package init(call: String, errno: Int32) {
         self.call = call
         self.errno = errno
     }
 
     /// The symbolic name of ``errno`` for the errors a run loop can meet, else its number.
-    public var errnoName: String {
+    var errnoName: String {
         switch errno {
         case EMFILE: "EMFILE"
         case ENFILE: "ENFILE"

@@ -12,19 +12,20 @@
 /// ```
 public struct LoopClock: Clock {
     /// The loop that serves the sleeps.
-    public let handle: RunLoop.Handle
+    let handle: RunLoop.Handle
     /// Which of the loop's clocks ``now`` reads and deadlines are on.
-    public let kind: ClockKind
+    let kind: ClockKind
     /// The modes whose runs let sleeps end.
-    public let modes: [RunLoop.Mode]
+    let modes: [RunLoop.Mode]
 
-    /// The current reading of the loop's ``kind`` clock.
+    /// The current reading of the loop's clock of the kind it was made for.
     public var now: Instant { handle.timeSource.now(kind) }
 
     /// One nanosecond: instants are integer nanoseconds.
     public var minimumResolution: Duration { .nanoseconds(1) }
 
-    /// Sleeps until `deadline` of the ``kind`` clock; see ``RunLoop/Handle/sleep(until:tolerance:inModes:file:line:)``.
+    /// Sleeps until `deadline` of the clock, in the modes it was made for; see
+    /// ``RunLoop/Handle/sleep(until:tolerance:inModes:file:line:)``.
     public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
         let uptimeDeadline = kind == .uptime ? deadline : handle.timeSource.now(.uptime) + now.duration(to: deadline)
         try await handle.sleep(until: uptimeDeadline, tolerance: tolerance, inModes: modes)

@@ -1,5 +1,5 @@
 /// A ``TimeControl`` as a Swift `Clock` (rule C-X2): its sleeps are timers of the loop made on it,
-/// so pausing, stepping and slowing the clock apply to them as to every timer.
+/// so pausing, advancing and slowing the clock apply to them as to every timer.
 extension TimeControl: Clock {
     /// The uptime reading.
     public var now: Instant { now(.uptime) }

@@ -7,15 +7,16 @@ import Synchronization
 ///
 /// - **Pause** (``pause()``): its time stands still; a loop on it sleeps without a deadline (no
 ///   wake-up at all) until input, a wake-up or ``resume()``.
-/// - **Step** (``step(to:)``, ``step(_:)``): time jumps to an instant, such as the loop's next
-///   fire date, and what is due there fires.
+/// - **Advance** (``advance(to:)``): time jumps to an instant, such as the loop's next fire date
+///   (``RunLoop/nextFireDate(forMode:)``), and what is due there fires.
 /// - **Rate** (``setRate(_:per:)``): time runs at a fraction of the base's, so every timer on it runs
 ///   that much slower in real terms, consistently.
-/// - **Sleep** (``sleep(_:)``, seed G3): continuous and wall time move on by the sleep, uptime does not.
-/// - **Wall jump** (``jumpWall(by:)``): only wall time moves (a clock set by hand or by NTP).
+/// - **Sleep** (``sleepMachine(for:)``, seed G3): continuous and wall time move on by the sleep,
+///   uptime does not.
+/// - **Wall clock** (``setWall(to:)``): only wall time moves (a clock set by hand or by NTP).
 ///
 /// Its uptime is the base's uptime scaled by the rate since the last change; continuous and wall
-/// time keep the base's distance from uptime plus the simulated sleeps and wall jumps. Loops and
+/// time keep the base's distance from uptime plus the simulated sleeps and wall-clock changes. Loops and
 /// loop-delivered dispatch timers on it are told of every change, so a change from another thread
 /// takes effect at once. Safe to use from any thread.
 ///
@@ -24,8 +25,10 @@ import Synchronization
 /// let loop = RunLoop(clock: .controlled(time))
 /// time.setRate(1, per: 4)          // quarter speed
 /// time.pause()
-/// time.step(loop)                  // the next timer fires, then time stands still again
-/// time.sleep(.seconds(30))         // a continuous-clock countdown jumps 30 s ahead
+/// if let next = loop.nextFireDate(forMode: .default) {
+///     time.advance(to: next)       // the next timer fires, then time stands still again
+/// }
+/// time.sleepMachine(for: .seconds(30))   // a continuous-clock countdown jumps 30 s ahead
 /// ```
 public final class TimeControl: Sendable {
     private struct State {
@@ -39,7 +42,7 @@ public final class TimeControl: Sendable {
         var isPaused = false
         /// Simulated machine sleep so far: added to continuous and wall time.
         var slept: Int64 = 0
-        /// Wall-clock jumps so far.
+        /// Wall-clock changes so far.
         var wallShift: Int64 = 0
 
         /// Controlled uptime when the base reads `base`.
@@ -109,30 +112,25 @@ public final class TimeControl: Sendable {
 
     /// Moves time forward to `instant` (uptime); earlier instants are ignored. Paused time stays
     /// paused there; what falls due fires when the loop next looks.
-    public func step(to instant: Instant) {
+    public func advance(to instant: Instant) {
         change { state in state.anchor = max(state.anchor, instant.nanoseconds) }
-    }
-
-    /// Moves time to the next fire date of `loop`'s current mode (or its default mode when it is
-    /// not running) and returns it; `nil`, and no move, when nothing is scheduled there.
-    @discardableResult
-    public func step(_ loop: RunLoop) -> Instant? {
-        guard let next = loop.nextFireDate(forMode: loop.currentMode ?? .default), next != .distantFuture else {
-            return nil
-        }
-        step(to: next)
-        return next
     }
 
     /// Simulates the machine sleeping for `duration` (seed G3): continuous and wall time move on by
     /// it at once, uptime does not. Negative durations are ignored.
-    public func sleep(_ duration: Duration) {
+    public func sleepMachine(for duration: Duration) {
         change { state in state.slept += max(duration.nanoseconds, 0) }
     }
 
-    /// Moves wall time alone by `offset` (either way), as a clock set by hand does.
-    public func jumpWall(by offset: Duration) {
-        change { state in state.wallShift += offset.nanoseconds }
+    /// Sets wall time to `instant`, earlier or later, as a clock set by hand or stepped by NTP is:
+    /// uptime and continuous time do not move.
+    public func setWall(to instant: Instant) {
+        // The base's own distance from uptime to wall time (its epoch), as ``now(_:)`` adds it.
+        let baseDistance = base.now(.wall).nanoseconds - base.now(.uptime).nanoseconds
+        change { state in
+            let wall = state.anchor + baseDistance + state.slept + state.wallShift
+            state.wallShift += instant.nanoseconds - wall
+        }
     }
 
     /// The base uptime at which controlled uptime reaches `deadline`: the base's now for a deadline
@@ -152,7 +150,7 @@ public final class TimeControl: Sendable {
         }
     }
 
-    /// Calls `observer` after every change (pause, resume, rate, step, sleep, wall jump) for as long
+    /// Calls `observer` after every change (pause, resume, rate, advance, sleep, wall clock) for as long
     /// as it returns `true`: loops on the clock wake up and recompute their deadline, loop-delivered
     /// dispatch timers re-arm.
     func observeChanges(_ observer: @escaping @Sendable () -> Bool) {

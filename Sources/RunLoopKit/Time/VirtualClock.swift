@@ -4,10 +4,9 @@ import Synchronization
 /// and a callout declares simulated work with ``busy(_:)``.
 ///
 /// All three ``ClockKind``s advance together, except during a simulated machine sleep
-/// (``sleep(_:)``), which advances continuous and wall time but not uptime (decisions.md 9), and
-/// when wall time is set (``setWall(to:)``), which moves it alone, and while wall time runs at a
-/// rate of its own (``setWallRate(_:per:)``).
-/// Safe to use from any thread.
+/// (``sleepMachine(for:)``), which advances continuous and wall time but not uptime (decisions.md
+/// 9), and when a test sets wall time or its rate (RunLoopKitTesting's `setWall(to:inMode:)` and
+/// `setWallRate(_:per:inMode:)` of a loop), which move it alone. Safe to use from any thread.
 ///
 /// ```swift
 /// let clock = VirtualClock()
@@ -49,16 +48,24 @@ public final class VirtualClock: Sendable {
     /// The wall-clock origin of a new virtual clock: 2026-01-01T00:00:00Z.
     public static let defaultWallStart = Instant(nanoseconds: 1_767_225_600 * Nanoseconds.perSecond)
 
+    /// How many virtual clocks exist: timers and sleeps keep where they were made while one does
+    /// (``Timer/creationSite``), for the diagnostics of tests; a program on the system clock keeps
+    /// none, and its timers stay as small as they were.
+    private static let count = Atomic<Int>(0)
+
+    /// Whether a virtual clock exists in the process.
+    static var anyExists: Bool { count.load(ordering: .relaxed) > 0 }
+
     /// Creates a clock whose uptime and continuous time start at zero and whose wall time starts at `wallStart`.
     public init(wallStart: Instant = VirtualClock.defaultWallStart) {
         uptime = Atomic(0)
         continuous = Atomic(0)
         wall = Atomic(wallStart.nanoseconds)
-        CreationSite.virtualClock(exists: true)
+        Self.count.add(1, ordering: .relaxed)
     }
 
     deinit {
-        CreationSite.virtualClock(exists: false)
+        Self.count.subtract(1, ordering: .relaxed)
     }
 
     /// The current reading of `kind`.
@@ -79,8 +86,9 @@ public final class VirtualClock: Sendable {
         writer.withLock { rate in move(byUptime: delta, rate: &rate) }
     }
 
-    /// Simulates the machine sleeping for `duration`: continuous and wall time advance, uptime does not.
-    public func sleep(_ duration: Duration) {
+    /// Simulates the machine sleeping for `duration`: continuous and wall time advance, uptime does
+    /// not. Negative durations are ignored.
+    public func sleepMachine(for duration: Duration) {
         let delta = max(duration.nanoseconds, 0)
         writer.withLock { _ in
             _ = continuous.wrappingAdd(delta, ordering: .releasing)
@@ -91,7 +99,7 @@ public final class VirtualClock: Sendable {
 
     /// Sets wall time to `instant`, earlier or later, as a clock set by hand or stepped by NTP is:
     /// uptime and continuous time do not move.
-    public func setWall(to instant: Instant) {
+    package func setWall(to instant: Instant) {
         writer.withLock { _ in wall.store(instant.nanoseconds, ordering: .releasing) }
         for observer in sleepObservers.withLock({ $0 }) { observer() }
     }
@@ -105,7 +113,7 @@ public final class VirtualClock: Sendable {
     /// Advances every clock so that uptime reads `instant`; earlier instants are ignored.
     ///
     /// The run loop's virtual wait calls this to jump to its next deadline.
-    public func advance(toUptime instant: Instant) {
+    package func advance(to instant: Instant) {
         writer.withLock { rate in
             let delta = instant.nanoseconds - uptime.load(ordering: .relaxed)
             guard delta > 0 else { return }
@@ -115,7 +123,7 @@ public final class VirtualClock: Sendable {
 
     /// From now on wall time moves `numerator / denominator` as fast as uptime (each clamped to
     /// 1…1000), as a wall clock slewed by NTP or drifting does; `(1, 1)` again keeps them together.
-    public func setWallRate(_ numerator: Int64, per denominator: Int64) {
+    package func setWallRate(_ numerator: Int64, per denominator: Int64) {
         writer.withLock { rate in
             rate = WallRate(numerator: min(max(numerator, 1), 1_000), denominator: min(max(denominator, 1), 1_000))
         }

@@ -51,7 +51,7 @@ public final class DisplayLink {
     /// Callback slots skipped because a callback or the loop was too slow (D3).
     @exclusivity(unchecked) public private(set) var skippedFrames = 0
     /// Callbacks made so far.
-    @exclusivity(unchecked) public private(set) var frameCount = 0
+    @exclusivity(unchecked) package private(set) var frameCount = 0
     /// The name of the link's frames in the `timer` dimension of the loop's metrics, as
     /// ``RunLoop/setMetricsName(_:for:)`` names a timer's fires; `nil` for none.
     public var metricsName: String? {

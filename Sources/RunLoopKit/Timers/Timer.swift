@@ -61,7 +61,7 @@ public final class Timer {
         static let fireDateSetInCallout = Flags(rawValue: 1 << 2)
         /// A common-mode item of its run loop (C-M4).
         static let commonItem = Flags(rawValue: 1 << 3)
-        /// The one-shot timer of a sleeping task (``RunLoop/Registration/Kind/sleeper``).
+        /// The one-shot timer of a sleeping task (``isSleeper``).
         static let sleeper = Flags(rawValue: 1 << 4)
     }
 
@@ -105,7 +105,7 @@ public final class Timer {
         var shared: TimerShared?
         /// The name in the `timer` dimension of the loop's metrics (``RunLoop/setMetricsName(_:for:)``).
         var metricsName: String?
-        /// Where the timer was made (``CreationSite``), kept while a ``VirtualClock`` exists.
+        /// Where the timer was made (``creationSite``), kept while a ``VirtualClock`` exists.
         var creationFile: StaticString?
         var creationLine: UInt = 0
         /// Run when the timer leaves its loop (``leftLoop()``).
@@ -119,7 +119,8 @@ public final class Timer {
     ///   - interval: the repeat interval. Ignored for a one-shot timer (its ``interval`` reads zero, C-T11);
     ///     a repeating timer with an interval ≤ 0 repeats every 0.1 ms (decisions.md 1).
     ///   - repeats: whether the timer repeats.
-    ///   - file: the file that makes the timer, named by a ``VirtualTimeError``; leave the default.
+    ///   - file: the file that makes the timer, named by the diagnostics of tests on a
+    ///     ``VirtualClock``; leave the default.
     ///   - line: the line that makes the timer; leave the default.
     ///   - block: called on the run loop's thread with the timer itself (seed L2a).
     public init(
@@ -132,19 +133,7 @@ public final class Timer {
         if repeats {
             extrasForWriting().intervalNanoseconds = interval.nanoseconds > 0 ? interval.nanoseconds : 100_000
         }
-        if CreationSite.isRecording { setCreationSite(file: file, line: line) }
-    }
-
-    /// Creates an unscheduled timer whose first fire is one `interval` from now on the current
-    /// thread's run loop clock (Darwin's behaviour, not Linux Foundation's fire-at-once, decisions.md 1).
-    @available(*, noasync)
-    public convenience init(
-        interval: Duration, repeats: Bool, file: StaticString = #fileID, line: UInt = #line,
-        block: @escaping (Timer) -> Void
-    ) {
-        self.init(
-            fireAt: RunLoop.current.now + interval, interval: interval, repeats: repeats, file: file, line: line,
-            block: block)
+        if VirtualClock.anyExists { setCreationSite(file: file, line: line) }
     }
 
     /// Creates a timer and adds it to `runLoop` (the current thread's by default) in `mode` (seed M1).
@@ -334,15 +323,15 @@ public final class Timer {
 
     /// The name the loop's metrics give the timer; it lives and dies with the timer, so no other
     /// timer can inherit it (not even one allocated at the same address).
-    var metricsName: String? {
+    package var metricsName: String? {
         get { extras?.metricsName }
         set { extrasForWriting().metricsName = newValue }
     }
 
-    /// Where the timer was made, if it was made while a ``VirtualClock`` existed.
-    public var creationSite: CreationSite? {
+    /// Where the timer was made (`#fileID` and line), if it was made while a ``VirtualClock`` existed.
+    package var creationSite: (file: StaticString, line: UInt)? {
         guard let extras, let file = extras.creationFile else { return nil }
-        return CreationSite(file: file, line: extras.creationLine)
+        return (file, extras.creationLine)
     }
 
     /// Records where the timer was made (a sleep's timer records the sleep's caller).
@@ -352,14 +341,11 @@ public final class Timer {
         extras.creationLine = line
     }
 
-    /// What the timer serves: a plain timer, or a sleep's one-shot timer.
-    /// A flag, not a field of `extras`: every sleep marks its timer, and would otherwise allocate them.
-    var kind: RunLoop.Registration.Kind {
-        get { flags.contains(.sleeper) ? .sleeper : .timer }
-        set {
-            assert(newValue == .timer || newValue == .sleeper, "Timer: a timer is a timer or a sleeper")
-            setFlag(.sleeper, newValue == .sleeper)
-        }
+    /// Whether the timer is a sleep's one-shot timer rather than a plain timer. A flag, not a field
+    /// of `extras`: every sleep marks its timer, and would otherwise allocate them.
+    package var isSleeper: Bool {
+        get { flags.contains(.sleeper) }
+        set { setFlag(.sleeper, newValue) }
     }
 
     /// Whether the timer has allocated its rarely used state (a repeating timer, a handle, user

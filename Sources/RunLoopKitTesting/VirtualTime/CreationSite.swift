@@ -1,9 +1,9 @@
-import Synchronization
+import RunLoopKit
 
 /// Where a timer or a sleep was made: the file (`#fileID`) and line of the call, which a
-/// ``VirtualTimeError`` and ``RunLoop/registrations(inMode:)`` name.
+/// ``VirtualTimeError`` and `registrations(inMode:)` name.
 ///
-/// Sites are kept while a ``VirtualClock`` exists in the process, for the tests that run on one;
+/// Sites are kept while a `VirtualClock` exists in the process, for the tests that run on one;
 /// a program on the system clock keeps none, and its timers stay as small as they were.
 public struct CreationSite: Sendable, Hashable, CustomStringConvertible {
     /// The file, as `#fileID` names it: `Module/File.swift`.
@@ -17,21 +17,12 @@ public struct CreationSite: Sendable, Hashable, CustomStringConvertible {
         self.line = line
     }
 
-    init(file: StaticString, line: UInt) {
+    /// Where `timer` was made, if it was made while a `VirtualClock` existed.
+    init?(of timer: Timer) {
+        guard let (file, line) = timer.creationSite else { return nil }
         self.init(fileID: file.description, line: Int(line))
     }
 
     /// `Module/File.swift:12`.
     public var description: String { "\(fileID):\(line)" }
-
-    /// How many virtual clocks exist: sites are kept while one does.
-    private static let virtualClocks = Atomic<Int>(0)
-
-    /// Whether sites are being kept.
-    static var isRecording: Bool { virtualClocks.load(ordering: .relaxed) > 0 }
-
-    /// A virtual clock was made (`true`) or went away (`false`).
-    static func virtualClock(exists: Bool) {
-        virtualClocks.add(exists ? 1 : -1, ordering: .relaxed)
-    }
 }

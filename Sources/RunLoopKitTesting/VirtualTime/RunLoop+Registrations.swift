@@ -1,19 +1,21 @@
+import RunLoopKit
+
 /// What a mode of a loop holds, for tests and diagnostics: timers, sleeps, timeout sets and sources.
 extension RunLoop {
-    /// One thing registered in a mode of a loop, as ``registrations(inMode:)`` lists it.
+    /// One thing registered in a mode of a loop, as `registrations(inMode:)` lists it.
     public struct Registration: Sendable, Equatable, CustomStringConvertible {
         /// What kind of thing it is.
         public enum Kind: Sendable, Hashable, CaseIterable {
-            /// A ``Timer`` (a ``DisplayLink``'s timer included).
+            /// A `Timer` (a `DisplayLink`'s timer included).
             case timer
-            /// The one-shot timer of a sleeping task: ``Handle/sleep(until:tolerance:inModes:file:line:)``,
+            /// The one-shot timer of a sleeping task: `RunLoop.Handle`'s `sleep(until:tolerance:inModes:file:line:)`,
             /// a sleep on one of the loop's clocks, or a runtime sleep inside ``VirtualTime``.
             case sleeper
-            /// A ``TimeoutSet`` with at least one timeout scheduled.
+            /// A `TimeoutSet` with at least one timeout scheduled.
             case timeoutSet
-            /// A ``Source``.
+            /// A `RunLoop.Source`.
             case source
-            /// A ``FileDescriptorSource``.
+            /// A `RunLoop.FileDescriptorSource`.
             case descriptorSource
         }
 
@@ -29,7 +31,7 @@ extension RunLoop {
         public let site: CreationSite?
 
         /// A memberwise registration.
-        package init(kind: Kind, mode: Mode, fireDate: Instant?, name: String?, site: CreationSite?) {
+        init(kind: Kind, mode: Mode, fireDate: Instant?, name: String?, site: CreationSite?) {
             self.kind = kind
             self.mode = mode
             self.fireDate = fireDate
@@ -50,28 +52,21 @@ extension RunLoop {
     /// Everything registered in `mode` between passes, timers and sleepers by fire date (then the
     /// order they were added), then timeout sets and sources. Empty for a mode the loop never made.
     public func registrations(inMode mode: Mode) -> [Registration] {
-        guard let state = existingModeState(for: mode) else { return [] }
-        var timed: [(entry: TimerQueue.Entry, registration: Registration)] = []
-        state.timers.forEachEntry { entry in
-            let timer = entry.timer.takeUnretainedValue()
-            let registration = Registration(
-                kind: timer.kind, mode: mode, fireDate: Instant(nanoseconds: entry.deadline),
-                name: timer.metricsName, site: timer.creationSite)
-            timed.append((entry, registration))
+        var result = timersInFiringOrder(inMode: mode).map { timer, fireDate in
+            Registration(
+                kind: timer.isSleeper ? .sleeper : .timer, mode: mode, fireDate: fireDate, name: timer.metricsName,
+                site: CreationSite(of: timer))
         }
-        timed.sort { $0.entry.precedes($1.entry) }
-        var result = timed.map(\.registration)
-        state.forEachTimeoutSet { set in
-            guard let next = set.nextDeadline() else { return }
+        for set in scheduledTimeoutSets(inMode: mode) {
             result.append(
                 Registration(
-                    kind: .timeoutSet, mode: mode, fireDate: Instant(nanoseconds: next),
-                    name: "\(set.count) timeouts", site: nil))
+                    kind: .timeoutSet, mode: mode, fireDate: set.nextDeadline, name: "\(set.count) timeouts", site: nil)
+            )
         }
-        for source in state.sources where source.isValid {
+        for _ in 0..<sourceCount(inMode: mode) {
             result.append(Registration(kind: .source, mode: mode, fireDate: nil, name: nil, site: nil))
         }
-        for descriptor in state.descriptorSources.keys.sorted() {
+        for descriptor in watchedDescriptors(inMode: mode) {
             result.append(
                 Registration(
                     kind: .descriptorSource, mode: mode, fireDate: nil, name: "descriptor \(descriptor)", site: nil))
@@ -81,20 +76,17 @@ extension RunLoop {
 
     /// How many things of `kind` are registered in `mode` (what ``registrations(inMode:)`` would list).
     public func registrationCount(of kind: Registration.Kind, inMode mode: Mode) -> Int {
-        guard let state = existingModeState(for: mode) else { return 0 }
         switch kind {
-        case .timer, .sleeper:
-            var count = 0
-            state.timers.forEachEntry { entry in
-                if entry.timer._withUnsafeGuaranteedRef({ $0.kind }) == kind { count += 1 }
-            }
-            return count
-        case .timeoutSet:
-            var count = 0
-            state.forEachTimeoutSet { if !$0.isEmpty { count += 1 } }
-            return count
-        case .source: return state.sources.count { $0.isValid }
-        case .descriptorSource: return state.descriptorSources.count
+        case .timer: timerCount(inMode: mode, sleepers: false)
+        case .sleeper: timerCount(inMode: mode, sleepers: true)
+        case .timeoutSet: scheduledTimeoutSets(inMode: mode).count
+        case .source: sourceCount(inMode: mode)
+        case .descriptorSource: watchedDescriptors(inMode: mode).count
         }
+    }
+
+    /// Everything registered in every mode (a common item once per mode it is in).
+    var allRegistrations: [Registration] {
+        allModes.flatMap { registrations(inMode: $0) }
     }
 }

@@ -1,13 +1,16 @@
-/// The operations a test drives a loop on a ``VirtualClock`` with: advance, run what is due,
+import RunLoopKit
+
+/// The operations a test drives a loop on a `VirtualClock` with: advance, run what is due,
 /// run until idle, jump, set the wall clock, sleep the machine, and how the loop's own waits move
 /// time (autojump).
 extension RunLoop {
-    /// How a loop on a ``VirtualClock`` moves time when a run would wait for its next deadline.
+    /// How a loop on a `VirtualClock` moves time when a run would wait for its next deadline.
     public enum Autojump: Sendable, Equatable {
         /// It jumps to the deadline at once when no input is ready (the default).
         case immediately
         /// It waits for input for this long in real time first, and jumps only if none came: work
-        /// on other threads (real I/O, a server under test) gets its turn before time moves.
+        /// on other threads (real I/O, a server under test) gets its turn before time moves. A
+        /// wait of zero or less is ``immediately``.
         case after(Duration)
         /// It never jumps: a run waits for input or a wake-up, and time moves only by
         /// ``advance(by:inMode:)``, ``advance(to:inMode:)``, ``jump(by:inMode:)``,
@@ -15,13 +18,27 @@ extension RunLoop {
         case off
     }
 
-    /// How the loop's waits move a ``VirtualClock`` (``Autojump``); ignored on other clocks.
+    /// How the loop's waits move a `VirtualClock` (``Autojump``); ignored on other clocks.
     public var autojump: Autojump {
-        get { waiter.autojump }
-        set {
-            checkThread("autojump")
-            waiter.autojump = newValue
+        get {
+            guard let delay = autojumpDelay else { return .off }
+            return delay > .zero ? .after(delay) : .immediately
         }
+        set {
+            switch newValue {
+            case .immediately: autojumpDelay = .zero
+            case .after(let delay): autojumpDelay = max(delay, .zero)
+            case .off: autojumpDelay = nil
+            }
+        }
+    }
+
+    /// How many passes at one virtual instant the virtual-time operations (``runCurrent(inMode:)``,
+    /// ``advance(to:inMode:)``, ``runUntilIdle(inMode:limit:)``) allow before they throw a
+    /// ``VirtualTimeError/Kind/runaway`` error; 10,000 unless set.
+    public var runawayPassLimit: Int {
+        get { passLimitAtOneInstant }
+        set { passLimitAtOneInstant = newValue }
     }
 
     /// Runs `body` with ``autojump`` ``Autojump/off``, then restores it: inside, time moves only when
@@ -58,7 +75,7 @@ extension RunLoop {
 
     /// Moves time forward by `duration` in `mode`, stopping at every deadline on the way: each
     /// timer and sleeper fires in deadline order (equal deadlines in the order they were added),
-    /// with ``now`` equal to its deadline in its callout, and a repeating timer fires at each of
+    /// with the loop's `now` equal to its deadline in its callout, and a repeating timer fires at each of
     /// its grid points. Ends at the target with what is due there run (``runCurrent(inMode:)``).
     @available(*, noasync)
     public func advance(by duration: Duration, inMode mode: Mode = .default) throws(VirtualTimeError) {
@@ -72,22 +89,22 @@ extension RunLoop {
         let clock = try virtualClockForTesting("advance(to:inMode:)")
         try runCurrent(inMode: mode)
         while let next = nextFireDate(forMode: mode), next <= instant {
-            clock.advance(toUptime: next)
+            clock.advance(to: next)
             try runCurrent(inMode: mode)
         }
-        clock.advance(toUptime: instant)
+        clock.advance(to: instant)
         try runCurrent(inMode: mode)
     }
 
     /// Moves time forward by `duration` at once, as after the machine slept with the loop
     /// suspended (sinon's `jump`): what fell due in the gap fires once, and a repeating timer that
     /// missed several of its grid points fires once and goes on at the next point after now (CF's
-    /// skip of missed slots, C-T6). Uptime moves too: unlike ``VirtualClock/sleep(_:)``, this is
+    /// skip of missed slots, C-T6). Uptime moves too: unlike ``sleepMachine(for:inMode:)``, this is
     /// time the loop saw pass.
     @available(*, noasync)
     public func jump(by duration: Duration, inMode mode: Mode = .default) throws(VirtualTimeError) {
         let clock = try virtualClockForTesting("jump(by:inMode:)")
-        clock.advance(toUptime: now + max(duration, .zero))
+        clock.advance(to: now + max(duration, .zero))
         try runCurrent(inMode: mode)
     }
 
@@ -99,8 +116,8 @@ extension RunLoop {
     /// A daylight-saving or time-zone change is not such a change: the wall clock counts UTC
     /// (`CLOCK_REALTIME`), which neither moves, and no clock of the loop does.
     @available(*, noasync)
-    public func setWallClock(to instant: Instant, inMode mode: Mode = .default) throws(VirtualTimeError) {
-        let clock = try virtualClockForTesting("setWallClock(to:inMode:)")
+    public func setWall(to instant: Instant, inMode mode: Mode = .default) throws(VirtualTimeError) {
+        let clock = try virtualClockForTesting("setWall(to:inMode:)")
         clock.setWall(to: instant)
         try runCurrent(inMode: mode)
     }
@@ -128,7 +145,7 @@ extension RunLoop {
     @available(*, noasync)
     public func sleepMachine(for duration: Duration, inMode mode: Mode = .default) throws(VirtualTimeError) {
         let clock = try virtualClockForTesting("sleepMachine(for:inMode:)")
-        clock.sleep(duration)
+        clock.sleepMachine(for: duration)
         try runCurrent(inMode: mode)
     }
 
@@ -148,28 +165,19 @@ extension RunLoop {
                     message: "mode \(mode) was still not idle after \(limit) deadlines, at \(now)",
                     registrations: registrations(inMode: mode))
             }
-            clock.advance(toUptime: next)
+            clock.advance(to: next)
             try runCurrent(inMode: mode)
             deadlines += 1
         }
     }
 
-    /// The loop's ``VirtualClock``, or an error naming `call` when its clock is not one.
+    /// The loop's `VirtualClock`, or an error naming `call` when its clock is not one.
     private func virtualClockForTesting(_ call: String) throws(VirtualTimeError) -> VirtualClock {
         checkThread(call)
         guard case .virtual(let clock) = timeSource else {
             throw .notVirtual(call, loop: self)
         }
         return clock
-    }
-
-    /// Whether a pass of `mode` now would do work: a timer due, a block, a signalled source or a job.
-    private func hasWorkNow(inMode mode: Mode) -> Bool {
-        drainInbox()
-        guard let state = existingModeState(for: mode) else { return false }
-        if let next = nextFireDate(forMode: mode), next <= now { return true }
-        return hasJobs(for: state) || blocks.contains { matches($0.modes, state) }
-            || state.sources.contains { $0.isValid && $0.signalState.signalStamp != 0 }
     }
 
     /// The runaway error for `mode` after `work` (such as "50 passes") ran at one instant, naming

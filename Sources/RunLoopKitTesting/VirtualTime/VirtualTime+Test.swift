@@ -1,18 +1,19 @@
 import Dispatch
+import RunLoopKit
 import Synchronization
 
 extension VirtualTime {
-    /// Runs `body` as a task on `loop`, whose clock must be a ``VirtualClock``, and drives virtual
+    /// Runs `body` as a task on `loop`, whose clock must be a `VirtualClock`, and drives virtual
     /// time until the task ends; returns what it returned, or throws what it threw or a
     /// ``VirtualTimeError`` — a test on it fails and never hangs.
     ///
     /// It runs in a virtual-time scope, as ``run(on:resolution:runawayJobLimit:_:)`` does (it
     /// joins the active one of the same loop, or makes one for its duration): `Task {}`,
     /// `Task.detached {}`, child tasks, `Task.sleep(for:)` and `ContinuousClock().sleep(for:)`
-    /// run on the loop and take virtual time, and so does ``RunLoop/Handle/sleep(for:tolerance:inModes:file:line:)``.
+    /// run on the loop and take virtual time, and so does `RunLoop.Handle`'s `sleep(for:tolerance:inModes:file:line:)`.
     /// The scope is process-wide: run each such test in a process of its own (an exit test), or in
-    /// a process that runs nothing else meanwhile. Time moves as the loop's ``RunLoop/autojump``
-    /// says: to each next deadline once nothing is due, by default.
+    /// a process that runs nothing else meanwhile. Time moves as the loop's `autojump` says: to
+    /// each next deadline once nothing is due, by default.
     ///
     /// The runtime's sleeps are rounded up to a multiple of `resolution`, as in
     /// ``run(on:resolution:runawayJobLimit:_:)``: a test that sleeps whole seconds with
@@ -21,19 +22,21 @@ extension VirtualTime {
     /// When it returns or throws, the scope (if it made one) ends at once, without waiting for the
     /// jobs of the scope: a task still running later goes on on the loop, whose thread must run it.
     ///
-    /// - **Runaway**: ``RunLoop/runawayPassLimit`` passes at one instant throw
+    /// - **Runaway**: the loop's `runawayPassLimit` passes at one instant throw
     ///   ``VirtualTimeError/Kind/runaway``, naming the timer due first and where it was made.
     /// - **Deadlock**: when the task waits while nothing is due, scheduled or running, no source
     ///   could deliver input and no outside work is under way, ``VirtualTimeError/Kind/deadlock``
-    ///   lists what waits (Go's `synctest`). With ``RunLoop/Autojump/after(_:)`` input gets that
-    ///   long to come first; with ``RunLoop/Autojump/off`` the loop waits for it.
+    ///   lists what waits (Go's `synctest`). With `RunLoop.Autojump.after(_:)` input gets that
+    ///   long to come first; with `RunLoop.Autojump.off` the loop waits for it.
     /// - **Leaks**: when the task has ended, timers, sleepers and timeouts left in any mode throw
     ///   ``VirtualTimeError/Kind/leaked`` with where they were made (`checkingLeaks`).
     /// - **Watchdog**: after `timeLimit` of real time the run stops with
     ///   ``VirtualTimeError/Kind/watchdog``; if the loop's thread is stuck in a callout and cannot
     ///   stop, the program stops with a message after a second `timeLimit` (ten seconds at least).
+    /// - **Runtime**: a runtime the scope cannot take over throws as
+    ///   ``run(on:resolution:runawayJobLimit:_:)`` does, before the task starts.
     ///
-    /// Runs the loop's ``RunLoop/Mode/default`` mode. Call it on the loop's thread.
+    /// Runs the loop's default mode. Call it on the loop's thread.
     ///
     /// ```swift
     /// let loop = RunLoop(clock: .virtual(VirtualClock()))
@@ -52,7 +55,7 @@ extension VirtualTime {
     ) throws -> Result {
         let outcome = LockedValue<Swift.Result<Result, any Error>?>(nil)
         let handle = loop.handle
-        let executor = scope(for: handle, resolution: resolution)
+        let executor = try scope(for: loop, resolution: resolution)
         Task(executorPreference: executor) {
             let result: Swift.Result<Result, any Error>
             do {
@@ -76,20 +79,28 @@ extension VirtualTime {
         return try result.get()
     }
 
-    /// The task executor a test's task on the loop behind `handle` prefers: the active
-    /// virtual-time scope of that loop, or a new one, rounding the runtime's sleeps to
-    /// `resolution`, that ``drive(on:executor:timeLimit:checkingLeaks:succeeded:)`` installs.
-    /// Its sleeps take the loop's virtual time.
-    package static func scope(for handle: RunLoop.Handle, resolution: Duration) -> any TaskExecutor {
+    /// The task executor a test's task on `loop`, whose clock must be a `VirtualClock`, prefers:
+    /// the active virtual-time scope of that loop, or a new one, rounding the runtime's sleeps to
+    /// `resolution`, that ``drive(on:executor:timeLimit:checkingLeaks:succeeded:)`` installs. Its
+    /// sleeps take the loop's virtual time. Throws, before the task is made, what installing the
+    /// new scope would (the errors of ``run(on:resolution:runawayJobLimit:_:)`` before anything
+    /// runs).
+    package static func scope(for loop: RunLoop, resolution: Duration) throws(VirtualTimeError) -> any TaskExecutor {
+        guard case .virtual = loop.timeSource else {
+            throw .notVirtual("VirtualTime.test(on:)", loop: loop)
+        }
         precondition(resolution > .zero, "VirtualTime.test(on:): the resolution must be positive")
-        return RuntimeHook.activeScope(for: handle) ?? VirtualTimeScope(handle: handle, resolution: resolution)
+        if let scope = RuntimeHook.activeScope(for: loop.handle) { return scope }
+        let scope = VirtualTimeScope(handle: loop.handle, resolution: resolution)
+        try RuntimeHook.check(scope)
+        return scope
     }
 
     /// Drives virtual time on `loop` for a test's task, which prefers `executor` (from
-    /// ``scope(for:)``), until `succeeded` says the task has ended (`true` when it succeeded,
-    /// `false` when it failed, `nil` while it runs); see ``test(on:timeLimit:checkingLeaks:resolution:_:)``,
-    /// whose errors it throws. Leaks are checked after a success only. Installs the scope for its
-    /// duration unless it is the active one.
+    /// ``scope(for:resolution:)``), until `succeeded` says the task has ended (`true` when it
+    /// succeeded, `false` when it failed, `nil` while it runs); see
+    /// ``test(on:timeLimit:checkingLeaks:resolution:_:)``, whose errors it throws. Leaks are
+    /// checked after a success only. Installs the scope for its duration unless it is the active one.
     package static func drive(
         on loop: RunLoop, executor: any TaskExecutor, timeLimit: Duration, checkingLeaks: Bool,
         succeeded: () -> Bool?
@@ -98,12 +109,23 @@ extension VirtualTime {
             throw .notVirtual("VirtualTime.test(on:)", loop: loop)
         }
         loop.preconditionOnLoopThread("VirtualTime.test(on:timeLimit:checkingLeaks:resolution:_:)")
-        guard let scope = executor as? VirtualTimeScope, scope.handle.shared === loop.handle.shared else {
-            preconditionFailure("VirtualTime.drive: the executor is not VirtualTime.scope(for:) of this loop")
+        guard let scope = executor as? VirtualTimeScope, scope.handle.isHandle(ofSameLoopAs: loop.handle) else {
+            preconditionFailure(
+                "VirtualTime.drive: the executor is not VirtualTime.scope(for:resolution:) of this loop")
         }
-        let installed = RuntimeHook.activeScope(for: loop.handle) !== scope
-        if installed { RuntimeHook.install(scope) }
-        defer { if installed { RuntimeHook.uninstall() } }
+        if RuntimeHook.activeScope(for: loop.handle) === scope {
+            try runUntilDone(on: loop, clock: clock, timeLimit: timeLimit, checkingLeaks: checkingLeaks, succeeded)
+        } else {
+            try RuntimeHook.with(scope) { () throws(VirtualTimeError) in
+                try runUntilDone(on: loop, clock: clock, timeLimit: timeLimit, checkingLeaks: checkingLeaks, succeeded)
+            }
+        }
+    }
+
+    /// The drive of ``drive(on:executor:timeLimit:checkingLeaks:succeeded:)``, in the scope.
+    private static func runUntilDone(
+        on loop: RunLoop, clock: VirtualClock, timeLimit: Duration, checkingLeaks: Bool, _ succeeded: () -> Bool?
+    ) throws(VirtualTimeError) {
         let watchdog = Watchdog(handle: loop.handle, timeLimit: timeLimit)
         defer { watchdog.cancel() }
         var success: Bool?
@@ -134,40 +156,32 @@ extension VirtualTime {
 }
 
 extension RunLoop {
-    /// Everything registered in every mode (a common item once per mode it is in).
-    var allRegistrations: [Registration] {
-        allModes.flatMap { registrations(inMode: $0) }
-    }
-
     /// Moves on from a point where nothing is due in the default mode, as ``autojump`` says: jumps
     /// to the next deadline, or first waits for input that could come; throws a deadlock when there
     /// is no deadline and nothing could ever come.
     fileprivate func moveOn(on clock: VirtualClock) throws(VirtualTimeError) {
-        let state = modeState(for: .default)
         let next = nextFireDate(forMode: .default)
-        let inputPossible =
-            !state.sources.isEmpty || !state.descriptorSources.isEmpty
-            || shared.externalWork.load(ordering: .acquiring) > 0
+        let inputPossible = mayReceiveInput(inMode: .default)
         switch autojump {
         case .immediately:
             if let next {
-                clock.advance(toUptime: next)
+                clock.advance(to: next)
                 return
             }
             if inputPossible {
-                _ = waiter.awaitInput(in: state, forReal: VirtualTime.Watchdog.pollInterval)
+                _ = awaitInput(inMode: .default, forReal: VirtualTime.Watchdog.pollInterval)
                 return
             }
         case .after(let threshold):
-            if waiter.awaitInput(in: state, forReal: threshold) { return }
+            if awaitInput(inMode: .default, forReal: threshold) { return }
             if let next {
-                clock.advance(toUptime: next)
+                clock.advance(to: next)
                 return
             }
             if inputPossible { return }
         case .off:
             // Time moves only when the test moves it: wait for input (the watchdog ends a wait in vain).
-            _ = waiter.awaitInput(in: state, forReal: VirtualTime.Watchdog.pollInterval)
+            _ = awaitInput(inMode: .default, forReal: VirtualTime.Watchdog.pollInterval)
             return
         }
         throw VirtualTimeError(

@@ -1,34 +1,42 @@
 import Glibc
+import RunLoopKit
 import Synchronization
-@_spi(ExperimentalScheduling) import _Concurrency
 
-/// A scope in which the Swift runtime's global executor is a run loop on a ``VirtualClock``: every
+#if compiler(>=6.3) && compiler(<6.4)
+@_spi(ExperimentalScheduling) import _Concurrency
+#endif
+
+/// A scope in which the Swift runtime's global executor is a run loop on a `VirtualClock`: every
 /// task that is not bound to an actor or an executor runs on the loop's thread, and the runtime's
 /// sleeps are timers of the loop, so they take virtual time.
 ///
 /// Inside ``run(on:resolution:runawayJobLimit:_:)``, a job the runtime would give its global
 /// executor — the start and every resumption of a `Task {}`, a `Task.detached {}` or a child task
 /// without an executor preference — is queued on the loop like a job of its
-/// ``RunLoop/LoopTaskExecutor`` (rule C-X1), from any thread, waking the loop. Such a job runs with the scope as its task executor, so a sleep in it —
+/// `RunLoop.LoopTaskExecutor` (rule C-X1), from any thread, waking the loop. Such a job runs with
+/// the scope as its task executor, so a sleep in it —
 /// `Task.sleep(for:)`, `Task.sleep(nanoseconds:)`, `ContinuousClock().sleep(for:)`,
 /// `SuspendingClock().sleep(for:)` — becomes a one-shot timer of the loop in its common modes,
 /// at the loop's uptime now plus the time left: sleepers resume in deadline order, equal
 /// deadlines in the order they slept (C-T3). Both runtime clocks map to the loop's uptime.
 ///
-/// The runtime's clocks read virtual time in a scope when the executable links RunLoopKitTesting
-/// (a test target that depends on it): its C part defines the process's `clock_gettime`, and
-/// while a scope is active, the runtime's `swift_get_time` — behind `ContinuousClock.now`,
-/// `SuspendingClock.now` and the deadline of every runtime sleep — gets the loop's continuous
-/// time for `ContinuousClock` and its uptime for `SuspendingClock`, counted from zero like the
-/// ``VirtualClock``'s, from any thread. Every other caller of `clock_gettime` (RunLoopKit's real
-/// clocks, Dispatch, Foundation) reads real time, and a process that does not link
-/// RunLoopKitTesting reads its clocks as it always does. `swift_get_time` itself cannot be
-/// replaced: the runtime's own callers call it directly, not through the dynamic linker.
+/// The runtime's clocks read virtual time in a scope: this library's C part (CVirtualClockReads)
+/// defines the process's `clock_gettime`, and while a scope is active, the runtime's
+/// `swift_get_time` — behind `ContinuousClock.now`, `SuspendingClock.now` and the deadline of
+/// every runtime sleep — gets the loop's continuous time for `ContinuousClock` and its uptime for
+/// `SuspendingClock`, counted from zero like the `VirtualClock`'s, from any thread. Every other
+/// caller of `clock_gettime` (RunLoopKit's real clocks, Dispatch, Foundation) reads real time, and
+/// a process that does not link this library reads its clocks as it always does.
+/// `swift_get_time` itself cannot be replaced: the runtime's own callers call it directly, not
+/// through the dynamic linker. The first scope of a process checks that `ContinuousClock.now`
+/// reads its virtual time, and throws ``VirtualTimeError/Kind/clockReads`` with the reason when it
+/// does not (the article <doc:TestingTime> says what was checked).
 ///
-/// Without that, the runtime's clocks read real time, and a sleep's deadline is a real instant,
-/// computed a moment before the sleep reaches the loop. Either way the time left is rounded up
-/// to a multiple of the scope's `resolution` (a millisecond by default): a sleep of whole
-/// milliseconds takes exactly that long in virtual time, and a sleep of 1.5 milliseconds takes 2.
+/// In an executable that does not link that C part, the runtime's clocks read real time, and a
+/// sleep's deadline is a real instant, computed a moment before the sleep reaches the loop. Either
+/// way the time left is rounded up to a multiple of the scope's `resolution` (a millisecond by
+/// default): a sleep of whole milliseconds takes exactly that long in virtual time, and a sleep of
+/// 1.5 milliseconds takes 2.
 /// On real reads, a thread preempted in that moment for longer than the resolution (a busy
 /// machine) would make the sleep shorter by the stall: a test that must be exact under load uses
 /// a coarser resolution, such as a second for sleeps of whole seconds. On virtual reads the time
@@ -36,10 +44,10 @@ import Synchronization
 ///
 /// When `body` returns (or throws), the scope runs the loop in its default mode until none of
 /// the jobs it took is left: the queued jobs have run and no sleep's timer is waiting — neither
-/// a sleep of the runtime's clocks nor one on the loop's own (``VirtualClock``'s `sleep`, a
-/// ``LoopClock``, ``RunLoop/Handle/sleep(for:tolerance:inModes:file:line:)``). Virtual
-/// time jumps from deadline to deadline, so hours of sleeps take milliseconds. Then the runtime's
-/// previous hook is restored. A task that never stops sleeping keeps the scope running; a task
+/// a sleep of the runtime's clocks nor one on the loop's own (`VirtualClock`'s `sleep`, a
+/// `LoopClock`, `RunLoop.Handle`'s `sleep(for:tolerance:inModes:file:line:)`). Virtual
+/// time jumps from deadline to deadline, so hours of sleeps take milliseconds. Then the hook is
+/// removed and the runtime's own executor takes its jobs again. A task that never stops sleeping keeps the scope running; a task
 /// still waiting for something else (a continuation, real I/O) resumes later on the runtime's own
 /// executor, in real time.
 ///
@@ -50,12 +58,15 @@ import Synchronization
 /// means nothing there: keep actors' sleeps out of a scope; the main actor's jobs (on the main
 /// executor) and those of tasks that prefer another executor; threads not made as tasks (a
 /// `Task {}` they make is caught); `DispatchQueue.asyncAfter`, dispatch timers and other real
-/// timers; real I/O and the time it takes; and, without RunLoopKitTesting, clocks read directly —
-/// `ContinuousClock.now` is then real time, while the loop's ``RunLoop/now`` is virtual.
+/// timers; real I/O and the time it takes; and, without the C part, clocks read directly —
+/// `ContinuousClock.now` is then real time, while the loop's `now` is virtual.
 ///
 /// The hook is process-wide: one scope at a time in a process, and never in a process running
 /// other work in parallel — a test runner that runs tests in parallel in one process must run a
-/// test of the scope in a child process (an exit test). Call it on the loop's thread.
+/// test of the scope in a child process (an exit test). Call it on the loop's thread. The hook is
+/// the runtime's internal ABI, installed only by the Swift toolchain it was checked on (6.3):
+/// built with another, a scope throws ``VirtualTimeError/Kind/unsupportedRuntime`` before anything
+/// runs.
 ///
 /// ```swift
 /// let clock = VirtualClock()
@@ -69,7 +80,7 @@ import Synchronization
 /// ```
 public enum VirtualTime {
     /// Runs `body` with the runtime's global executor and sleeps on `loop`, whose clock must be a
-    /// ``VirtualClock``, then runs the loop until the tasks of the scope are done or waiting for
+    /// `VirtualClock`, then runs the loop until the tasks of the scope are done or waiting for
     /// something other than a sleep; see ``VirtualTime``. Returns what `body` returned, or throws
     /// what it threw once the loop has run. Stops the program, with a message, if another scope is
     /// active or the calling thread is not the loop's.
@@ -78,9 +89,13 @@ public enum VirtualTime {
     ///
     /// Throws a ``VirtualTimeError`` instead of running forever:
     /// - ``VirtualTimeError/Kind/notVirtual`` before anything runs, when the loop's clock is not a
-    ///   ``VirtualClock``;
+    ///   `VirtualClock`;
+    /// - ``VirtualTimeError/Kind/unsupportedRuntime``, ``VirtualTimeError/Kind/hookInUse`` or
+    ///   ``VirtualTimeError/Kind/clockReads`` before anything runs, when the runtime cannot be taken
+    ///   over (another toolchain, another hook, clock reads that stay real), and
+    ///   ``VirtualTimeError/Kind/hookInUse`` at the end if another hook replaced the scope's;
     /// - ``VirtualTimeError/Kind/runaway`` once the loop has run `runawayJobLimit` jobs, or
-    ///   ``RunLoop/runawayPassLimit`` passes, at one virtual instant after `body` returned: a task
+    ///   the loop's `runawayPassLimit` passes, at one virtual instant after `body` returned: a task
     ///   that neither sleeps nor ends (`while true { await Task.yield() }`), or a timer that
     ///   re-arms itself at the same instant. The error names the instant, and the timers due then
     ///   with where they were made. The scope ends there: the jobs still queued stay on the loop,
@@ -97,10 +112,11 @@ public enum VirtualTime {
         loop.preconditionOnLoopThread("VirtualTime.run(on:resolution:runawayJobLimit:_:)")
         precondition(resolution > .zero, "VirtualTime.run(on:): the resolution must be positive")
         let scope = VirtualTimeScope(handle: loop.handle, resolution: resolution)
-        RuntimeHook.install(scope)
-        defer { RuntimeHook.uninstall() }
-        let result = Swift.Result { try body() }
-        try scope.finish(on: loop, runawayJobLimit: runawayJobLimit)
+        let result = try RuntimeHook.with(scope) { () throws(VirtualTimeError) in
+            let result = Swift.Result { try body() }
+            try scope.finish(on: loop, runawayJobLimit: runawayJobLimit)
+            return result
+        }
         return try result.get()
     }
 }
@@ -111,7 +127,7 @@ public enum VirtualTime {
 /// A job of the scope runs on the loop with the scope as its thread's task executor, so the
 /// runtime's sleeps (`Task.sleep`, the clocks' `sleep`) find it as their scheduling executor and
 /// call ``enqueue(_:after:tolerance:clock:)`` or ``enqueue(_:at:tolerance:clock:)``.
-final class VirtualTimeScope: TaskExecutor, SchedulingExecutor {
+final class VirtualTimeScope: TaskExecutor {
     let handle: RunLoop.Handle
     /// What the time left until a deadline of the runtime's clocks is rounded up to a multiple of.
     private let resolution: Duration
@@ -125,37 +141,11 @@ final class VirtualTimeScope: TaskExecutor, SchedulingExecutor {
 
     /// Queues `job` on the loop (rule C-X1), to run with the scope as its task executor.
     func enqueue(_ job: UnownedJob) {
-        handle.executor.jobs.add(job, isolated: false, taskExecutor: self)
+        handle.enqueueGlobalJob(job, taskExecutor: self)
     }
 
     func enqueue(_ job: consuming ExecutorJob) {
         enqueue(UnownedJob(job))
-    }
-
-    /// Queues `job` on the loop after `delay` of its virtual uptime, whatever `clock` is.
-    func enqueue<C: Clock>(_ job: consuming ExecutorJob, after delay: C.Duration, tolerance: C.Duration?, clock: C) {
-        enqueue(UnownedJob(job), after: Self.duration(delay, of: clock))
-    }
-
-    /// Queues `job` on the loop when the time left until `instant` of `clock` has passed on its
-    /// virtual uptime. The runtime's own clocks read real time, a moment after the sleep computed
-    /// its deadline: their time left is rounded up to a multiple of ``resolution``.
-    func enqueue<C: Clock>(_ job: consuming ExecutorJob, at instant: C.Instant, tolerance: C.Duration?, clock: C) {
-        var delay = Self.duration(clock.now.duration(to: instant), of: clock)
-        if clock is ContinuousClock || clock is SuspendingClock {
-            let (step, left) = (resolution.nanoseconds, delay.nanoseconds)
-            let whole = left - left % step
-            delay = .nanoseconds(whole == left ? left : whole + min(step, Int64.max - whole))
-        }
-        enqueue(UnownedJob(job), after: delay)
-    }
-
-    /// `duration` of `clock` as a `Duration`; the program stops for a clock whose durations are not.
-    private static func duration<C: Clock>(_ duration: C.Duration, of clock: C) -> Duration {
-        guard let duration = duration as? Duration else {
-            fatalError("VirtualTime: a sleep on \(C.self), whose durations are not Swift.Duration")
-        }
-        return max(duration, .zero)
     }
 
     /// Queues `job` on the loop when `delay` of its uptime has passed: a one-shot timer in its
@@ -168,33 +158,29 @@ final class VirtualTimeScope: TaskExecutor, SchedulingExecutor {
                 self.enqueue(job)
                 self.waitingSleeps.subtract(1, ordering: .relaxed)
             }
-            timer.kind = .sleeper
+            timer.isSleeper = true
             loop.add(timer, forMode: .common)
         }
-        if handle.isOnLoopThread {
-            handle.executor.jobs.withLoop(schedule)
-        } else {
-            handle.execute(wake: true, schedule)
-        }
+        handle.withLoopSoon(schedule)
     }
 
     /// Whether a job of the scope is queued, a sleep of it waits, a task sleeps on `loop`'s own
-    /// clock (a sleeper in its default mode: ``VirtualClock``'s `sleep`, a ``LoopClock``'s,
-    /// ``RunLoop/Handle/sleep(until:tolerance:inModes:file:line:)``), or work outside the loop
-    /// that may start more is under way (``RunLoop/Handle/beginExternalWork()``).
+    /// clock (a sleeper in its default mode: `VirtualClock`'s `sleep`, a `LoopClock`'s,
+    /// `RunLoop.Handle`'s `sleep(until:tolerance:inModes:file:line:)`), or work outside the loop
+    /// that may start more is under way (`RunLoop.Handle`'s `beginExternalWork()`).
     private func isBusy(_ loop: RunLoop) -> Bool {
         // Outside work first: it queues its jobs before it finishes, so once its count reads zero
         // (acquiring what its finish released) those jobs are seen as pending. Read after the jobs,
         // a job queued and the work finished between the two reads would be missed, and the scope
         // would end with the job left on the loop.
-        handle.shared.externalWork.load(ordering: .acquiring) > 0
-            || waitingSleeps.load(ordering: .relaxed) > 0 || handle.executor.jobs.hasPendingJobs
+        handle.hasExternalWork
+            || waitingSleeps.load(ordering: .relaxed) > 0 || handle.hasPendingJobs
             || loop.registrationCount(of: .sleeper, inMode: .default) > 0
     }
 
     /// Runs `loop` in its default mode until the scope is no longer busy: an observer stops the
     /// run before the loop would wait with nothing of the scope left. Throws a runaway once
-    /// `runawayJobLimit` jobs, or the loop's ``RunLoop/runawayPassLimit`` passes, have run at one
+    /// `runawayJobLimit` jobs, or the loop's `runawayPassLimit` passes, have run at one
     /// virtual instant.
     func finish(on loop: RunLoop, runawayJobLimit: Int) throws(VirtualTimeError) {
         guard isBusy(loop) else { return }
@@ -227,103 +213,34 @@ final class VirtualTimeScope: TaskExecutor, SchedulingExecutor {
     }
 }
 
-/// The concurrency runtime's hook for its global executor (`swift_task_enqueueGlobal_hook`,
-/// exported by libswift_Concurrency), pointed at the active scope. The runtime's sleeps need no
-/// hook: they go to the scheduling executor the sleeping task runs on.
-enum RuntimeHook {
-    typealias Enqueue = @convention(thin) (UnownedJob) -> Void
-    typealias Hook = @convention(thin) (UnownedJob, Enqueue) -> Void
-
-    /// The active scope, and the hook it replaced (as a bit pattern) to restore when it ends.
-    private struct State {
-        var scope: VirtualTimeScope?
-        var previous: UInt = 0
+#if compiler(>=6.3) && compiler(<6.4)
+/// The runtime's sleeps in a scope: a task running on the scope finds it as its scheduling
+/// executor, and its sleep becomes a timer of the loop.
+extension VirtualTimeScope: SchedulingExecutor {
+    /// Queues `job` on the loop after `delay` of its virtual uptime, whatever `clock` is.
+    func enqueue<C: Clock>(_ job: consuming ExecutorJob, after delay: C.Duration, tolerance: C.Duration?, clock: C) {
+        enqueue(UnownedJob(job), after: Self.duration(delay, of: clock))
     }
 
-    private static let state = Mutex(State())
-
-    private static let hook: Hook = { job, original in
-        guard let scope = state.withLock({ $0.scope }) else { return original(job) }
-        scope.enqueue(job)
-    }
-
-    /// The hook variable.
-    private static func variable() -> UnsafeMutablePointer<UInt> {
-        let name = "swift_task_enqueueGlobal_hook"
-        let process = dlopen(nil, RTLD_NOW)
-        defer { if let process { dlclose(process) } }
-        guard let symbol = dlsym(process, name) else {
-            fatalError("VirtualTime: the concurrency runtime exports no \(name)")
+    /// Queues `job` on the loop when the time left until `instant` of `clock` has passed on its
+    /// virtual uptime. The runtime's own clocks read real time, a moment after the sleep computed
+    /// its deadline: their time left is rounded up to a multiple of ``resolution``.
+    func enqueue<C: Clock>(_ job: consuming ExecutorJob, at instant: C.Instant, tolerance: C.Duration?, clock: C) {
+        var delay = Self.duration(clock.now.duration(to: instant), of: clock)
+        if clock is ContinuousClock || clock is SuspendingClock {
+            let (step, left) = (resolution.nanoseconds, delay.nanoseconds)
+            let whole = left - left % step
+            delay = .nanoseconds(whole == left ? left : whole + min(step, Int64.max - whole))
         }
-        return symbol.assumingMemoryBound(to: UInt.self)
+        enqueue(UnownedJob(job), after: delay)
     }
 
-    /// The switch of the interposed `clock_gettime` (RunLoopKitTesting's CVirtualClockReads), when
-    /// the executable links it: on while a scope is active.
-    private static let clockReads = Mutex<(@convention(c) (Bool) -> Void)?>(nil)
-
-    /// Points the hook at `scope`, and the runtime's clock reads when they can be; stops the
-    /// program if a scope is active.
-    static func install(_ scope: VirtualTimeScope) {
-        state.withLock { state in
-            precondition(state.scope == nil, "VirtualTime.run(on:): another virtual-time scope is active")
-            state.scope = scope
-            let variable = variable()
-            state.previous = variable.pointee
-            variable.pointee = unsafeBitCast(hook, to: UInt.self)
+    /// `duration` of `clock` as a `Duration`; the program stops for a clock whose durations are not.
+    private static func duration<C: Clock>(_ duration: C.Duration, of clock: C) -> Duration {
+        guard let duration = duration as? Duration else {
+            fatalError("VirtualTime: a sleep on \(C.self), whose durations are not Swift.Duration")
         }
-        clockReads.withLock { $0?(true) }
-    }
-
-    /// Keeps the switch of the interposed `clock_gettime`, which calls this as the executable starts.
-    static func attachClockReads(_ setActive: @escaping @convention(c) (Bool) -> Void) {
-        clockReads.withLock { $0 = setActive }
-    }
-
-    /// The active scope's reading of `clock` for the runtime's `swift_get_time`: the loop's
-    /// continuous time for `CLOCK_BOOTTIME` (`ContinuousClock`), its uptime for `CLOCK_MONOTONIC`
-    /// (`SuspendingClock`); `nil` for another clock or when no scope is active.
-    static func virtualReading(of clock: clockid_t) -> Instant? {
-        guard let source = state.withLock({ $0.scope?.handle.timeSource }), let virtual = source.virtualClock else {
-            return nil
-        }
-        switch clock {
-        case CLOCK_BOOTTIME: return virtual.now(.continuous)
-        case CLOCK_MONOTONIC: return virtual.now(.uptime)
-        default: return nil
-        }
-    }
-
-    /// The active scope, if it is `handle`'s loop's.
-    static func activeScope(for handle: RunLoop.Handle) -> VirtualTimeScope? {
-        state.withLock { $0.scope?.handle.shared === handle.shared ? $0.scope : nil }
-    }
-
-    /// Restores the hook the active scope replaced. A job the runtime hands over meanwhile goes
-    /// to the runtime's own executor (the hook finds no scope and calls the original).
-    static func uninstall() {
-        clockReads.withLock { $0?(false) }
-        state.withLock { state in
-            variable().pointee = state.previous
-            state = State()
-        }
+        return max(duration, .zero)
     }
 }
-
-/// Called by RunLoopKitTesting's interposed `clock_gettime` (CVirtualClockReads) as the executable
-/// starts: `setActive` turns its virtual reads on while a scope is active.
-@_cdecl("runloopkit_virtual_clock_reads_attach")
-package func attachVirtualClockReads(_ setActive: @escaping @convention(c) (Bool) -> Void) {
-    RuntimeHook.attachClockReads(setActive)
-}
-
-/// The interposed `clock_gettime` asks this for the runtime's `swift_get_time`: fills `time` with
-/// the active scope's reading of `clock` and returns true, or returns false (see
-/// ``RuntimeHook/virtualReading(of:)``).
-@_cdecl("runloopkit_virtual_clock_read")
-package func readVirtualClock(_ clock: clockid_t, _ time: UnsafeMutablePointer<timespec>) -> Bool {
-    guard let reading = RuntimeHook.virtualReading(of: clock) else { return false }
-    let (seconds, nanoseconds) = reading.nanoseconds.quotientAndRemainder(dividingBy: 1_000_000_000)
-    time.pointee = timespec(tv_sec: Int(seconds), tv_nsec: Int(nanoseconds))
-    return true
-}
+#endif

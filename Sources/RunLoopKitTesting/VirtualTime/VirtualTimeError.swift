@@ -1,5 +1,8 @@
+import RunLoopKit
+
 /// Why a test on virtual time failed instead of hanging: a runaway, a loop that never became idle,
-/// a deadlock, things left behind, or a real-time watchdog; the message names what was involved.
+/// a deadlock, things left behind, a real-time watchdog, or a runtime the virtual-time scope cannot
+/// take over; the message names what was involved.
 ///
 /// ```swift
 /// let beat = Timer.scheduledTimer(withInterval: .seconds(1), repeats: true, on: loop) { _ in }
@@ -12,12 +15,12 @@
 public struct VirtualTimeError: Error, Sendable, CustomStringConvertible {
     /// What went wrong.
     public enum Kind: Sendable, Hashable {
-        /// The loop's clock is not a ``VirtualClock``.
+        /// The loop's clock is not a `VirtualClock`.
         case notVirtual
         /// Pass after pass ran with virtual time standing still (sinon's `loopLimit`): a timer
         /// that re-arms itself at the same instant, or jobs that queue more jobs forever.
         case runaway
-        /// ``RunLoop/runUntilIdle(inMode:limit:)`` reached its limit with things still scheduled.
+        /// `runUntilIdle(inMode:limit:)` reached its limit with things still scheduled.
         case notIdle
         /// Tasks wait, and nothing is scheduled, runnable or able to deliver input: nothing will
         /// ever wake them (Go's `synctest`).
@@ -26,6 +29,17 @@ public struct VirtualTimeError: Error, Sendable, CustomStringConvertible {
         case leaked
         /// The test ran longer than its real-time limit.
         case watchdog
+        /// The concurrency runtime cannot be taken over: the program was built with a Swift
+        /// toolchain other than the one the scope was checked on (the message names the version it
+        /// needs), or its runtime exports no `swift_task_enqueueGlobal_hook` (a statically linked one).
+        case unsupportedRuntime
+        /// The runtime's global-executor hook (`swift_task_enqueueGlobal_hook`) did not hold what
+        /// the scope expected: another hook was installed before the scope or while it ran.
+        case hookInUse
+        /// The runtime's clocks could not be made to read virtual time in the scope: the process's
+        /// `clock_gettime` could not find the runtime's `swift_get_time`, or `ContinuousClock.now`
+        /// still read real time (a runtime built otherwise than the one checked).
+        case clockReads
     }
 
     /// What went wrong.
@@ -39,19 +53,18 @@ public struct VirtualTimeError: Error, Sendable, CustomStringConvertible {
     public let registrations: [RunLoop.Registration]
 
     /// An error of `kind` at `instant`.
-    package init(kind: Kind, instant: Instant, message: String, registrations: [RunLoop.Registration]) {
+    init(kind: Kind, instant: Instant, message: String, registrations: [RunLoop.Registration] = []) {
         self.kind = kind
         self.instant = instant
         self.message = message
         self.registrations = registrations
     }
 
-    /// `call` was given `loop`, whose clock is not a ``VirtualClock``.
-    package static func notVirtual(_ call: String, loop: RunLoop) -> VirtualTimeError {
+    /// `call` was given `loop`, whose clock is not a `VirtualClock`.
+    static func notVirtual(_ call: String, loop: RunLoop) -> VirtualTimeError {
         VirtualTimeError(
             kind: .notVirtual, instant: loop.now,
-            message: "\(call) needs a loop on a VirtualClock: make it with RunLoop(clock: .virtual(VirtualClock()))",
-            registrations: [])
+            message: "\(call) needs a loop on a VirtualClock: make it with RunLoop(clock: .virtual(VirtualClock()))")
     }
 
     /// The message, then each registration on a line of its own.

@@ -6,6 +6,10 @@ extension Config {
         ["uploads.cert_file", "uploads.key_file"],
     ]
 
+    /// What an option takes where it differs from its field's accepted values (``ConfigField``):
+    /// `--upload-header` takes one header, not the field's list.
+    static let optionAccepted = ["uploads.headers": "NAME=VALUE, e.g. X-Scope-OrgID=team-a"]
+
     /// The command-line option of the `[uploads]` field `key`: `uploads.password_file` is
     /// `--upload-password-file`; `uploads.headers` is `--upload-header`, given once per header.
     package static func option(for key: String) -> String {
@@ -54,6 +58,12 @@ extension Config {
             guard !headers.keys.contains(where: { $0.lowercased() == parts[0].lowercased() }) else {
                 throw ConfigError(
                     message: "option \(option): the header \(parts[0]) is given twice; give each header once")
+            }
+            guard !HTTPAccess.isReserved(parts[0]) else {
+                throw ConfigError(
+                    message:
+                        "option \(option): \(HTTPAccess.reservedHeaderProblem(parts[0])) (accepted: \(Self.optionAccepted["uploads.headers"] ?? ""))"
+                )
             }
             headers[parts[0]] = parts[1]
         }

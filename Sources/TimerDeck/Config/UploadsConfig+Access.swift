@@ -5,14 +5,15 @@ extension UploadsConfig {
     /// The credentials, headers and TLS settings of the `[uploads]` section, checked as a whole;
     /// an error names where `settings`' file sets the field.
     ///
-    /// The token of `uploads.bearer_token_env` is read here and its variable removed from this
-    /// process's environment, so that no hook started later inherits it: call this before any
-    /// other thread can read the environment.
+    /// The token of `uploads.bearer_token_env` is taken here (or was by ``withholdCredentials()``)
+    /// and its variable removed from this process's environment, so that no hook started later
+    /// inherits it: call this before any other thread can read the environment.
     /// - Throws: ``UploadsSetupError`` for a user name without a password file (or the reverse),
     ///   two kinds of credentials at once, a client certificate without its key (or the reverse),
     ///   or a token variable that is not set; a field a command-line option set is named by the option.
     static func access(in settings: Config) throws(UploadsSetupError) -> HTTPAccess {
         let config = settings.uploads
+        config.withholdCredentials()
         var access = HTTPAccess()
         access.headers = config.headers
         access.caFile = config.caFile
@@ -56,16 +57,24 @@ extension UploadsConfig {
         } else if let bearerTokenFile = config.bearerTokenFile {
             access.authorization = .bearerFile(bearerTokenFile)
         } else if let name = config.bearerTokenEnvironment {
-            guard let value = getenv(name).map({ String(cString: $0) }), !value.isEmpty else {
+            guard let value = ChildEnvironment.take(name) else {
                 throw UploadsSetupError(
                     message: UploadsSetup.fieldProblem(
                         "uploads.bearer_token_env", in: settings, "the environment variable \(name) is not set",
                         fix: "; export it before starting"))
             }
-            unsetenv(name)
             access.authorization = .bearer(HTTPAccess.Secret(value))
         }
         return access
+    }
+
+    /// Keeps the credentials from every child timerdeck starts, whether or not a timer drives the
+    /// uploads: takes the token variable of `uploads.bearer_token_env` out of the environment
+    /// (``access(in:)`` still gets its value) and withholds the password and token files' text
+    /// (``ChildEnvironment``). Call it before other threads can read the environment.
+    package func withholdCredentials() {
+        if let bearerTokenEnvironment { _ = ChildEnvironment.take(bearerTokenEnvironment) }
+        for case let path? in [passwordFile, bearerTokenFile] { ChildEnvironment.withholdContents(of: path) }
     }
 
     /// Warnings for secrets that other users can read: the config file when it names a secret

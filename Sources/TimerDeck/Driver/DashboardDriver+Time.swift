@@ -14,8 +14,8 @@ extension DashboardDriver {
         case .rate(let rate):
             let (numerator, denominator) = rate.fraction
             control.setRate(numerator, per: denominator)
-        case .sleep(let duration): control.sleep(duration)
-        case .jumpWall(let offset): control.jumpWall(by: offset)
+        case .sleep(let duration): control.sleepMachine(for: duration)
+        case .jumpWall(let offset): control.setWall(to: control.now(.wall) + offset)
         }
     }
 

@@ -92,7 +92,7 @@ package final class HeadlessSession {
         RunLoop.withCurrent(loop) {
             // A script that starts with `wall` starts at that time: the timers kept are restored then.
             while nextStep < steps.count, case .wall(let instant) = steps[nextStep] {
-                time.jumpWall(by: time.now(.wall).duration(to: instant))
+                time.setWall(to: instant)
                 nextStep += 1
             }
             driver.launch()
@@ -153,7 +153,7 @@ package final class HeadlessSession {
             }
             for mode in RunLoop.Mode.inputModes { loop.add(timer, forMode: mode) }
         case .wall(let instant):
-            time.jumpWall(by: time.now(.wall).duration(to: instant))
+            time.setWall(to: instant)
         case .snapshot where plain:
             output(PlainNarration.report(driver.snapshot()))
             continueSoon()

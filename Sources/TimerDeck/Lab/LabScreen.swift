@@ -1,5 +1,9 @@
 import RunLoopKit
 
+// Objective-C's target–action idioms (L1, L2b–L2d) on RunLoopKit's timers, without the module's
+// Foundation-named `Timer` and `RunLoop`.
+import class RunLoopKitFoundationCompat.WeakProxy
+
 /// A lifetime-lab "screen": an object that owns a repeating one-second timer, as a view controller
 /// would, built with one ``LabStrategy``. Its `deinit` and its ticks are what the lab counts.
 final class LabScreen {

@@ -33,7 +33,7 @@ enum UploadPanel {
         }
         if let refused = status.refused {
             let reason = refused.error.refusesOldSamples ? "too old for the database" : short(refused.error)
-            lines.append(("\(refused.count) sample\(refused.count == 1 ? "" : "s") refused: \(reason)", Style(.bad)))
+            lines.append(("\(refused.summary): \(reason)", Style(.bad)))
         }
         let counters = status.counters
         var samples = "pending \(counters?.pendingSamples ?? 0)"

@@ -129,11 +129,27 @@ package final class UploadsSetup {
         do {
             return try HTTPSink(endpoint: endpoint, timeout: config.httpTimeout, format: format, access: access)
         } catch {
-            guard fromOption else {
-                throw UploadsSetupError(message: fieldProblem("uploads.url", in: settings, reason(error)))
+            // The setting the sink refused, as the error carries it; one it does not name is the URL's.
+            var setting = UploadSetting.url
+            if case .invalidConfiguration(_, let named?) = error { setting = named }
+            guard setting == .url, fromOption else {
+                throw UploadsSetupError(message: fieldProblem(key(of: setting), in: settings, reason(error)))
             }
             throw UploadsSetupError(
                 message: "option --upload-url: \(reason(error)) (accepted: an http(s) or prometheus+http(s) URL)")
+        }
+    }
+
+    /// The `[uploads]` field that gives the sink's `setting`.
+    static func key(of setting: UploadSetting) -> String {
+        switch setting {
+        case .url: "uploads.url"
+        case .timeout: "uploads.timeout"
+        case .headers: "uploads.headers"
+        case .caFile: "uploads.ca_file"
+        case .certFile: "uploads.cert_file"
+        case .keyFile: "uploads.key_file"
+        case .insecureSkipVerify: "uploads.insecure_skip_verify"
         }
     }
 
@@ -144,13 +160,16 @@ package final class UploadsSetup {
         -> String
     {
         let accepted = Config.fieldsByKey[key].map { " (accepted: \($0.accepted)\(fix))" } ?? ""
-        if let option = settings.places.option(of: key) { return "option \(option): \(problem)\(accepted)" }
+        if let option = settings.places.option(of: key) {
+            let taken = Config.optionAccepted[key].map { " (accepted: \($0)\(fix))" } ?? accepted
+            return "option \(option): \(problem)\(taken)"
+        }
         return "\(settings.places.of(key)): field \(UserText.field(key)): \(problem)\(accepted)"
     }
 
     /// An upload error's reason without its framing sentence ("Upload settings are invalid: …").
     private static func reason(_ error: UploadError) -> String {
-        if case .invalidConfiguration(let reason) = error { return reason }
+        if case .invalidConfiguration(let reason, _) = error { return reason }
         return clause("\(error)")
     }
 

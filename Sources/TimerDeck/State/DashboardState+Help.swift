@@ -23,8 +23,7 @@ extension DashboardState {
             // Batches refused for the credentials go again once a batch gets through with them.
             let until = refused.error.refusesCredentials ? "the server takes the credentials" : "the next start"
             messages.append(
-                "\(refused.count) sample\(refused.count == 1 ? "" : "s") refused this run, parked in the outbox until "
-                    + "\(until): \(refused.error.description)")
+                "\(refused.summary) this run, parked in the outbox until \(until): \(refused.error.description)")
         }
         return messages
     }

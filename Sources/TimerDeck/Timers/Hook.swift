@@ -42,16 +42,20 @@ struct Hook: Equatable, Sendable {
     /// How long it may run.
     var timeLimit: Duration
 
-    /// Runs the command with `environment` added to this process's, reads its first output line,
+    /// Runs the command with `environment` added to this process's (without the uploads'
+    /// credentials: ``ChildEnvironment``), reads its first output line,
     /// and stops it at the time limit. Blocks the calling thread until it ends. Its process group is
     /// listed in `groups` while it runs, so it can be stopped before its limit.
     func run(environment: [String: String], groups: HookGroups? = nil) -> Result {
         // A hook that waited for a thread until the dashboard quit does not start.
         if let groups, !groups.isOpen { return .failedToStart("the dashboard is quitting") }
-        var output: [Int32] = [0, 0]
-        guard pipe(&output) == 0 else { return .failedToStart(String(cString: strerror(errno))) }
-        let (readEnd, writeEnd) = (output[0], output[1])
-        _ = fcntl(readEnd, F_SETFD, FD_CLOEXEC)
+        let readEnd: Int32
+        let writeEnd: Int32
+        do {
+            (readEnd, writeEnd) = try Shell.pipe()
+        } catch {
+            return .failedToStart(String(cString: strerror(error.errno)))
+        }
 
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -61,21 +65,10 @@ struct Hook: Equatable, Sendable {
         posix_spawn_file_actions_adddup2(&actions, writeEnd, STDERR_FILENO)
         posix_spawn_file_actions_addclose(&actions, writeEnd)
 
-        var variables: [String: String] = [:]
-        var entry = environ
-        while let pointer = entry.pointee {
-            let text = String(cString: pointer)
-            if let equals = text.firstIndex(of: "=") {
-                variables[String(text[..<equals])] = String(text[text.index(after: equals)...])
-            }
-            entry += 1
-        }
-        variables.merge(environment) { _, new in new }
-        let envp = variables.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
         // In its own process group, so the time limit stops whatever it started too.
         let pid: pid_t
         do {
-            pid = try Shell.start(command, actions: &actions, environment: envp)
+            pid = try Shell.start(command, actions: &actions, adding: environment)
         } catch {
             close(writeEnd)
             close(readEnd)

@@ -1,0 +1,106 @@
+/// What the RunLoopKitTesting library reads of a loop and asks of it, to drive virtual time and to
+/// list what a mode holds: package API, so that the loop's own structures stay internal.
+extension RunLoop {
+    /// How long a wait on a ``VirtualClock`` waits for input in real time before it jumps to its
+    /// deadline: zero (the default) jumps at once, `nil` never jumps.
+    package var autojumpDelay: Duration? {
+        get { waiter.autojumpDelay }
+        set {
+            checkThread("autojump")
+            waiter.autojumpDelay = newValue
+        }
+    }
+
+    /// The timers and sleepers of `mode` with their fire dates, in the order they fire (equal
+    /// dates in the order they were added).
+    package func timersInFiringOrder(inMode mode: Mode) -> [(timer: Timer, fireDate: Instant)] {
+        guard let state = existingModeState(for: mode) else { return [] }
+        var entries: [TimerQueue.Entry] = []
+        state.timers.forEachEntry { entries.append($0) }
+        entries.sort { $0.precedes($1) }
+        return entries.map { ($0.timer.takeUnretainedValue(), Instant(nanoseconds: $0.deadline)) }
+    }
+
+    /// How many of the timers of `mode` are sleepers (`sleepers`) or plain timers; allocates nothing.
+    package func timerCount(inMode mode: Mode, sleepers: Bool) -> Int {
+        guard let state = existingModeState(for: mode) else { return 0 }
+        var count = 0
+        state.timers.forEachEntry { entry in
+            if entry.timer._withUnsafeGuaranteedRef({ $0.isSleeper }) == sleepers { count += 1 }
+        }
+        return count
+    }
+
+    /// The timeout sets of `mode` with a timeout scheduled, in the order they were made: how many
+    /// timeouts each holds, and the first deadline.
+    package func scheduledTimeoutSets(inMode mode: Mode) -> [(count: Int, nextDeadline: Instant)] {
+        guard let state = existingModeState(for: mode) else { return [] }
+        var sets: [(count: Int, nextDeadline: Instant)] = []
+        state.forEachTimeoutSet { set in
+            if let next = set.nextDeadline() { sets.append((set.count, Instant(nanoseconds: next))) }
+        }
+        return sets
+    }
+
+    /// How many valid sources `mode` holds.
+    package func sourceCount(inMode mode: Mode) -> Int {
+        existingModeState(for: mode)?.sources.count { $0.isValid } ?? 0
+    }
+
+    /// The file descriptors the descriptor sources of `mode` watch, in ascending order.
+    package func watchedDescriptors(inMode mode: Mode) -> [Int32] {
+        existingModeState(for: mode)?.descriptorSources.keys.sorted() ?? []
+    }
+
+    /// Whether a pass of `mode` now would do work: a timer due, a block, a signalled source or a job.
+    package func hasWorkNow(inMode mode: Mode) -> Bool {
+        drainInbox()
+        guard let state = existingModeState(for: mode) else { return false }
+        if let next = nextFireDate(forMode: mode), next <= now { return true }
+        return hasJobs(for: state) || blocks.contains { matches($0.modes, state) }
+            || state.sources.contains { $0.isValid && $0.signalState.signalStamp != 0 }
+    }
+
+    /// Whether input could still come in `mode`: it has a source or a descriptor source, or work
+    /// outside the loop is under way (``Handle/beginExternalWork()``).
+    package func mayReceiveInput(inMode mode: Mode) -> Bool {
+        let state = modeState(for: mode)
+        return !state.sources.isEmpty || !state.descriptorSources.isEmpty
+            || shared.externalWork.load(ordering: .acquiring) > 0
+    }
+
+    /// Waits up to `duration` of real time for input or a wake-up in `mode`; returns whether any
+    /// came. Readable descriptors stay readable for the next pass.
+    package func awaitInput(inMode mode: Mode, forReal duration: Duration) -> Bool {
+        waiter.awaitInput(in: modeState(for: mode), forReal: duration)
+    }
+}
+
+extension RunLoop.Handle {
+    /// Whether jobs wait for the loop's executors.
+    package var hasPendingJobs: Bool { executor.jobs.hasPendingJobs }
+
+    /// Whether work outside the loop is under way (``beginExternalWork()``).
+    package var hasExternalWork: Bool { shared.externalWork.load(ordering: .acquiring) > 0 }
+
+    /// Whether `other` is a handle of the same loop.
+    package func isHandle(ofSameLoopAs other: RunLoop.Handle) -> Bool {
+        shared === other.shared
+    }
+
+    /// Queues `job`, a job the runtime gave its global executor, on the loop (rule C-X1), to run
+    /// with `taskExecutor` as its task executor; wakes the loop.
+    package func enqueueGlobalJob(_ job: UnownedJob, taskExecutor: any TaskExecutor) {
+        executor.jobs.add(job, isolated: false, taskExecutor: taskExecutor)
+    }
+
+    /// Runs `body` with the loop: at once on the loop's thread, and at the start of its next pass,
+    /// waking it, from another thread.
+    package func withLoopSoon(_ body: @escaping @Sendable (RunLoop) -> Void) {
+        if isOnLoopThread {
+            executor.jobs.withLoop(body)
+        } else {
+            execute(wake: true, body)
+        }
+    }
+}
