@@ -31,3 +31,7 @@ static inline CURLcode timerdeck_curl_get_long(CURL *handle, CURLINFO info, long
 static inline CURLcode timerdeck_curl_get_certinfo(CURL *handle, struct curl_certinfo **value) {
     return curl_easy_getinfo(handle, CURLINFO_CERTINFO, value);
 }
+
+static inline CURLcode timerdeck_curl_get_socket(CURL *handle, curl_socket_t *value) {
+    return curl_easy_getinfo(handle, CURLINFO_ACTIVESOCKET, value);
+}

@@ -120,6 +120,47 @@ enum CurlTransfer {
         return try? result.get()
     }
 
+    /// Completes a TLS handshake with `access`'s settings and waits, within `timeout`, for what
+    /// the server says next: TLS 1.3 servers send their verdict on the client certificate (one
+    /// wanted, or refused) only after the handshake, so an answer lost to a reset connection is
+    /// read here. Returns libcurl's words for the read that failed; `nil` when the handshake
+    /// itself failed or the server said nothing.
+    static func messageAfterHandshake(url: String, timeout: Duration, access: HTTPAccess) -> String? {
+        let result = withHandle(url: url, timeout: timeout, access: access) { handle in
+            timerdeck_curl_set_long(handle, CURLOPT_CONNECT_ONLY, 1)
+            // The connection stays open after the handshake, to be read from.
+            timerdeck_curl_set_long(handle, CURLOPT_FORBID_REUSE, 0)
+            return perform(handle) { () -> String? in
+                var socket: curl_socket_t = -1
+                guard timerdeck_curl_get_socket(handle, &socket) == CURLE_OK, socket >= 0 else { return nil }
+                var errorText = [CChar](repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
+                var buffer = [UInt8](repeating: 0, count: 256)
+                let deadline = ContinuousClock.now + timeout
+                return errorText.withUnsafeMutableBufferPointer { text -> String? in
+                    timerdeck_curl_set_pointer(handle, CURLOPT_ERRORBUFFER, text.baseAddress)
+                    defer { timerdeck_curl_set_pointer(handle, CURLOPT_ERRORBUFFER, nil) }
+                    while ContinuousClock.now < deadline {
+                        var received = 0
+                        let code = buffer.withUnsafeMutableBytes {
+                            curl_easy_recv(handle, $0.baseAddress, $0.count, &received)
+                        }
+                        if code == CURLE_AGAIN {
+                            var waiting = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+                            _ = poll(&waiting, 1, 100)
+                            continue
+                        }
+                        guard code != CURLE_OK || received == 0 else { continue }
+                        guard code != CURLE_OK else { return nil }
+                        let words = String(cString: text.baseAddress!)
+                        return words.isEmpty ? String(cString: curl_easy_strerror(code)) : words
+                    }
+                    return nil
+                }
+            }
+        }
+        return (try? result.get()) ?? nil
+    }
+
     /// The `Start date` and `Expire date` of one certificate's fields (a list of `Name:value`).
     private static func dates(in fields: UnsafeMutablePointer<curl_slist>) -> CertificateDates? {
         var values: [String: String] = [:]

@@ -50,7 +50,8 @@ public final class HTTPSink: BatchSink {
             throw .invalidConfiguration("the upload URL \"\(shown)\" is not a valid URL", setting: .url)
         }
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
-            throw .invalidConfiguration("the upload URL \"\(shown)\" must start with http:// or https://", setting: .url)
+            throw .invalidConfiguration(
+                "the upload URL \"\(shown)\" must start with http:// or https://", setting: .url)
         }
         guard let host = url.host, !host.isEmpty else {
             throw .invalidConfiguration("the upload URL \"\(shown)\" has no host name", setting: .url)

@@ -27,7 +27,9 @@ enum TLSDiagnosis {
         if let certFile = access.certFile {
             try check("client certificate file", certFile, holds: "CERTIFICATE", setting: .certFile)
         }
-        if let keyFile = access.keyFile { try check("client key file", keyFile, holds: "PRIVATE KEY", setting: .keyFile) }
+        if let keyFile = access.keyFile {
+            try check("client key file", keyFile, holds: "PRIVATE KEY", setting: .keyFile)
+        }
     }
 
     /// Throws unless `path` can be read and holds a PEM block whose label ends in `label`
@@ -57,12 +59,25 @@ enum TLSDiagnosis {
         switch failure.code {
         case CURLE_PEER_FAILED_VERIFICATION:
             return refusedCertificate(failure, request: request)
-        case CURLE_SSL_CONNECT_ERROR, CURLE_SEND_ERROR, CURLE_RECV_ERROR, CURLE_GOT_NOTHING:
+        case CURLE_SSL_CONNECT_ERROR:
+            return alert(in: failure.message) ?? "the TLS handshake failed (\(failure.message))"
+        case CURLE_SEND_ERROR, CURLE_RECV_ERROR, CURLE_GOT_NOTHING:
             // TLS 1.3 tells of a client certificate wanted or refused after the handshake, at the
-            // first read: a receive error carrying the server's alert.
-            return alert(in: failure.message)
-                ?? (failure.code == CURLE_SSL_CONNECT_ERROR
-                    ? "the TLS handshake failed (\(failure.message))" : nil)
+            // first read; when the connection was reset before that alert was read, one more
+            // handshake reads what the server says.
+            if let words = alert(in: failure.message) { return words }
+            guard request.url.lowercased().hasPrefix("https:") else { return nil }
+            if let words = CurlTransfer.messageAfterHandshake(
+                url: request.url, timeout: request.timeout, access: request.access
+            ).flatMap(alert(in:)) {
+                return words
+            }
+            // A server that resets the connection as it sends its alert can lose the alert on
+            // the way: what is known is that it ends connections that finished their handshake.
+            return request.access.certFile == nil
+                ? "the server ends the connection after the TLS handshake; it may ask for a client certificate "
+                    + "(a cert_file and key_file)"
+                : "the server ends the connection after the TLS handshake; it may refuse the client certificate"
         case CURLE_SSL_CERTPROBLEM:
             return "the client certificate or key could not be used (\(failure.message))"
         case CURLE_SSL_CACERT_BADFILE:

@@ -45,6 +45,11 @@ struct CredentialsInChildrenTests {
             options: ["--upload-username", "timerdeck", "--upload-password-file", "SECRET_FILE"],
             variables: ["TIMERDECK_SCAN_COPY": "SECRET"]),
         Credentials(
+            name: "uploads.bearer_token_env replaced by --upload-bearer-token-file", uploads: true,
+            fields: "bearer_token_env = \"TIMERDECK_SCAN_TOKEN\"",
+            options: ["--upload-bearer-token-file", "SECRET_FILE"],
+            variables: ["TIMERDECK_SCAN_TOKEN": "SECRET"]),
+        Credentials(
             name: "uploads.password_file, no timer driving the uploads", uploads: false,
             fields: "username = \"timerdeck\"\npassword_file = \"SECRET_FILE\"",
             variables: ["TIMERDECK_SCAN_COPY": "SECRET"]),

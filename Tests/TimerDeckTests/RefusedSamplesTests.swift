@@ -23,7 +23,9 @@ struct RefusedSamplesTests {
         }
     }
 
-    @Test("10 samples, a batch of 7 refused 3 times: 7 samples refused (1 batch, 3 attempts) beside pending 10 (7 parked)")
+    @Test(
+        "10 samples, a batch of 7 refused 3 times: 7 samples refused (1 batch, 3 attempts) beside pending 10 (7 parked)"
+    )
     func batchRefusedThreeTimes() throws {
         let scratch = try ScratchDirectory()
         let loop = RunLoop(clock: .virtual(VirtualClock()))

@@ -117,6 +117,143 @@ import Uploads
         #expect(Self.problem(arguments) == message)
     }
 
+    /// What timerdeck says at start when the sink for `url` cannot be made from `arguments` and
+    /// `config`: the scratch directory, which holds a PEM-less `not.pem`, a `cert.pem` and the
+    /// config file `timerdeck.toml`, reads as `DIR`.
+    static func startProblem(_ arguments: [String], url: String? = nil, config: String? = nil) throws -> String? {
+        let scratch = try ScratchDirectory()
+        _ = try scratch.write("not a certificate\n", to: "not.pem")
+        _ = try scratch.write("-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n", to: "cert.pem")
+        let directory = scratch.url.path
+        let file = try config.map { try scratch.write($0.replacing("DIR", with: directory), to: "timerdeck.toml") }
+        do {
+            let command = try TimerDeckCommand.parse(
+                (file.map { ["--config", $0] } ?? []) + arguments.map { $0.replacing("DIR", with: directory) })
+            _ = try UploadsSetup(
+                config: try command.settings(), outboxPath: scratch.path("outbox.sqlite").path, uploadURL: url,
+                headless: true)
+            return nil
+        } catch {
+            return "\(error)".replacing(directory, with: "DIR")
+        }
+    }
+
+    @Test(
+        "Each upload option's start-up problem names that option and what it takes, never another option",
+        arguments: [
+            (
+                ["--upload-ca-file", "DIR/missing.pem"], "https://db.example/w",
+                "option --upload-ca-file: the CA file DIR/missing.pem cannot be read: No such file or directory "
+                    + "(accepted: \"\" or a path)"
+            ),
+            (
+                ["--upload-ca-file", "DIR/not.pem"], "https://db.example/w",
+                "option --upload-ca-file: the CA file DIR/not.pem holds no PEM certificate "
+                    + "(a \"-----BEGIN CERTIFICATE-----\" block) (accepted: \"\" or a path)"
+            ),
+            (
+                ["--upload-cert-file", "DIR/cert.pem"], "https://db.example/w",
+                "option --upload-cert-file: a client certificate needs --upload-key-file too "
+                    + "(accepted: \"\" or a path; set both or neither)"
+            ),
+            (
+                ["--upload-cert-file", "DIR/not.pem", "--upload-key-file", "DIR/not.pem"], "https://db.example/w",
+                "option --upload-cert-file: the client certificate file DIR/not.pem holds no PEM certificate "
+                    + "(a \"-----BEGIN CERTIFICATE-----\" block) (accepted: \"\" or a path)"
+            ),
+            (
+                ["--upload-cert-file", "DIR/cert.pem", "--upload-key-file", "DIR/not.pem"], "https://db.example/w",
+                "option --upload-key-file: the client key file DIR/not.pem holds no PEM private key "
+                    + "(a \"-----BEGIN PRIVATE KEY-----\" block) (accepted: \"\" or a path)"
+            ),
+            (
+                ["--upload-header", "Authorization=Bearer xyz"], "https://db.example/w",
+                "option --upload-header: the header \"Authorization\" is set by the uploads themselves; give "
+                    + "credentials as a password or token file (accepted: NAME=VALUE, e.g. X-Scope-OrgID=team-a)"
+            ),
+            (
+                ["--upload-ca-file", "DIR/cert.pem"], "http://db.example/w",
+                "option --upload-ca-file: TLS settings need an https:// upload URL (accepted: \"\" or a path)"
+            ),
+            (
+                ["--upload-insecure-skip-verify"], "http://db.example/w",
+                "option --upload-insecure-skip-verify: TLS settings need an https:// upload URL "
+                    + "(accepted: the flag alone, no value)"
+            ),
+            (
+                ["--upload-ca-file", "DIR/cert.pem"], "ftp://db.example/w",
+                "option --upload-url: the upload URL \"ftp://db.example/w\" must start with http:// or https:// "
+                    + "(accepted: an http(s) or prometheus+http(s) URL)"
+            ),
+        ])
+    func optionProblemsNameTheOption(arguments: [String], url: String, message: String) throws {
+        #expect(try Self.startProblem(arguments, url: url, config: Self.uploadTimers) == message)
+    }
+
+    @Test(
+        "A config field's start-up problem names the field and its line, also beside an --upload-url",
+        arguments: [
+            (
+                "ca_file = \"DIR/missing.pem\"",
+                "DIR/timerdeck.toml:3: field 'uploads.ca_file': the CA file DIR/missing.pem cannot be read: "
+                    + "No such file or directory (accepted: \"\" or a path)"
+            ),
+            (
+                "ca_file = \"DIR/not.pem\"",
+                "DIR/timerdeck.toml:3: field 'uploads.ca_file': the CA file DIR/not.pem holds no PEM certificate "
+                    + "(a \"-----BEGIN CERTIFICATE-----\" block) (accepted: \"\" or a path)"
+            ),
+            (
+                "cert_file = \"DIR/cert.pem\"",
+                "DIR/timerdeck.toml:3: field 'uploads.cert_file': a client certificate needs 'uploads.key_file' too "
+                    + "(accepted: \"\" or a path; set both or neither)"
+            ),
+            (
+                "headers = \"X-Scope-OrgID=team-a,authorization=Bearer xyz\"",
+                "DIR/timerdeck.toml:3: field 'uploads.headers': the header \"authorization\" is set by the uploads "
+                    + "themselves; give credentials as a password or token file "
+                    + "(accepted: \"\" or \"Name=value,Name=value\")"
+            ),
+            (
+                "timeout = \"0s\"",
+                "DIR/timerdeck.toml:3: field 'uploads.timeout' = \"0s\" is invalid "
+                    + "(accepted: a duration 100ms…5m, e.g. \"250ms\", \"3s\", \"5m\")"
+            ),
+        ])
+    func fieldProblemsNameTheField(field: String, message: String) throws {
+        let config = "[uploads]\nurl = \"https://db.example/w\"\n\(field)\n\n" + Self.uploadTimers
+        #expect(try Self.startProblem([], config: config) == message)
+        #expect(try Self.startProblem([], url: "https://other.example/w", config: config) == message)
+    }
+
+    @Test("Every setting a sink can refuse is a config field with its option")
+    func everySinkSettingHasItsField() {
+        for setting in UploadSetting.allCases {
+            let key = UploadsSetup.key(of: setting)
+            #expect(Config.fieldsByKey[key] != nil, "\(setting): \(key)")
+        }
+        #expect(
+            throws: UploadError.invalidConfiguration(
+                "the upload timeout must be positive, not 0.0 seconds", setting: .timeout)
+        ) {
+            try HTTPSink(endpoint: "https://db.example/w", timeout: .zero)
+        }
+    }
+
+    /// Timers driving the uploads, so that a run opens them.
+    static let uploadTimers = """
+        [[timers]]
+        name = "sampler"
+        drives = "samples"
+        interval = "5s"
+
+        [[timers]]
+        name = "uploader"
+        drives = "uploads"
+        interval = "5m"
+
+        """
+
     @Test(
         "The config's own credentials and client certificate still name the file's lines when no option replaces them")
     func configProblemsNameTheFile() {

@@ -135,15 +135,19 @@ extension LoopbackServerSuites {
         @Test(arguments: ["", "not a url", "ftp://127.0.0.1/batches", "http://", "/batches", "127.0.0.1:8080"])
         func invalidEndpointIsRejectedUpFront(endpoint: String) {
             let error = #expect(throws: UploadError.self) { try HTTPSink(endpoint: endpoint, timeout: .seconds(5)) }
-            guard case .invalidConfiguration(let reason) = error else {
+            guard case .invalidConfiguration(let reason, let setting) = error else {
                 Issue.record("expected .invalidConfiguration, got \(String(describing: error))")
                 return
             }
             #expect(reason.contains("\"\(endpoint)\""))
+            #expect(setting == .url)
         }
 
         @Test func nonPositiveTimeoutIsRejected() {
-            #expect(throws: UploadError.invalidConfiguration("the upload timeout must be positive, not 0.0 seconds")) {
+            #expect(
+                throws: UploadError.invalidConfiguration(
+                    "the upload timeout must be positive, not 0.0 seconds", setting: .timeout)
+            ) {
                 try HTTPSink(endpoint: "http://127.0.0.1:9/batches", timeout: .zero)
             }
         }

@@ -34,15 +34,16 @@ extension LoopbackServerSuites {
         }
 
         /// Samples `1...count` as a route scene on the virtual clock takes them: one every 5 s from
-        /// the virtual start, sample `seq` at the route's point `(seq - 1) % count`.
-        func routeScene(count: Int) -> [StoredSample] {
+        /// `start` (milliseconds since 1970; the virtual start by default), sample `seq` at the
+        /// route's point `(seq - 1) % count`.
+        func routeScene(count: Int, from start: Int64 = Self.virtualStart) -> [StoredSample] {
             (1...count).map { seq in
                 let point = route[(seq - 1) % route.count]
                 let fields = SampleFields.position(
                     latitude: point.latitude, longitude: point.longitude, elevation: point.elevation)
                 return StoredSample(
                     seq: Int64(seq),
-                    sample: Sample(takenAtMilliseconds: Self.virtualStart + Int64(seq) * 5_000, fields: fields))
+                    sample: Sample(takenAtMilliseconds: start + Int64(seq) * 5_000, fields: fields))
             }
         }
 
@@ -207,14 +208,22 @@ extension LoopbackServerSuites {
             try "[uploads]\ninstance = \"process\"\nlabels = \"region=eu\"\n".write(
                 to: config, atomically: true, encoding: .utf8)
             let url = "prometheus+http://127.0.0.1:\(prometheus.port)/api/v1/write"
+            let before = Date()
             let outcome = try TimerDeckProcess(
                 script: script.path,
                 ["--config", config.path, "--outbox", scratch.path("outbox.sqlite").path, "--upload-url", url]
             ).finish()
             #expect(outcome.status == 0, "\(outcome.standardError)")
-            try expectStored(routeScene(count: 132), in: prometheus, instance: "process")
+            // Taken from the real time of the start, which a database holding current data accepts.
+            let last = try #require(try Outbox(url: scratch.path("outbox.sqlite")).counters().lastSample)
+            let start = last.sample.takenAtMilliseconds - 132 * 5_000
+            #expect(
+                start >= Int64(before.timeIntervalSince1970 * 1_000) - 1
+                    && start <= Int64(Date().timeIntervalSince1970 * 1_000))
+            try expectStored(routeScene(count: 132, from: start), in: prometheus, instance: "process")
             let regions = try prometheus.samples(
-                "{region=\"eu\"}", window: "1d", end: Date(timeIntervalSince1970: 1_767_226_261))
+                "{region=\"eu\"}", window: "1d",
+                end: Date(timeIntervalSince1970: Double(last.sample.takenAtMilliseconds + 1) / 1_000))
             #expect(regions["timerdeck_sample_seq"]?.count == 132)
         }
     }

@@ -71,6 +71,63 @@ struct StartAndExitTests {
                 + "give --outbox FILE to keep them for the next start\n")
     }
 
+    @Test(
+        "Headless to a server, samples are stamped from the real clock at start; to a directory, from the virtual clock's fixed date"
+    )
+    func headlessSamplesToAServerCarryTheRealTime() throws {
+        let collector = try CollectorProcess()
+        let minute = scratch.path("minute.txt")
+        try "wait 1m\nquit\n".write(to: minute, atomically: true, encoding: .utf8)
+        let toServer = scratch.path("server.sqlite").path
+        let before = Date()
+        let outcome = try TimerDeckProcess(
+            script: minute.path, ["--outbox", toServer, "--upload-url", collector.endpoint]
+        ).finish()
+        let after = Date()
+        #expect(outcome.status == 0, "\(outcome.standardError)")
+        let last = try #require(try Outbox(url: URL(fileURLWithPath: toServer)).counters().lastSample)
+        // Taken at the start's real time plus the script's virtual minute.
+        let taken = last.sample.takenAt.timeIntervalSince1970
+        #expect(
+            taken >= before.timeIntervalSince1970.rounded(.down) + 60 && taken <= after.timeIntervalSince1970 + 60,
+            "\(last.sample.takenAt) is not a minute after the run's start (\(before)…\(after))")
+        #expect(try collector.received().seqs.count == 12, "every sample delivered at the exit's flush")
+
+        let toDirectory = scratch.path("directory.sqlite").path
+        let local = try TimerDeckProcess(script: minute.path, ["--outbox", toDirectory]).finish()
+        #expect(local.status == 0, "\(local.standardError)")
+        let fixed = try #require(try Outbox(url: URL(fileURLWithPath: toDirectory)).counters().lastSample)
+        #expect(fixed.sample.takenAtMilliseconds == 1_767_225_660_000, "2026-01-01T00:01:00Z")
+    }
+
+    @Test(
+        "Samples the server refused for good are not promised to the next start; those refused for the credentials go once it takes them",
+        arguments: [
+            (
+                400,
+                "; the server refused them (HTTP 400 {\"error\": \"configured to answer 400\"}) and refuses them again at "
+                    + "the next start unless it changes\n"
+            ),
+            (
+                401,
+                "; the server refused the credentials (HTTP 401 {\"error\": \"configured to answer 401\"}): fix the "
+                    + "password or token file, and they go out once it takes them\n"
+            ),
+        ])
+    func permanentRefusalIsNotPromisedForTheNextStart(status: Int, ending: String) throws {
+        let collector = try CollectorProcess(["--status", "\(status)"])
+        let outbox = scratch.path("outbox-\(status).sqlite").path
+        let outcome = try TimerDeckProcess(
+            script: script.path, ["--outbox", outbox, "--upload-url", collector.endpoint]
+        )
+        .finish()
+        #expect(outcome.status == 0)
+        #expect(
+            outcome.standardError
+                == "timerdeck: 72 samples not yet delivered to \(collector.endpoint) stay in \(outbox)" + ending)
+        #expect(!outcome.standardError.contains("go out on the next start"))
+    }
+
     @Test("SIGTERM on a headless run removes its temporary outbox directory, as SIGINT does")
     func terminatedHeadlessRunLeavesNoTemporaryDirectory() throws {
         let collector = try CollectorProcess(["--delay", "60"])

@@ -1,3 +1,5 @@
+import Uploads
+
 extension Config {
     /// The fields an option replaces together: one option of a group replaces the file's whole
     /// group, so the command line's credentials (or client certificate) never mix with the file's.
@@ -7,8 +9,12 @@ extension Config {
     ]
 
     /// What an option takes where it differs from its field's accepted values (``ConfigField``):
-    /// `--upload-header` takes one header, not the field's list.
-    static let optionAccepted = ["uploads.headers": "NAME=VALUE, e.g. X-Scope-OrgID=team-a"]
+    /// `--upload-header` takes one header, not the field's list; a flag's option takes no value.
+    static let optionAccepted = [
+        "uploads.headers": "NAME=VALUE, e.g. X-Scope-OrgID=team-a",
+        "uploads.insecure_skip_verify": "the flag alone, no value",
+        "uploads.allow_plain_http": "the flag alone, no value",
+    ]
 
     /// The command-line option of the `[uploads]` field `key`: `uploads.password_file` is
     /// `--upload-password-file`; `uploads.headers` is `--upload-header`, given once per header.
@@ -78,7 +84,13 @@ extension Config {
         guard let field = Self.fieldsByKey[key] else { preconditionFailure("no config field \(key)") }
         let option = Self.option(for: key)
         if places.option(of: key) == nil {
-            for member in Self.optionGroups.first(where: { $0.contains(key) }) ?? [] {
+            let group = Self.optionGroups.first { $0.contains(key) } ?? []
+            // A token variable the file named and an option replaced is still kept from every child
+            // (``UploadsConfig/withholdCredentials()``).
+            if group.contains("uploads.bearer_token_env"), let name = uploads.bearerTokenEnvironment {
+                uploads.replacedTokenEnvironments.append(name)
+            }
+            for member in group {
                 try Self.fieldsByKey[member]?.apply(.text(""), to: &self, source: option)
                 places.set(member, byOption: Self.option(for: member))
             }

@@ -69,11 +69,14 @@ extension UploadsConfig {
     }
 
     /// Keeps the credentials from every child timerdeck starts, whether or not a timer drives the
-    /// uploads: takes the token variable of `uploads.bearer_token_env` out of the environment
-    /// (``access(in:)`` still gets its value) and withholds the password and token files' text
-    /// (``ChildEnvironment``). Call it before other threads can read the environment.
+    /// uploads: takes the token variable of `uploads.bearer_token_env` (and one an option
+    /// replaced) out of the environment (``access(in:)`` still gets its value) and withholds the
+    /// password and token files' text (``ChildEnvironment``). Call it before other threads can
+    /// read the environment.
     package func withholdCredentials() {
-        if let bearerTokenEnvironment { _ = ChildEnvironment.take(bearerTokenEnvironment) }
+        for name in replacedTokenEnvironments + [bearerTokenEnvironment].compactMap({ $0 }) {
+            _ = ChildEnvironment.take(name)
+        }
         for case let path? in [passwordFile, bearerTokenFile] { ChildEnvironment.withholdContents(of: path) }
     }
 

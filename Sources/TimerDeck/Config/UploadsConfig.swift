@@ -47,6 +47,9 @@ package struct UploadsConfig: Equatable, Sendable {
     /// `uploads.bearer_token_env`: the environment variable holding a bearer token, read once at
     /// start and then removed from the environment (so no hook inherits it).
     package var bearerTokenEnvironment: String?
+    /// Token variables the config file named and a command-line option replaced: unused, but still
+    /// credentials that no child gets.
+    package var replacedTokenEnvironments: [String] = []
     /// `uploads.headers`: further request headers, e.g. `X-Scope-OrgID` for a Mimir tenant.
     package var headers: [String: String] = [:]
     /// `uploads.ca_file`: the certificate authorities to trust, instead of the system's.

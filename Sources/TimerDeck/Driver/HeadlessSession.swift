@@ -66,7 +66,7 @@ package final class HeadlessSession {
         }
         steps = resolved
         self.output = output
-        let base = VirtualClock()
+        let base = VirtualClock(wallStart: setup?.headlessWallStart ?? VirtualClock.defaultWallStart)
         virtualClock = base
         time = TimeControl(base: .virtual(base))
         loop = try RunLoop.make(clock: .controlled(time))

@@ -16,6 +16,11 @@ package final class UploadsSetup {
     package let sink: any BatchSink
     /// The sink as the panel names it.
     package let sinkLabel: String
+    /// Where a headless run's virtual wall clock starts: the real time at start when batches go to
+    /// a server, which refuses samples older than those it holds (a fixed date would be refused by
+    /// a second run, and by a database holding current data); `nil` for a directory, where the
+    /// fixed date of the virtual clock gives the same output every time.
+    package let headlessWallStart: Instant?
     private let sampler: any Sampler
     /// The backend the run loop reports its health to, with `uploads.sampler = "loop"`.
     private let loopHealth: LoopHealthSampler?
@@ -88,13 +93,16 @@ package final class UploadsSetup {
             // A typo in the URL is a start-up error; an unreachable server is a panel message.
             sink = try Self.httpSink(address, settings: settings, access: access, fromOption: uploadURL != nil)
             sinkLabel = address
+            headlessWallStart = SystemClock.now(.wall)
         } else if headless {
             let directory = outboxURL.deletingLastPathComponent().appendingPathComponent("uploads", isDirectory: true)
             sink = DirectorySink(directory: directory)
             sinkLabel = temporaryDirectory == nil ? "dir \(directory.path)" : "dir (temporary)"
+            headlessWallStart = nil
         } else {
             let directory = DirectorySink.defaultDirectory()
             sink = DirectorySink(directory: directory)
+            headlessWallStart = nil
             sinkLabel =
                 "dir "
                 + directory.path.replacingOccurrences(
@@ -209,17 +217,49 @@ package final class UploadsSetup {
         if let problem = status?.problem, problem != status?.unsaved?.error.description {
             lines.append("the outbox failed: \(problem)")
         }
-        if left > 0 {
-            let samples = "\(left) sample\(left == 1 ? "" : "s") not yet delivered to \(sinkLabel)"
-            if temporaryDirectory != nil {
-                lines.append(
-                    "\(samples) are discarded with the temporary outbox; give --outbox FILE to keep them for the next start"
-                )
-            } else {
-                lines.append("\(samples) stay in \(outbox.url.path); they go out on the next start")
-            }
-        }
+        if left > 0 { lines.append(leftBehind(left, status: status)) }
         return (lines, status?.unsaved != nil || status?.problem != nil)
+    }
+
+    /// What becomes of the `left` samples a run did not deliver. Those in batches the server
+    /// refused for good (parked: too old, malformed) are promised to no start, as it refuses them
+    /// again unless it changes; those refused for the credentials go once it takes them.
+    private func leftBehind(_ left: Int, status: UploadStatus?) -> String {
+        let kept = temporaryDirectory == nil
+        var text =
+            "\(left) sample\(left == 1 ? "" : "s") not yet delivered to \(sinkLabel) "
+            + (kept ? "stay in \(outbox.url.path)" : "are discarded with the temporary outbox")
+        let parked = min(status?.counters?.parkedSamples ?? 0, left)
+        let refusal = status?.refused?.error
+        var deliverable = left
+        if parked > 0, let refusal, refusal.refusesCredentials {
+            text += "; the server refused the credentials (\(Self.brief(refusal))): fix the password or token file"
+            if kept {
+                text += ", and they go out once it takes them"
+                deliverable = 0
+            }
+        } else if parked > 0 {
+            text +=
+                "; the server refused \(parked == left ? "them" : "\(parked) of them")"
+                + (refusal.map { " (\(Self.brief($0)))" } ?? "")
+                + " and refuses them again at the next start unless it changes"
+            deliverable = left - parked
+        }
+        guard deliverable > 0 else { return text }
+        let those = deliverable == left ? "them" : "the other \(deliverable)"
+        return text
+            + (kept
+                ? "; \(deliverable == left ? "they" : those) go out on the next start"
+                : "; give --outbox FILE to keep \(those) for the next start")
+    }
+
+    /// A refusal in a few words: "HTTP 400 out of bounds".
+    private static func brief(_ error: UploadError) -> String {
+        switch error {
+        case .rejected(let status, let message): "HTTP \(status)" + (message.isEmpty ? "" : " \(message)")
+        case .credentialsUnreadable(let path, let reason): "cannot read \(path): \(reason)"
+        default: clause(error.description)
+        }
     }
 
     private static func makeTemporaryDirectory() throws(UploadsSetupError) -> URL {
