@@ -176,7 +176,7 @@ let package = Package(
         .testTarget(
             name: "RunLoopKitTestingTests",
             dependencies: [
-                "RunLoopKitTesting", "RunLoopKit", "CVirtualClockReads",
+                "RunLoopKitTesting", "RunLoopKit", "TestSupport", "CVirtualClockReads",
                 dashboardProduct("AsyncAlgorithms", package: "swift-async-algorithms"),
             ]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TestSupport"]),

@@ -3,6 +3,7 @@ import Glibc
 import RunLoopKit
 import RunLoopKitTesting
 import Synchronization
+import TestSupport
 import Testing
 
 /// swift-async-algorithms' time operators on `ContinuousClock()` and on the loop's `VirtualClock`,

@@ -1,5 +1,6 @@
 import RunLoopKit
 import RunLoopKitTesting
+import TestSupport
 import XCTest
 
 /// XCTest's waits spin Foundation's run loop; with the pump, RunLoopKit's timers fire in them.

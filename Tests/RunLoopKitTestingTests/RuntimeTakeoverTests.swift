@@ -1,6 +1,7 @@
 import CVirtualClockReads
 import Glibc
 import RunLoopKit
+import TestSupport
 import Testing
 
 @testable import RunLoopKitTesting

@@ -1,5 +1,6 @@
 import Glibc
 import RunLoopKitTesting
+import TestSupport
 import Testing
 
 @testable import RunLoopKit

@@ -2,6 +2,7 @@ import Glibc
 import RunLoopKit
 import RunLoopKitTesting
 import Synchronization
+import TestSupport
 import Testing
 
 /// ``VirtualTime`` replaces the concurrency runtime's global executor for the whole process, so

@@ -1,5 +1,6 @@
 import Foundation
 import RunLoopKit
+import TestSupport
 import Testing
 
 @testable import RunLoopKitTesting

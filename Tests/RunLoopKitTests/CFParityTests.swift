@@ -1,6 +1,7 @@
 import Dispatch
 import Glibc
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import RunLoopKit

@@ -1,5 +1,6 @@
 import Glibc
 import RunLoopKit
+import TestSupport
 import Testing
 
 /// G4, decisions.md 10, runloop-reference section 0 item 9: every order of suspend, resume and

@@ -1,5 +1,6 @@
 import Dispatch
 import Glibc
+import TestSupport
 import Testing
 
 @testable import RunLoopKit

@@ -1,4 +1,5 @@
 import RunLoopKit
+import TestSupport
 import Testing
 
 /// An instant moved by a duration counts whole nanoseconds, truncated toward zero, on both sides

@@ -1,6 +1,7 @@
 import CoreMetrics
 import MetricsTestKit
 import RunLoopKit
+import TestSupport
 import Testing
 
 /// The loop's health through swift-metrics, on the virtual clock so every figure is exact.

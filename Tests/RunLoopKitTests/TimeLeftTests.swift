@@ -1,4 +1,5 @@
 import RunLoopKit
+import TestSupport
 import Testing
 
 @Suite("Suspending with the time left, and moving a timer between modes: one home each")

@@ -1,4 +1,5 @@
 import RunLoopKit
+import TestSupport
 import Testing
 
 /// A wall-clock reading is nanoseconds since 1970; the loop's uptime clock counts from the boot.

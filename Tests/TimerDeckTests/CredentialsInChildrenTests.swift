@@ -19,7 +19,7 @@ struct CredentialsInChildrenTests {
         var fields: String = ""
         /// Options after the config; `SECRET_FILE` stands for the file holding the secret.
         var options: [String] = []
-        /// Variables set for the run; `SECRET` stands for the secret.
+        /// Variables set for the run; `SECRET` stands for the secret, `OTHER` for a second one.
         var variables: [String: String] = [:]
 
         var testDescription: String { name }
@@ -48,7 +48,7 @@ struct CredentialsInChildrenTests {
             name: "uploads.bearer_token_env replaced by --upload-bearer-token-file", uploads: true,
             fields: "bearer_token_env = \"TIMERDECK_SCAN_TOKEN\"",
             options: ["--upload-bearer-token-file", "SECRET_FILE"],
-            variables: ["TIMERDECK_SCAN_TOKEN": "SECRET"]),
+            variables: ["TIMERDECK_SCAN_TOKEN": "OTHER"]),
         Credentials(
             name: "uploads.password_file, no timer driving the uploads", uploads: false,
             fields: "username = \"timerdeck\"\npassword_file = \"SECRET_FILE\"",
@@ -59,6 +59,7 @@ struct CredentialsInChildrenTests {
     func childrenSeeNoCredential(credentials: Credentials) throws {
         let scratch = try ScratchDirectory()
         let secret = "scan-secret-\(UUID().uuidString)"
+        let other = "scan-other-\(UUID().uuidString)"
         let secretFile = try scratch.write(secret + "\n", to: "secret")
         chmod(secretFile, 0o600)
         let hookOutput = scratch.path("hook-environment").path
@@ -109,7 +110,9 @@ struct CredentialsInChildrenTests {
 
         var environment = ProcessInfo.processInfo.environment
         environment["PATH"] = bin.path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
-        for (name, value) in credentials.variables { environment[name] = value.replacing("SECRET", with: secret) }
+        for (name, value) in credentials.variables {
+            environment[name] = value.replacing("SECRET", with: secret).replacing("OTHER", with: other)
+        }
         let options = credentials.options.map { $0 == "SECRET_FILE" ? secretFile : $0 }
         var written: [(String, String)] = []
         for format in ["--json", "--plain"] {
@@ -132,12 +135,14 @@ struct CredentialsInChildrenTests {
         #expect(hook.contains("TIMERDECK_TIMER=tea"), "the hook ran")
         #expect(notification.contains("TIMERDECK_NOTIFY_TITLE=kettle"), "the notification ran")
         for (name, text) in [("the hook's environment", hook), ("the notification's environment", notification)] {
-            #expect(!text.contains(secret), "the secret is in \(name)")
+            #expect(!text.contains(secret) && !text.contains(other), "the secret is in \(name)")
             for variable in credentials.variables.keys {
                 #expect(!text.contains("\(variable)="), "\(variable) is in \(name)")
             }
         }
         #expect(written[0].1.contains("\"rows\""), "the --json snapshot")
-        for (name, text) in written { #expect(!text.contains(secret), "the secret is in the \(name)") }
+        for (name, text) in written {
+            #expect(!text.contains(secret) && !text.contains(other), "the secret is in the \(name)")
+        }
     }
 }
