@@ -7,18 +7,27 @@
 set -u
 binary=${1:?usage: tmux-everyday.sh PATH/TO/timerdeck SCENARIO}
 scenario=${2:?the scenario}
-socket="timerdeck-everyday-$$"
+# Each start gets a server of its own, so a restart never races the previous server's exit.
+starts=0
+socket="timerdeck-everyday-$$-$starts"
 session=deck
 failures=0
 # The dashboard's state goes to a scratch directory, never the user's.
 state=$(mktemp -d)
 tmux_() { tmux -L "$socket" "$@"; }
-trap 'tmux_ kill-server >/dev/null 2>&1; rm -rf "$state"' EXIT
+stop_servers() {
+    local n
+    for n in $(seq 0 "$starts"); do tmux -L "timerdeck-everyday-$$-$n" kill-server >/dev/null 2>&1; done
+    rm -rf "$state"
+}
+trap stop_servers EXIT
 
 source "$(dirname "$0")/tmux-checks.sh"
 
 # start COMMAND: the pane runs COMMAND at 100x30, then prints its exit status.
 start() {
+    starts=$((starts + 1))
+    socket="timerdeck-everyday-$$-$starts"
     tmux_ -f /dev/null new-session -d -s "$session" -x 100 -y 30 >/dev/null 2>&1 </dev/null \
         "export TERM=xterm-256color XDG_STATE_HOME=$state; $1; printf '\\r\\nTIMERDECK-EXIT=%s\\r\\n' \$?; sleep 60"
 }
@@ -91,7 +100,7 @@ TOML
 
 # restarted: the session's pane is gone and a new one runs COMMAND.
 restarted() {
-    tmux_ kill-session -t "$session" >/dev/null 2>&1
+    tmux_ kill-server >/dev/null 2>&1
     start "$1"
 }
 
