@@ -13,6 +13,11 @@ func dashboardProduct(_ name: String, package: String) -> Target.Dependency {
     .product(name: name, package: package, condition: .when(traits: dashboard))
 }
 
+/// The dashboard's modules and their tests share a package name of their own, so the compiler
+/// keeps them to RunLoopKit's public API: a `package` declaration of the library is out of reach.
+/// (`AppPlatform` is among them; the library keeps the system calls it makes itself.)
+let dashboardModule: [SwiftSetting] = [.unsafeFlags(["-package-name", "TimerDeckApp"])]
+
 let package = Package(
     name: "TimerDeck",
     products: [
@@ -60,11 +65,14 @@ let package = Package(
         .target(
             name: "RunLoopKit",
             // CoreMetrics only (no Foundation): the loop reports its health through swift-metrics.
-            dependencies: ["CLinuxEvents", .product(name: "CoreMetrics", package: "swift-metrics")]
+            dependencies: ["CLinuxEvents", "TimeUnits", .product(name: "CoreMetrics", package: "swift-metrics")]
         ),
+        // The factors between nanoseconds and the other units, for the library and the dashboard
+        // alike (imported `internal` by the library, so a client never sees it).
+        .target(name: "TimeUnits"),
         // Foundation's names (`Timer`, `RunLoop`, `Date`, `TimeInterval`) over RunLoopKit, with
         // FoundationEssentials for the date types and never all of Foundation.
-        .target(name: "RunLoopKitFoundationCompat", dependencies: ["RunLoopKit"]),
+        .target(name: "RunLoopKitFoundationCompat", dependencies: ["RunLoopKit", "TimeUnits"]),
         // Tests on virtual time: the process-wide VirtualTime scope (the runtime's global-executor
         // hook), the loop's test operations and registrations, a swift-testing trait and XCTest
         // helpers. It imports the test frameworks, and through them Foundation, which RunLoopKit
@@ -73,24 +81,40 @@ let package = Package(
         // runtime's hook: only a process that links this library pays for it.
         .target(name: "RunLoopKitTesting", dependencies: ["RunLoopKit", "CVirtualClockReads"]),
         .target(name: "CVirtualClockReads"),
+        // The dashboard's platform layer: files (crash-safe replacement, scratch directories),
+        // child processes, and the seeded fault injection its tests fail file calls with.
+        .target(
+            name: "AppPlatform", dependencies: ["RunLoopKit"], packageAccess: false, swiftSettings: dashboardModule),
+        // A run loop timer the dashboard and the uploads drive: start, stop, suspend, move, fire by hand.
+        .target(name: "TimerSlots", dependencies: ["RunLoopKit"], packageAccess: false, swiftSettings: dashboardModule),
         .target(
             name: "TerminalUI",
-            dependencies: ["CNcurses"]
+            dependencies: ["CNcurses"],
+            packageAccess: false,
+            swiftSettings: dashboardModule
         ),
         .target(
             name: "Uploads",
             dependencies: [
                 "RunLoopKit",
+                "AppPlatform",
+                "TimeUnits",
+                "TimerSlots",
                 dashboardProduct("GRDB", package: "GRDB.swift"),
                 dashboardProduct("SwiftProtobuf", package: "swift-protobuf"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 "CCurl",
-            ]
+            ],
+            packageAccess: false,
+            swiftSettings: dashboardModule
         ),
         .target(
             name: "TimerDeck",
             dependencies: [
                 "RunLoopKit",
+                "AppPlatform",
+                "TimeUnits",
+                "TimerSlots",
                 // The lifetime lab's target–action timers (Objective-C's idioms).
                 "RunLoopKitFoundationCompat",
                 "TerminalUI",
@@ -101,16 +125,21 @@ let package = Package(
             // The documented config and the sample route (`Resources/` at the top is a link to
             // them), compiled into the code (`PackageResources`): an installed binary needs no
             // files beside it.
-            resources: [.embedInCode("Resources/timerdeck.toml"), .embedInCode("Resources/route.gpx")]
+            resources: [.embedInCode("Resources/timerdeck.toml"), .embedInCode("Resources/route.gpx")],
+            packageAccess: false,
+            swiftSettings: dashboardModule
         ),
         .executableTarget(
             name: "timerdeck",
             dependencies: [
                 "RunLoopKit",
+                "AppPlatform",
                 "TerminalUI",
                 "TimerDeck",
                 dashboardProduct("ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            packageAccess: false,
+            swiftSettings: dashboardModule
         ),
         // Depends on libraries only; it runs the `timerdeck` built beside it (swift build -c release).
         .executableTarget(
@@ -120,15 +149,18 @@ let package = Package(
                 "RunLoopKitFoundationCompat",
                 // `RunLoop.advance(by:)`: the virtual-day and callout rows move virtual time by hand.
                 "RunLoopKitTesting",
+                "AppPlatform",
+                "TimeUnits",
                 "CPseudoTerminal",
                 "CTimerLibraries",
                 dashboardProduct("ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            packageAccess: false
         ),
         .executableTarget(name: "dispatch-order-probe", dependencies: ["RunLoopKit"]),
         .executableTarget(name: "main-queue-probe", dependencies: ["RunLoopKit"]),
         // libdispatch's and Foundation's own main-thread timer tests, one per process, for the tests.
-        .executableTarget(name: "libdispatch-timer-probe", dependencies: ["RunLoopKit"]),
+        .executableTarget(name: "libdispatch-timer-probe", dependencies: ["RunLoopKit", "TimeUnits"]),
         .executableTarget(name: "foundation-compat-probe", dependencies: ["RunLoopKitFoundationCompat"]),
         // A TimeoutSet's allocations in steady state, counted by its own malloc (CAllocationCounter),
         // in a process of its own so that nothing else runs on the counting allocator.
@@ -139,27 +171,29 @@ let package = Package(
         .executableTarget(
             name: "timerdeck-soak",
             dependencies: [
-                "Uploads", "RunLoopKit", "LocalServers",
+                "Uploads", "RunLoopKit", "LocalServers", "TimeUnits",
                 dashboardProduct("ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            packageAccess: false,
+            swiftSettings: dashboardModule
         ),
         // Debian's prometheus and the loopback collector as child processes, for the soak and the
         // uploads tests.
-        .target(name: "LocalServers"),
+        .target(name: "LocalServers", packageAccess: false, swiftSettings: dashboardModule),
         // Shared by the test targets: child processes, built products, scratch directories,
         // repository files, tags for the slow suites. Over RunLoopKit's platform layer (package API).
-        .target(name: "TestSupport", dependencies: ["RunLoopKit"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["RunLoopKit", "AppPlatform"], path: "Tests/TestSupport"),
         // Foundation's and libdispatch's own timer checks, and the seeds' examples, in Foundation's names.
         .testTarget(
             name: "RunLoopKitFoundationCompatTests",
-            dependencies: ["RunLoopKitFoundationCompat", "RunLoopKit", "TestSupport"]
+            dependencies: ["RunLoopKitFoundationCompat", "RunLoopKit", "TimeUnits", "TestSupport"]
         ),
         // Every code example of the documentation of RunLoopKit, RunLoopKitFoundationCompat and
         // RunLoopKitTesting, compiled.
         .testTarget(
             name: "DocumentationExampleTests",
             dependencies: [
-                "RunLoopKit", "RunLoopKitFoundationCompat", "RunLoopKitTesting", "TestSupport",
+                "RunLoopKit", "RunLoopKitFoundationCompat", "RunLoopKitTesting", "TimeUnits", "TestSupport",
                 .product(name: "CoreMetrics", package: "swift-metrics"),
             ],
             exclude: ["ReadmeExample"]
@@ -170,26 +204,32 @@ let package = Package(
         .testTarget(
             name: "RunLoopKitTests",
             dependencies: [
-                "RunLoopKit", "TestSupport", .product(name: "MetricsTestKit", package: "swift-metrics"),
+                "RunLoopKit", "RunLoopKitFoundationCompat", "AppPlatform", "TimeUnits", "TestSupport",
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
             ]),
         // VirtualTime, the loop's test operations and registrations, the trait and the XCTest helpers.
         .testTarget(
             name: "RunLoopKitTestingTests",
             dependencies: [
-                "RunLoopKitTesting", "RunLoopKit", "TestSupport", "CVirtualClockReads",
+                "RunLoopKitTesting", "RunLoopKit", "TimeUnits", "TestSupport", "CVirtualClockReads",
                 dashboardProduct("AsyncAlgorithms", package: "swift-async-algorithms"),
             ]),
-        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TestSupport"]),
+        .testTarget(
+            name: "TerminalUITests", dependencies: ["TerminalUI", "TestSupport"], packageAccess: false,
+            swiftSettings: dashboardModule),
         // Imports the executable too, to check its command-line parsing.
         .testTarget(
-            name: "TimerDeckTests", dependencies: ["TimerDeck", "timerdeck", "TestSupport"],
-            exclude: ["Snapshots", "Traces"]),
+            name: "TimerDeckTests",
+            dependencies: ["TimerDeck", "timerdeck", "AppPlatform", "TimeUnits", "TimerSlots", "TestSupport"],
+            exclude: ["Snapshots", "Traces"], packageAccess: false, swiftSettings: dashboardModule),
         .testTarget(
             name: "UploadsTests",
             dependencies: [
-                "Uploads", "TestSupport", "LocalServers",
+                "Uploads", "AppPlatform", "TimeUnits", "TestSupport", "LocalServers",
                 dashboardProduct("SwiftProtobuf", package: "swift-protobuf"),
-            ]),
+            ],
+            packageAccess: false,
+            swiftSettings: dashboardModule),
         // Runs the built timerdeck-bench (and through it timerdeck) as a child process.
         .testTarget(name: "BenchTests", dependencies: ["TestSupport"]),
     ],

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import RunLoopKit
+internal import TimeUnits
 
 /// Converts Foundation's wall-clock `Date`s to the uptime ``RunLoopKit/Instant``s a run loop
 /// waits on, and back, on one ``RunLoopKit/TimeSource``.

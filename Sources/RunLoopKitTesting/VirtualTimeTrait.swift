@@ -74,7 +74,7 @@ public struct VirtualTimeTrait: TestTrait, SuiteTrait, TestScoping {
             typealias Made = Result<(handle: RunLoopKit.RunLoop.Handle, executor: any TaskExecutor), VirtualTimeError>
             let scope = await withCheckedContinuation { (made: CheckedContinuation<Made, Never>) in
                 Thread.detachNewThread { [timeLimit, checkingLeaks, resolution] in
-                    let loop = RunLoopKit.RunLoop(clock: .virtual(VirtualClock()))
+                    let loop = RunLoopKit.RunLoop(timeSource: .virtual(VirtualClock()))
                     let executor: any TaskExecutor
                     do throws(VirtualTimeError) {
                         executor = try VirtualTime.scope(for: loop, resolution: resolution)

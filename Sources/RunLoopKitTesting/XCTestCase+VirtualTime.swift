@@ -32,7 +32,7 @@ extension XCTestCase {
         timeLimit: Duration = .seconds(60), checkingLeaks: Bool = true, resolution: Duration = .milliseconds(1),
         _ body: @escaping @Sendable (RunLoopKit.RunLoop.Handle) async throws -> Result
     ) throws -> Result {
-        let loop = RunLoopKit.RunLoop(clock: .virtual(VirtualClock()))
+        let loop = RunLoopKit.RunLoop(timeSource: .virtual(VirtualClock()))
         let handle = loop.handle
         return try VirtualTime.test(
             on: loop, timeLimit: timeLimit, checkingLeaks: checkingLeaks, resolution: resolution

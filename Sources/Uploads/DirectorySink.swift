@@ -1,7 +1,6 @@
+import AppPlatform
 import Dispatch
 import Foundation
-
-import enum RunLoopKit.FileIO
 
 /// The default sink: writes each batch as a JSON file, `<batch id>.json`, into a directory.
 ///

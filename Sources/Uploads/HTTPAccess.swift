@@ -1,6 +1,5 @@
+import AppPlatform
 import Foundation
-
-import enum RunLoopKit.FileIO
 
 /// How an ``HTTPSink`` proves who it is and whom it trusts, as Prometheus's `remote_write` says it:
 /// `basic_auth` with a password file, `authorization` with a credentials file, extra `headers`

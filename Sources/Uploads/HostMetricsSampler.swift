@@ -1,6 +1,5 @@
+import AppPlatform
 import Foundation
-
-import enum RunLoopKit.FileIO
 
 /// A sampler of the host's load average (`/proc/loadavg`) and memory (`/proc/meminfo`).
 ///

@@ -1,8 +1,7 @@
 import CoreMetrics
 import Foundation
 import Synchronization
-
-import enum RunLoopKit.Nanoseconds
+import TimeUnits
 
 /// Takes a run loop's health as samples: a swift-metrics backend for
 /// ``RunLoopKit/RunLoop/reportMetrics(label:dimensions:factory:)`` that keeps what the loop reports

@@ -1,7 +1,6 @@
+import AppPlatform
 import Foundation
 import GRDB
-
-import enum RunLoopKit.FileIO
 
 /// The durable queue of samples waiting to be uploaded: an SQLite file in WAL mode.
 ///

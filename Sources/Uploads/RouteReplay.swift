@@ -1,6 +1,5 @@
+import AppPlatform
 import Foundation
-
-import enum RunLoopKit.FileIO
 
 #if canImport(FoundationXML)
 import FoundationXML

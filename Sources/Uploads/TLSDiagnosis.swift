@@ -1,7 +1,6 @@
+import AppPlatform
 import CCurl
 import Foundation
-
-import enum RunLoopKit.FileIO
 
 /// The TLS side of an ``HTTPSink``: its files checked before the first request, and failed
 /// handshakes in words.

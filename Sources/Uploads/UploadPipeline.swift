@@ -1,5 +1,7 @@
 import Dispatch
 import RunLoopKit
+import TimeUnits
+import TimerSlots
 
 import struct Foundation.Date
 import struct Foundation.UUID

@@ -61,7 +61,7 @@ public struct UploadSoak {
     /// - Throws: the ``OutboxError`` of a status query that failed.
     @discardableResult
     public func run(days: Int, report: (Day) -> Void) throws(OutboxError) -> Int {
-        let loop = RunLoop(clock: .virtual(VirtualClock()))
+        let loop = RunLoop(timeSource: .virtual(VirtualClock()))
         let pipeline = UploadPipeline(loop: loop, outbox: outbox, sampler: sampler, sink: sink, settings: settings)
         pipeline.start()
         let wall = ContinuousClock()

@@ -2,6 +2,7 @@ import Dispatch
 import Glibc
 import RunLoopKit
 import Synchronization
+import TimeUnits
 
 // swift-corelibs-libdispatch's main-queue timer tests (tests/dispatch_*.c), in RunLoopKit's words:
 // each original's main-queue timers become DispatchTimers delivered onto RunLoop.main, which this

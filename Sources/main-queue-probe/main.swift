@@ -17,7 +17,7 @@ import RunLoopKit
 let modal = RunLoop.Mode("modal")
 let scenario = CommandLine.arguments.dropFirst().first
 let time = TimeControl(base: .system)
-let loop = scenario == "paused" ? RunLoop.main(clock: .controlled(time)) : RunLoop.main
+let loop = scenario == "paused" ? RunLoop.main(timeSource: .controlled(time)) : RunLoop.main
 
 /// What the main-queue work did; only the main thread touches it.
 @MainActor final class Record {

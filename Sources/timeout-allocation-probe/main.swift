@@ -15,7 +15,7 @@ final class Counter: TimeoutHandler {
 
 let count = 10_000
 let clock = VirtualClock()
-let loop = RunLoop(clock: .virtual(clock))
+let loop = RunLoop(timeSource: .virtual(clock))
 let counter = Counter()
 let timeouts = TimeoutSet(on: loop, tolerance: .microseconds(10), handler: counter)
 var handles: [TimeoutSet.Timeout] = []

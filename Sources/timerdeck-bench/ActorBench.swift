@@ -1,5 +1,6 @@
 import Dispatch
 import RunLoopKit
+import TimeUnits
 
 /// An actor's method called many times from a task: the actor and the task on a run loop, beside
 /// the same actor and task on Swift's default executors.

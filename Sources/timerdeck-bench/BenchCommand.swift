@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
-
-import enum RunLoopKit.Nanoseconds
+import TimeUnits
 
 /// `timerdeck-bench`: RunLoopKit side by side with Foundation, libdispatch and the kernel floors.
 ///

@@ -1,5 +1,6 @@
 import RunLoopKit
 import RunLoopKitTesting
+import TimeUnits
 
 /// The CPU of one callout of each of RunLoopKit's timer kinds, on one virtual loop each, moved
 /// through with `RunLoop.advance(by:)`: with no waiting in the run, what is measured is the work.
@@ -18,7 +19,7 @@ enum CalloutBench {
 
     /// Makes the callouts of `kind` on a fresh virtual loop, then runs the loop until all are done.
     static func run(_ kind: Kind, count: Int) throws -> CalloutResult {
-        let loop = RunLoop(clock: .virtual(VirtualClock()))
+        let loop = RunLoop(timeSource: .virtual(VirtualClock()))
         let counter = Counter()
         var spread = DeadlineSpread()
         let deadline = { Instant(nanoseconds: loop.now.nanoseconds + 1 + spread.next(below: 1_000_000_000)) }

@@ -1,5 +1,8 @@
 import Glibc
 import RunLoopKit
+import TimeUnits
+
+import func AppPlatform.retryingInterrupts
 
 extension DashboardPeer {
     /// Counts the dashboard's wake-ups and CPU over `duration` without touching the terminal.
@@ -15,7 +18,7 @@ extension DashboardPeer {
         var request = Nanoseconds.timespec(nanoseconds)
         var left = timespec()
         // After a signal the sleep goes on for the time it had left.
-        _ = SystemCall.retryingInterrupts {
+        _ = retryingInterrupts {
             defer { request = left }
             return nanosleep(&request, &left)
         }

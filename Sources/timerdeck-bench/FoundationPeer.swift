@@ -1,7 +1,6 @@
 import Foundation
 import Synchronization
-
-import enum RunLoopKit.Nanoseconds
+import TimeUnits
 
 /// swift-corelibs-foundation: `RunLoop` + `Timer(fire:interval:repeats:block:)` (CFRunLoop underneath).
 ///

@@ -1,7 +1,6 @@
 import CPseudoTerminal
 import Glibc
-
-import enum RunLoopKit.Nanoseconds
+import TimeUnits
 
 /// The kernel floors: a bare `timerfd` for lateness and for one wake-up per deadline, a bare
 /// `poll()` loop for an idle countdown.

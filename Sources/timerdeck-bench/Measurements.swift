@@ -1,6 +1,5 @@
 import Glibc
-
-import enum RunLoopKit.Nanoseconds
+import TimeUnits
 
 /// Process-wide resource readings around a measurement.
 struct ResourceUsage {

@@ -1,4 +1,4 @@
-import enum RunLoopKit.Nanoseconds
+import TimeUnits
 
 /// A timer implementation whose throughput is measured side by side with the others.
 protocol ThroughputPeer {

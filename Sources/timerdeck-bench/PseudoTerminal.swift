@@ -1,8 +1,8 @@
 import CPseudoTerminal
 import Glibc
+import TimeUnits
 
-import enum RunLoopKit.Nanoseconds
-import enum RunLoopKit.SystemCall
+import func AppPlatform.retryingInterrupts
 
 /// A program running in a pseudo-terminal, started the way a terminal emulator starts one: in its
 /// own session, with the terminal's slave side as its controlling terminal and as standard input,
@@ -86,7 +86,7 @@ final class PseudoTerminal {
     func write(_ bytes: [UInt8]) {
         var offset = 0
         while offset < bytes.count, isOpen {
-            let written = SystemCall.retryingInterrupts {
+            let written = retryingInterrupts {
                 bytes[offset...].withUnsafeBytes { Glibc.write(master, $0.baseAddress, $0.count) }
             }
             if written > 0 {
@@ -106,7 +106,7 @@ final class PseudoTerminal {
         var descriptor = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
         // Whole milliseconds, rounded up: the wait ends when output arrives, the timeout only bounds it.
         let milliseconds = Int32(clamping: Nanoseconds.millisecondsRoundedUp(max(timeout, 0)))
-        return SystemCall.retryingInterrupts { poll(&descriptor, 1, milliseconds) } > 0
+        return retryingInterrupts { poll(&descriptor, 1, milliseconds) } > 0
     }
 
     /// Reads everything available now, without waiting; returns the byte count (0 when none).
@@ -114,7 +114,7 @@ final class PseudoTerminal {
     func readAvailable() -> Int {
         var total = 0
         while isOpen {
-            let count = SystemCall.retryingInterrupts {
+            let count = retryingInterrupts {
                 buffer.withUnsafeMutableBytes { Glibc.read(master, $0.baseAddress, $0.count) }
             }
             if count > 0 {

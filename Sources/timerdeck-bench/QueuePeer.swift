@@ -1,7 +1,6 @@
 import Dispatch
 import Synchronization
-
-import enum RunLoopKit.Nanoseconds
+import TimeUnits
 
 /// A timer on a serial dispatch queue, as ``QueuePeer`` drives it: a value around the timer
 /// object, so that driving it allocates nothing of its own.

@@ -1,6 +1,5 @@
 import Foundation
-
-import enum RunLoopKit.Nanoseconds
+import TimeUnits
 
 /// Prints results as aligned tables, or as JSON lines, and keeps the tables for the performance page.
 struct Report {

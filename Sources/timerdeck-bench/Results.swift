@@ -1,3 +1,5 @@
+import TimeUnits
+
 /// What one throughput run of one peer measured.
 struct ThroughputResult: Codable {
     var peer: String

@@ -1,4 +1,5 @@
 import RunLoopKit
+import TimeUnits
 
 extension RunLoopKitPeer {
     /// The display link's row in the lateness table.

@@ -1,5 +1,6 @@
 import Glibc
 import RunLoopKit
+import TimeUnits
 
 /// RunLoopKit: `RunLoop` + `Timer`.
 enum RunLoopKitPeer: Peer {

@@ -1,7 +1,6 @@
 import Dispatch
 import Synchronization
-
-import enum RunLoopKit.Nanoseconds
+import TimeUnits
 
 /// The standard library: `Task.sleep` on `ContinuousClock`, tasks on the global executor.
 enum TaskSleepPeer: Peer {

@@ -6,7 +6,7 @@ import RunLoopKitTesting
 /// `RunLoop.advance(by:)` — the CPU it takes to simulate, with every callout counted.
 enum VirtualDayBench {
     static func run(hours: Int) throws -> VirtualDayResult {
-        let loop = RunLoop(clock: .virtual(VirtualClock()))
+        let loop = RunLoop(timeSource: .virtual(VirtualClock()))
         var frames = 0
         var timerFires = 0
         let link = DisplayLink(refreshRate: 60) { _ in frames += 1 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import RunLoopKit
+import TimeUnits
 import Uploads
 
 /// `timerdeck-soak fleet`: one process simulating a fleet. Every instance is its own
@@ -39,7 +40,7 @@ struct FleetCommand: ParsableCommand {
         let route = try shippedRoute()
         var settings = UploadPipeline.Settings()
         settings.sampleInterval = .seconds(sampleInterval)
-        let loop = RunLoop(clock: .virtual(VirtualClock()))
+        let loop = RunLoop(timeSource: .virtual(VirtualClock()))
         let pipelines = try (1...instances).map { index in
             UploadPipeline(
                 loop: loop, outbox: try Outbox(url: scratch.appendingPathComponent("deck-\(index).sqlite")),

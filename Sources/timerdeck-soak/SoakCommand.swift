@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
-
-import enum RunLoopKit.Nanoseconds
+import TimeUnits
 
 /// `timerdeck-soak`: long runs of the upload pipeline on the virtual clock with real SQLite and real
 /// HTTP. `days` (the default) soaks one outbox for simulated days against the loopback collector;

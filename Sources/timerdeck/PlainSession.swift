@@ -1,3 +1,4 @@
+import AppPlatform
 import Glibc
 import RunLoopKit
 import TerminalUI

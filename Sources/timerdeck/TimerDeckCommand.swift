@@ -232,7 +232,7 @@ struct TimerDeckCommand: ParsableCommand {
             try script.map(Session.headless)
             ?? .live(
                 started { () throws(SystemCallError) in
-                    try RunLoop.makeMain(clock: .controlled(TimeControl(base: .system)))
+                    try RunLoop.makeMain(timeSource: .controlled(TimeControl(base: .system)))
                 })
         // Said before the dashboard takes the terminal, so it is still there after it quits.
         for warning in settings.uploads.exposedSecretWarnings(configPath: config, setByOption: settings.isSetByOption) {

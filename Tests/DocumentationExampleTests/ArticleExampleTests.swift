@@ -1,5 +1,6 @@
 import RunLoopKit
 import Testing
+import TimeUnits
 
 /// The DocC articles' examples do what their articles say.
 @Suite("Article examples")
@@ -40,7 +41,7 @@ struct ArticleExampleTests {
 
     @Test("Lifetimes: a ticker with a weakly capturing timer is freed")
     func lifetimes() {
-        let loop = RunLoop(clock: .virtual(VirtualClock()))
+        let loop = RunLoop(timeSource: .virtual(VirtualClock()))
         var ticker: LifetimesExample.Ticker? = LifetimesExample.Ticker(loop: loop)
         weak let weakTicker = ticker
         ticker = nil

@@ -20,7 +20,7 @@ func gettingStartedTimerExample() -> Int {
 /// GettingStarted.md, "Test on a virtual clock"; returns the fire times.
 func gettingStartedVirtualClockExample() -> [Instant] {
     let clock = VirtualClock()
-    let loop = RunLoop(clock: .virtual(clock))
+    let loop = RunLoop(timeSource: .virtual(clock))
     var firedAt: [Instant] = []
     let timer = Timer(fireAt: loop.now + .milliseconds(100), interval: .milliseconds(100), repeats: true) { _ in
         firedAt.append(loop.now)
@@ -34,7 +34,7 @@ func gettingStartedVirtualClockExample() -> [Instant] {
 
 /// Modes.md; returns the run's result.
 func modesExample() -> RunLoop.RunResult {
-    let loop = RunLoop(clock: .virtual(VirtualClock()))
+    let loop = RunLoop(timeSource: .virtual(VirtualClock()))
     loop.addCommonMode(.tracking)  // as UIKit does
     let everywhere = Timer(fireAt: loop.now + .seconds(1), interval: .seconds(1), repeats: true) { _ in }
     loop.add(everywhere, forMode: .common)  // keeps firing while tracking
@@ -46,7 +46,7 @@ func modesExample() -> RunLoop.RunResult {
 
 /// Timers.md; returns the fire times.
 func timersExample() -> [Instant] {
-    let loop = RunLoop(clock: .virtual(VirtualClock()))
+    let loop = RunLoop(timeSource: .virtual(VirtualClock()))
     var firedAt: [Instant] = []
     let early = Timer(fireAt: loop.now + .milliseconds(100), interval: .zero, repeats: false) { _ in
         firedAt.append(loop.now)
@@ -63,7 +63,7 @@ func timersExample() -> [Instant] {
 
 /// DisplayLinks.md; returns the frames counted.
 func displayLinksExample() -> Int {
-    let loop = RunLoop(clock: .virtual(VirtualClock()))
+    let loop = RunLoop(timeSource: .virtual(VirtualClock()))
     var frames = 0
     let link = DisplayLink { link in
         frames += 1
@@ -76,7 +76,7 @@ func displayLinksExample() -> Int {
 
 /// DispatchTimers.md.
 func dispatchTimersExample() {
-    let loop = RunLoop(clock: .virtual(VirtualClock()))
+    let loop = RunLoop(timeSource: .virtual(VirtualClock()))
     var ticks = 0
     let countdown = DispatchTimer(clock: .continuous, runLoop: loop) { event in ticks += event.ticks }
     countdown.schedule(deadline: .now, repeating: .seconds(1))

@@ -1,5 +1,6 @@
 import RunLoopKit
 import Testing
+import TimeUnits
 
 /// The examples of the async article (AsyncCode.md) do what the article says.
 @Suite("Async article examples")

@@ -14,7 +14,7 @@ actor Journal {
 
 /// AsyncCode.md, "Actors and tasks on the loop"; returns the journal's entries and when the run returned.
 func asyncActorExample() -> ([Instant], Instant) {
-    let loop = RunLoop(clock: .virtual(VirtualClock()))
+    let loop = RunLoop(timeSource: .virtual(VirtualClock()))
     let handle = loop.handle
     let journal = Journal(loop: handle)
     Task(executorPreference: handle.taskExecutor) {
@@ -26,7 +26,7 @@ func asyncActorExample() -> ([Instant], Instant) {
 
 /// AsyncCode.md, "Sleeps and clocks": a default-mode sleep while the loop tracks; returns the journal's entries.
 func asyncSleepInModesExample() -> [Instant] {
-    let loop = RunLoop(clock: .virtual(VirtualClock()))
+    let loop = RunLoop(timeSource: .virtual(VirtualClock()))
     loop.addCommonMode(.tracking)  // as UIKit does
     let handle = loop.handle
     let journal = Journal(loop: handle)
@@ -61,7 +61,7 @@ actor Heartbeat {
 /// AsyncCode.md, "Sleeps and clocks"; returns the beats.
 func asyncHeartbeatExample() -> [Instant] {
     let clock = VirtualClock()
-    let loop = RunLoop(clock: .virtual(clock))
+    let loop = RunLoop(timeSource: .virtual(clock))
     let heartbeat = Heartbeat(loop: loop.handle, clock: clock)
     Task(executorPreference: loop.taskExecutor) { try await heartbeat.run() }
     loop.run(mode: .default, until: loop.now + .seconds(2))  // beats at 0.5 s, 1 s and 1.5 s, every run
@@ -70,7 +70,7 @@ func asyncHeartbeatExample() -> [Instant] {
 
 /// AsyncCode.md, "Timers as sequences"; returns the ticks' fire dates and when the run returned.
 func asyncTicksExample() -> ([Instant], Instant) {
-    let loop = RunLoop(clock: .virtual(VirtualClock()))
+    let loop = RunLoop(timeSource: .virtual(VirtualClock()))
     let ticks = loop.handle.ticks(every: .seconds(1))
     let firedAt = LoopBound([Instant](), on: loop)
     Task(executorPreference: loop.taskExecutor) {

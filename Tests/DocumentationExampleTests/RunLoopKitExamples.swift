@@ -2,6 +2,9 @@ import Dispatch
 import Glibc
 import RunLoopKit
 
+import enum RunLoopKitFoundationCompat.DispatchAfter
+import class RunLoopKitFoundationCompat.NamedTimers
+
 // Every code example in RunLoopKit's documentation comments and DocC articles, compiled: each
 // function holds one example as written there (ExampleCoverageTests checks that each is here), with
 // what it takes from its context as parameters and the app functions it calls as stubs below.
@@ -41,7 +44,7 @@ private func observerExample(loop: RunLoop) {
 
 private func timeControlExample() {
     let time = TimeControl(base: .system)
-    let loop = RunLoop(clock: .controlled(time))
+    let loop = RunLoop(timeSource: .controlled(time))
     time.setRate(1, per: 4)  // quarter speed
     time.pause()
     if let next = loop.nextFireDate(forMode: .default) {
@@ -72,12 +75,11 @@ private func timerExample() {
     timer.invalidate()
 }
 
-private func timerSlotExample() {
-    let slot = TimerSlot(interval: .seconds(5), mode: .common, loop: .current)
-    slot.onFire = { fire in print("fired \(fire.lateness) late in \(fire.mode?.rawValue ?? "-")") }
-    slot.start()
-    slot.suspendOrResume()  // held
-    slot.move(to: .default)  // now pauses while tracking (M2)
+private func moveExample() {
+    let loop = RunLoop.current
+    let timer = Timer(fireAt: loop.now + .seconds(1), interval: .seconds(1), repeats: true) { _ in print("tick") }
+    loop.add(timer, forMode: .common)
+    loop.move(timer, from: .common, to: .default)  // now it pauses while tracking (M2)
 }
 
 private func modeExample(loop: RunLoop, timer: Timer) {
@@ -103,7 +105,7 @@ private func systemCallErrorExample() {
 }
 
 private func instantExample() {
-    let loop = RunLoop(clock: .virtual(VirtualClock()))
+    let loop = RunLoop(timeSource: .virtual(VirtualClock()))
     let deadline = loop.now + .seconds(5)
     loop.run(until: deadline)
 }
@@ -161,7 +163,7 @@ private func runLoopExample() {
 
 private func virtualClockExample() {
     let clock = VirtualClock()
-    let loop = RunLoop(clock: .virtual(clock))
+    let loop = RunLoop(timeSource: .virtual(clock))
     Timer.scheduledTimer(withInterval: .seconds(1), repeats: false, on: loop) { _ in clock.busy(.milliseconds(350)) }
     loop.run(until: loop.now + .seconds(2))  // returns at once in real time
 }
@@ -181,7 +183,7 @@ private func preferredFramesPerSecondExample() {
 
 private func timeSourceExample() -> Instant {
     let virtual = VirtualClock()
-    let loop = RunLoop(clock: .virtual(virtual))
+    let loop = RunLoop(timeSource: .virtual(virtual))
     let uptime = loop.timeSource.now(.uptime)  // .zero: virtual time starts at zero
     return uptime
 }

@@ -1,8 +1,10 @@
+import Dispatch
 import Glibc
 import RunLoopKit
 import RunLoopKitTesting
 import Synchronization
 import Testing
+import TimeUnits
 
 // The examples of ``VirtualTime`` (its documentation comment and the Testing Time article). The
 // scope takes over the concurrency runtime of the whole process, so the scope itself runs only in
@@ -10,13 +12,24 @@ import Testing
 
 private func virtualTimeExample() throws {
     let clock = VirtualClock()
-    let loop = RunLoop(clock: .virtual(clock))
+    let loop = RunLoop(timeSource: .virtual(clock))
     try VirtualTime.run(on: loop) {
         Task {
             try await Task.sleep(for: .seconds(3_600))
             print(clock.now())  // an hour of virtual uptime, at once
         }
     }
+}
+
+private func outsideWorkExample(loop: RunLoop) async -> Int {
+    let value = await withCheckedContinuation { continuation in
+        let work = loop.handle.beginExternalWork()
+        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(50)) {
+            continuation.resume(returning: 42)
+            work.finish()
+        }
+    }
+    return value
 }
 
 @Suite("The Testing Time article's exit test")
@@ -31,7 +44,7 @@ struct VirtualTimeArticleExamples {
 /// The virtual uptime, in seconds, after a task sleeps an hour in a ``VirtualTime`` scope.
 private func anHourOfSleep() throws -> String {
     let clock = VirtualClock()
-    let loop = RunLoop(clock: .virtual(clock))
+    let loop = RunLoop(timeSource: .virtual(clock))
     let slept = Mutex("")
     let record: @Sendable () -> Void = {
         let now = clock.now()

@@ -9,7 +9,7 @@ import Testing
 @Suite("The virtual-time operations, as documented")
 struct VirtualTimeOperationExamples {
     @Test func advanceAndJump() throws {
-        let loop = RunLoop(clock: .virtual(VirtualClock()))
+        let loop = RunLoop(timeSource: .virtual(VirtualClock()))
         var fires: [Instant] = []
         let beat = Timer.scheduledTimer(withInterval: .seconds(1), repeats: true, on: loop) { _ in
             fires.append(loop.now)
@@ -21,7 +21,7 @@ struct VirtualTimeOperationExamples {
     }
 
     @Test func countSleepers() throws {
-        let loop = RunLoop(clock: .virtual(VirtualClock()))
+        let loop = RunLoop(timeSource: .virtual(VirtualClock()))
         let handle = loop.handle
         Task(executorPreference: handle.taskExecutor) {
             try await handle.sleep(for: .seconds(5))
@@ -33,7 +33,7 @@ struct VirtualTimeOperationExamples {
     }
 
     @Test func notIdleErrorNamesTheTimer() {
-        let loop = RunLoop(clock: .virtual(VirtualClock()))
+        let loop = RunLoop(timeSource: .virtual(VirtualClock()))
         let line = #line + 1
         let beat = Timer.scheduledTimer(withInterval: .seconds(1), repeats: true, on: loop) { _ in }
         do {
@@ -54,7 +54,7 @@ struct VirtualTimeOperationExamples {
 /// The example of ``VirtualTime/test(on:timeLimit:checkingLeaks:resolution:_:)``, in a child process: the
 /// test's scope takes over the runtime's global executor.
 private func ninetySecondsOfSleep() throws -> Instant {
-    let loop = RunLoop(clock: .virtual(VirtualClock()))
+    let loop = RunLoop(timeSource: .virtual(VirtualClock()))
     let handle = loop.handle
     let slept = try VirtualTime.test(on: loop, resolution: .seconds(1)) {
         try await Task.sleep(for: .seconds(90))

@@ -1,5 +1,6 @@
 import RunLoopKit
 import RunLoopKitFoundationCompat
+import TimeUnits
 
 // This file imports RunLoopKit too, for its VirtualClock: these two lines pick Foundation's names.
 private typealias RunLoop = RunLoopKitFoundationCompat.RunLoop
@@ -53,7 +54,7 @@ struct Scene {
     /// Runs `body` with a scene whose loop is the current run loop.
     static func run(_ body: (Scene) -> Void) {
         let clock = VirtualClock()
-        let base = RunLoopKit.RunLoop(clock: .virtual(clock))
+        let base = RunLoopKit.RunLoop(timeSource: .virtual(clock))
         RunLoopKit.RunLoop.withCurrent(base) { body(Scene(clock: clock)) }
     }
 }

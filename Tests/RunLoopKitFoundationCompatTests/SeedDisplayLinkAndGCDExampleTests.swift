@@ -4,11 +4,10 @@ import Synchronization
 import TestSupport
 import Testing
 
-// CADisplayLink and GCD timers are not Foundation: RunLoopKit's DisplayLink, DispatchTimer and
-// NamedTimers stand for them, imported one by one so that RunLoop and Timer stay Foundation's.
+// CADisplayLink and GCD timers are not Foundation: RunLoopKit's DisplayLink and DispatchTimer stand
+// for them (with this module's NamedTimers), imported one by one so that RunLoop and Timer stay Foundation's.
 import class RunLoopKit.DispatchTimer
 import class RunLoopKit.DisplayLink
-import class RunLoopKit.NamedTimers
 
 /// The seeds' CADisplayLink and GCD examples (seeds 002, 003) in Swift, beside Foundation-named run
 /// loops, checking what the articles say happens. Display links and loop-delivered dispatch timers

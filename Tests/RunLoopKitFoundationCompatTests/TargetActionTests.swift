@@ -2,6 +2,7 @@ import Dispatch
 import RunLoopKit
 import RunLoopKitFoundationCompat
 import Testing
+import TimeUnits
 
 // This file exercises the target–action idioms on RunLoopKit's own timers and loops: these two
 // lines pick RunLoopKit's names over the Foundation-named ones of the compat module.
@@ -11,7 +12,7 @@ private typealias Timer = RunLoopKit.Timer
 /// A run loop on a fresh virtual clock, bound to the calling thread.
 private func makeVirtualLoop() -> (RunLoop, VirtualClock) {
     let clock = VirtualClock()
-    return (RunLoop(clock: .virtual(clock)), clock)
+    return (RunLoop(timeSource: .virtual(clock)), clock)
 }
 
 /// Milliseconds on the uptime axis.

@@ -121,7 +121,7 @@ private func expectExactRuns(_ operatorCase: OperatorCase, clock: OperatorClock)
 /// virtual hour — and returns what its consumer recorded, with the virtual time of each element.
 private func operatorRun(_ operatorCase: OperatorCase, clock choice: OperatorClock, inScope: Bool) throws -> [String] {
     let clock = VirtualClock()
-    let loop = RunLoop(clock: .virtual(clock))
+    let loop = RunLoop(timeSource: .virtual(clock))
     let log = Mutex<[String]>([])
     let record: @Sendable (String) -> Void = { name in
         let seconds = clock.now().nanoseconds / 1_000_000_000

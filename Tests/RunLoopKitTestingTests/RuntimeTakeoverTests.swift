@@ -17,7 +17,7 @@ struct RuntimeTakeoverTests {
             let variable = hookVariable()
             let foreign = foreignHookBits()
             guard runloopkit_exchange_hook(variable, 0, foreign) == 0 else { exit(2) }
-            let loop = RunLoop(clock: .virtual(VirtualClock()))
+            let loop = RunLoop(timeSource: .virtual(VirtualClock()))
             let fromRun = thrownError { try VirtualTime.run(on: loop) {} }
             let fromTest = thrownError { try VirtualTime.test(on: loop) {} }
             let left = runloopkit_exchange_hook(variable, foreign, 0) == foreign
@@ -33,7 +33,7 @@ struct RuntimeTakeoverTests {
         await #expect(processExitsWith: .success) {
             let variable = hookVariable()
             let foreign = foreignHookBits()
-            let loop = RunLoop(clock: .virtual(VirtualClock()))
+            let loop = RunLoop(timeSource: .virtual(VirtualClock()))
             let error = thrownError {
                 try VirtualTime.run(on: loop) {
                     let scopes = runloopkit_exchange_hook(variable, 0, 0)
@@ -51,7 +51,7 @@ struct RuntimeTakeoverTests {
     func clockReadsNotLocated() async {
         await #expect(processExitsWith: .success) {
             attachVirtualClockReads({ _ in }, false)
-            let loop = RunLoop(clock: .virtual(VirtualClock()))
+            let loop = RunLoop(timeSource: .virtual(VirtualClock()))
             let error = thrownError { try VirtualTime.run(on: loop) {} }
             exit(error?.kind == .clockReads && error?.message.contains("found no swift_get_time") == true ? 0 : 1)
         }
@@ -62,7 +62,7 @@ struct RuntimeTakeoverTests {
         await #expect(processExitsWith: .success) {
             // Located, but never switched on: ContinuousClock.now reads real time in the scope.
             attachVirtualClockReads({ _ in }, true)
-            let loop = RunLoop(clock: .virtual(VirtualClock()))
+            let loop = RunLoop(timeSource: .virtual(VirtualClock()))
             let error = thrownError { try VirtualTime.run(on: loop) {} }
             let installedNothing = runloopkit_exchange_hook(hookVariable(), 0, 0) == 0
             exit(

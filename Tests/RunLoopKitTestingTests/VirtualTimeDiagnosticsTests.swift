@@ -1,3 +1,4 @@
+import Dispatch
 import Glibc
 import RunLoopKitTesting
 import Synchronization
@@ -51,6 +52,17 @@ struct VirtualTimeDiagnosticsTests {
     func testRunsTheTask() async {
         let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
             reportAndExit(try childTestRunsTheTask())
+        }
+        let errors = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(!errors.contains("differed:"), "\(errors)")
+    }
+
+    @Test(
+        "Outside work declared with beginExternalWork() holds virtual time: a result 50 ms away wins a 30 s timeout at 0"
+    )
+    func declaredOutsideWorkHoldsTime() async {
+        let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+            reportAndExit(try childOutsideWorkHoldsTime())
         }
         let errors = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
         #expect(!errors.contains("differed:"), "\(errors)")
@@ -120,6 +132,34 @@ private func childTestRunsTheTask() throws -> String? {
         return handle.timeSource.now()
     }
     return mismatch(slept, ms(100_000))
+}
+
+/// The child of ``VirtualTimeDiagnosticsTests/declaredOutsideWorkHoldsTime()``: what differed, or `nil`.
+/// Without the declaration the drive jumps to the timeout at 30 s and the race returns -1.
+private func childOutsideWorkHoldsTime() throws -> String? {
+    let (loop, _) = makeVirtualLoop()
+    let handle = loop.handle
+    let winner = try VirtualTime.test(on: loop) {
+        try await withThrowingTaskGroup(of: Int.self) { group in
+            group.addTask {
+                await withCheckedContinuation { continuation in
+                    let work = handle.beginExternalWork()
+                    DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(50)) {
+                        continuation.resume(returning: 42)
+                        work.finish()
+                    }
+                }
+            }
+            group.addTask {
+                try await handle.sleep(for: .seconds(30))
+                return -1
+            }
+            let first = try await group.next() ?? 0
+            group.cancelAll()
+            return first
+        }
+    }
+    return mismatch(winner, 42) ?? mismatch(loop.now, .zero)
 }
 
 /// The child of ``VirtualTimeDiagnosticsTests/deadlockListsWhatWaits()``: what differed, or `nil`.

@@ -134,7 +134,7 @@ struct VirtualTimeOperationsTests {
         let loop = RunLoop()
         let error = #expect(throws: VirtualTimeError.self) { try loop.advance(by: .seconds(1)) }
         #expect(error?.kind == .notVirtual)
-        #expect(error?.message.contains("RunLoop(clock: .virtual(VirtualClock()))") == true)
+        #expect(error?.message.contains("RunLoop(timeSource: .virtual(VirtualClock()))") == true)
     }
 
     /// Runs `loop` until `limit` with a helper thread that, once the loop is about to wait, asks it

@@ -4,6 +4,7 @@ import RunLoopKitTesting
 import Synchronization
 import TestSupport
 import Testing
+import TimeUnits
 
 /// ``VirtualTime`` replaces the concurrency runtime's global executor for the whole process, so
 /// each test runs its scope in a child process (an exit test) and reads the outcome from its
@@ -47,7 +48,7 @@ struct VirtualTimeTests {
     func runawayTaskThrows() async {
         await #expect(processExitsWith: .success) {
             // The spinning task's jobs stay queued on the loop, which must outlive them.
-            let loop = RunLoop(clock: .virtual(VirtualClock()))
+            let loop = RunLoop(timeSource: .virtual(VirtualClock()))
             let error = thrownError { try yieldForever(on: loop) }
             let expected = "jobs in"
             let message =
@@ -78,7 +79,7 @@ struct VirtualTimeTests {
         let loop = RunLoop()
         let error = #expect(throws: VirtualTimeError.self) { try VirtualTime.run(on: loop) {} }
         #expect(error?.kind == .notVirtual)
-        #expect(error?.message.contains("RunLoop(clock: .virtual(VirtualClock()))") == true)
+        #expect(error?.message.contains("RunLoop(timeSource: .virtual(VirtualClock()))") == true)
     }
 
     @Test("A scope inside a scope stops the program")
@@ -115,7 +116,7 @@ private let expectedChain = [
 /// ten virtual hours; returns what it recorded, with the virtual time of each record.
 private func sleepChain(inScope: Bool) throws -> [String] {
     let clock = VirtualClock()
-    let loop = RunLoop(clock: .virtual(clock))
+    let loop = RunLoop(timeSource: .virtual(clock))
     let log = Mutex<[String]>([])
     let record: @Sendable (String) -> Void = { name in
         let now = clock.now()
@@ -158,7 +159,7 @@ private func sleepChain(inScope: Bool) throws -> [String] {
 /// result exact.
 private func equalDeadlines() throws -> [String] {
     let clock = VirtualClock()
-    let loop = RunLoop(clock: .virtual(clock))
+    let loop = RunLoop(timeSource: .virtual(clock))
     let log = Mutex<[String]>([])
     let record: @Sendable (String) -> Void = { name in
         let now = clock.now()
@@ -181,7 +182,7 @@ private func equalDeadlines() throws -> [String] {
 /// returns what it recorded.
 private func taskFromAThread() throws -> [String] {
     let clock = VirtualClock()
-    let loop = RunLoop(clock: .virtual(clock))
+    let loop = RunLoop(timeSource: .virtual(clock))
     let log = Mutex<[String]>([])
     let record: @Sendable () -> Void = {
         let now = clock.now()
@@ -205,7 +206,7 @@ private func taskFromAThread() throws -> [String] {
 /// (continuous time moves, uptime does not).
 private func runtimeClockReads() throws -> [String] {
     let clock = VirtualClock()
-    let loop = RunLoop(clock: .virtual(clock))
+    let loop = RunLoop(timeSource: .virtual(clock))
     let log = Mutex<[String]>([])
     let record: @Sendable (String) -> Void = { line in log.withLock { $0.append(line) } }
     try VirtualTime.run(on: loop, resolution: .nanoseconds(1)) {
@@ -233,7 +234,7 @@ private func yieldForever(on loop: RunLoop) throws {
 /// A timer named "spinner" that re-arms itself at 1 s while a task sleeps 10 s, with a limit of
 /// 50 passes; returns the line that made the timer and the error the scope threw.
 private func spinningTimer() -> (line: Int, error: VirtualTimeError?) {
-    let loop = RunLoop(clock: .virtual(VirtualClock()))
+    let loop = RunLoop(timeSource: .virtual(VirtualClock()))
     loop.runawayPassLimit = 50
     let line = #line + 3
     let error = thrownError {
@@ -261,14 +262,14 @@ private func thrownError(_ body: () throws -> Void) -> VirtualTimeError? {
 
 /// Opens a scope inside another.
 private func nestScopes() throws {
-    let loop = RunLoop(clock: .virtual(VirtualClock()))
+    let loop = RunLoop(timeSource: .virtual(VirtualClock()))
     try VirtualTime.run(on: loop) { try VirtualTime.run(on: loop) {} }
 }
 
 /// Whether the runtime's global-executor hook differs inside a scope and is back after it.
 private func scopeReplacesAndRestoresHook() throws -> Bool {
     let before = enqueueGlobalHook.pointee
-    let during = try VirtualTime.run(on: RunLoop(clock: .virtual(VirtualClock()))) { enqueueGlobalHook.pointee }
+    let during = try VirtualTime.run(on: RunLoop(timeSource: .virtual(VirtualClock()))) { enqueueGlobalHook.pointee }
     return during != before && enqueueGlobalHook.pointee == before
 }
 

@@ -16,7 +16,7 @@ struct DispatchTimerSharedSemanticsTests {
         func makeLoop() -> RunLoop {
             switch self {
             case .libdispatch: RunLoop()
-            case .virtual: RunLoop(clock: .virtual(VirtualClock()))
+            case .virtual: RunLoop(timeSource: .virtual(VirtualClock()))
             }
         }
     }

@@ -1,5 +1,6 @@
 import TestSupport
 import Testing
+import TimeUnits
 
 @testable import RunLoopKit
 

@@ -215,7 +215,7 @@ struct ExecutorTests {
     @Test("Debug builds: jobs a pass took but left for the next count among those that would never run")
     func loopGoingAwayWithTakenJobsTraps() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            var loop: RunLoop? = RunLoop(clock: .virtual(VirtualClock()))
+            var loop: RunLoop? = RunLoop(timeSource: .virtual(VirtualClock()))
             for _ in 0..<(RunLoop.jobBatchLimit + 3) { Task(executorPreference: loop!.taskExecutor) {} }
             Task(executorPreference: loop!.taskExecutor) {}
             poll(loop!)  // one pass: 1,024 jobs run, 4 are left
@@ -228,7 +228,7 @@ struct ExecutorTests {
 
     @Test("A loop that ran its tasks to the end goes away quietly")
     func loopGoingAwayAfterItsJobsRan() {
-        var loop: RunLoop? = RunLoop(clock: .virtual(VirtualClock()))
+        var loop: RunLoop? = RunLoop(timeSource: .virtual(VirtualClock()))
         let log = Transcript()
         Task(executorPreference: loop!.taskExecutor) { log.append("ran") }
         loop?.run(mode: .default, until: .zero)

@@ -2,6 +2,8 @@ import Dispatch
 import TestSupport
 import Testing
 
+import enum RunLoopKitFoundationCompat.DispatchAfter
+
 @testable import RunLoopKit
 
 /// Counts deinits of the owners that share it.

@@ -3,6 +3,7 @@ import MetricsTestKit
 import RunLoopKit
 import TestSupport
 import Testing
+import TimeUnits
 
 /// The loop's health through swift-metrics, on the virtual clock so every figure is exact.
 @Suite struct LoopMetricsTests {
@@ -17,7 +18,7 @@ import Testing
     @Test("Fires, lateness per named timer, wake-ups by reason, passes and time asleep, per mode")
     func reportsTheLoopsHealth() throws {
         try withMetricsFactory(metrics) {
-            let loop = RunLoop(clock: .virtual(clock))
+            let loop = RunLoop(timeSource: .virtual(clock))
             loop.reportMetrics(label: "loop")
             var ticks = 0
             let tick = Timer(fireAt: Instant(nanoseconds: 1_000_000_000), interval: .seconds(1), repeats: true) { _ in
@@ -56,7 +57,7 @@ import Testing
     @Test("A timer's name goes with it: timers made after it is gone, at whatever address, fire unnamed")
     func namesDoNotOutliveTheirTimer() throws {
         try withMetricsFactory(metrics) { () throws in
-            let loop = RunLoop(clock: .virtual(clock))
+            let loop = RunLoop(timeSource: .virtual(clock))
             // Named before reporting is on: the name is the timer's own, not the reporting's.
             do {
                 let named = Timer(fireAt: Instant(nanoseconds: 1_000_000_000), interval: .zero, repeats: false) { _ in }
@@ -84,7 +85,7 @@ import Testing
     @Test("Off by default: a loop that was not asked reports nothing")
     func offByDefault() {
         withMetricsFactory(metrics) {
-            let loop = RunLoop(clock: .virtual(clock))
+            let loop = RunLoop(timeSource: .virtual(clock))
             let tick = Timer(fireAt: Instant(nanoseconds: 1_000_000_000), interval: .seconds(1), repeats: true) { _ in }
             loop.add(tick, forMode: .default)
             loop.run(mode: .default, until: Instant(nanoseconds: 3_500_000_000))

@@ -91,7 +91,7 @@ struct ModelTests {
         var sleepCount = 0
 
         init() {
-            loop = RunLoop(clock: .virtual(clock))
+            loop = RunLoop(timeSource: .virtual(clock))
         }
 
         var now: Int64 { loop.now.nanoseconds }

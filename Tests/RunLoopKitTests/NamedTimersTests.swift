@@ -3,6 +3,8 @@ import Synchronization
 import TestSupport
 import Testing
 
+import class RunLoopKitFoundationCompat.NamedTimers
+
 @testable import RunLoopKit
 
 @Suite("Named timers (seed G5)")

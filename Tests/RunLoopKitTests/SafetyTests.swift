@@ -4,6 +4,8 @@ import Synchronization
 import TestSupport
 import Testing
 
+import class RunLoopKitFoundationCompat.NamedTimers
+
 @testable import RunLoopKit
 
 /// Lifetimes: what must hold however long each object lives.

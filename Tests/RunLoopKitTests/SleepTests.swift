@@ -128,7 +128,7 @@ struct SleepTests {
     func timeControlsApplyToSleepers() {
         let base = VirtualClock()
         let time = TimeControl(base: .virtual(base))
-        let loop = RunLoop(clock: .controlled(time))
+        let loop = RunLoop(timeSource: .controlled(time))
         let log = Transcript()
         let handle = loop.handle
         time.setRate(1, per: 4)

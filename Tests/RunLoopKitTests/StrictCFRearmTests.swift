@@ -3,6 +3,7 @@ import Glibc
 import Synchronization
 import TestSupport
 import Testing
+import TimeUnits
 
 @testable import RunLoopKit
 

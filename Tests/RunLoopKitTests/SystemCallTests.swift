@@ -27,7 +27,7 @@ struct SystemCallTests {
 
     @Test("A descriptor source that epoll accepts is watched in every mode it was added to")
     func pipeIsWatched() throws {
-        let loop = try RunLoop.make(clock: .virtual(VirtualClock()))
+        let loop = try RunLoop.make(timeSource: .virtual(VirtualClock()))
         loop.addCommonMode(.tracking)
         var ends: [Int32] = [0, 0]
         try #require(pipe(&ends) == 0)

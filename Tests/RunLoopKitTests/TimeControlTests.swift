@@ -11,7 +11,7 @@ struct TimeControlTests {
     private func makeControlledLoop() -> (RunLoop, TimeControl, VirtualClock) {
         let base = VirtualClock()
         let control = TimeControl(base: .virtual(base))
-        return (RunLoop(clock: .controlled(control)), control, base)
+        return (RunLoop(timeSource: .controlled(control)), control, base)
     }
 
     /// A repeating timer from `first` every `interval` that records the loop's time (ms) of each fire.
@@ -109,7 +109,7 @@ struct RealTimeControlTests {
     func pausedLoopSleepsUntilResumed() async {
         await runOnDedicatedThread {
             let control = TimeControl(base: .system)
-            let loop = RunLoop(clock: .controlled(control))
+            let loop = RunLoop(timeSource: .controlled(control))
             control.pause()
             let resumed = Atomic<Bool>(false)
             var reasons: [RunLoop.WakeReason] = []
@@ -140,7 +140,7 @@ struct RealTimeControlTests {
     func rateHoldsOnTheKernelClock() async {
         await runOnDedicatedThread {
             let control = TimeControl(base: .system)
-            let loop = RunLoop(clock: .controlled(control))
+            let loop = RunLoop(timeSource: .controlled(control))
             control.setRate(1, per: 4)
             let start = SystemClock.now()
             var elapsed: Duration?
@@ -157,7 +157,7 @@ struct RealTimeControlTests {
     func advanceOnTheKernelClock() async {
         await runOnDedicatedThread {
             let control = TimeControl(base: .system)
-            let loop = RunLoop(clock: .controlled(control))
+            let loop = RunLoop(timeSource: .controlled(control))
             control.pause()
             var fired = false
             let timer = Timer(fireAt: loop.now + .seconds(7_200), interval: .zero, repeats: false) { _ in

@@ -155,7 +155,7 @@ struct TimerTests {
 
     @Test("C-T1 on the system clock: a date since the last pass began is kept, an earlier one becomes now")
     func passTimeSparesTheClockRead() {
-        let loop = RunLoop(clock: .system)
+        let loop = RunLoop(timeSource: .system)
         // One pass over an empty mode (a poll): its start is the time a timer's date is compared with.
         loop.add(Timer(fireAt: .distantFuture, interval: .zero, repeats: false) { _ in }, forMode: .default)
         loop.run(mode: .default, until: .zero)

@@ -10,7 +10,7 @@ struct WallInstantCheckTests {
     @Test("Timer(fireAt:) with a wall-clock reading stops the program")
     func timerFireAtWallReading() async {
         await #expect(processExitsWith: .failure) {
-            let loop = RunLoop(clock: .virtual(VirtualClock()))
+            let loop = RunLoop(timeSource: .virtual(VirtualClock()))
             _ = Timer(fireAt: loop.timeSource.now(.wall) + .seconds(1), interval: .zero, repeats: false) { _ in }
         }
     }
@@ -18,7 +18,7 @@ struct WallInstantCheckTests {
     @Test("Setting a timer's fireDate to a wall-clock reading stops the program")
     func fireDateWallReading() async {
         await #expect(processExitsWith: .failure) {
-            let loop = RunLoop(clock: .virtual(VirtualClock()))
+            let loop = RunLoop(timeSource: .virtual(VirtualClock()))
             let timer = Timer(fireAt: loop.now + .seconds(1), interval: .zero, repeats: false) { _ in }
             timer.fireDate = loop.timeSource.now(.wall)
         }
@@ -34,15 +34,26 @@ struct WallInstantCheckTests {
     @Test("A timeout set scheduled at a wall-clock reading stops the program")
     func timeoutSetWallReading() async {
         await #expect(processExitsWith: .failure) {
-            let loop = RunLoop(clock: .virtual(VirtualClock()))
+            let loop = RunLoop(timeSource: .virtual(VirtualClock()))
             let timeouts = TimeoutSet(on: loop, handler: NoTimeouts())
             timeouts.schedule(at: loop.timeSource.now(.wall))
         }
     }
 
+    @Test(
+        "An instant made from a wall-clock number (not read from a clock) stops the program: the check of every build")
+    func wallNumberIsRefusedInEveryBuild() async {
+        await #expect(processExitsWith: .failure) {
+            let loop = RunLoop(timeSource: .virtual(VirtualClock()))
+            // 2025-11-30T00:00:00Z in nanoseconds since 1970, carrying no record of a wall read.
+            _ = Timer(fireAt: Instant(nanoseconds: 1_764_460_800_000_000_000), interval: .zero, repeats: false) { _ in }
+            loop.run(until: loop.now + .seconds(1))
+        }
+    }
+
     @Test("Uptime and continuous readings, and instants made from numbers, are taken as deadlines")
     func otherReadingsAreTaken() {
-        let loop = RunLoop(clock: .virtual(VirtualClock()))
+        let loop = RunLoop(timeSource: .virtual(VirtualClock()))
         var fired: [String] = []
         for (name, deadline) in [
             ("uptime", loop.timeSource.now(.uptime) + .seconds(1)),
@@ -58,7 +69,7 @@ struct WallInstantCheckTests {
 
     @Test("A wall-clock reading still equals and hashes as the same nanoseconds")
     func equalityIgnoresTheClock() {
-        let loop = RunLoop(clock: .virtual(VirtualClock()))
+        let loop = RunLoop(timeSource: .virtual(VirtualClock()))
         let wall = loop.timeSource.now(.wall)
         let same = Instant(nanoseconds: wall.nanoseconds)
         #expect(wall == same)
@@ -74,6 +85,6 @@ private final class NoTimeouts: TimeoutHandler {
 /// Runs a loop until a wall-clock reading (kept out of the exit test's asynchronous closure, where
 /// a run is unavailable).
 private func runUntilAWallReading() {
-    let loop = RunLoop(clock: .virtual(VirtualClock()))
+    let loop = RunLoop(timeSource: .virtual(VirtualClock()))
     loop.run(until: loop.timeSource.now(.wall))
 }

@@ -4,7 +4,7 @@ import Synchronization
 /// A run loop on a fresh virtual clock, bound to the calling thread.
 public func makeVirtualLoop() -> (RunLoop, VirtualClock) {
     let clock = VirtualClock()
-    return (RunLoop(clock: .virtual(clock)), clock)
+    return (RunLoop(timeSource: .virtual(clock)), clock)
 }
 
 /// Milliseconds on the uptime axis, for readable expectations.

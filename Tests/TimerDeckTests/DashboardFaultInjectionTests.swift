@@ -1,8 +1,10 @@
+import AppPlatform
 import Foundation
 import RunLoopKit
 import TerminalUI
 import TestSupport
 import Testing
+import TimeUnits
 
 @testable import TimerDeck
 

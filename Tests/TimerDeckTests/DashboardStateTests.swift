@@ -1,6 +1,7 @@
 import RunLoopKit
 import TerminalUI
 import Testing
+import TimeUnits
 
 @testable import TimerDeck
 

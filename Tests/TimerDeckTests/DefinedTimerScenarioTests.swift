@@ -1,6 +1,7 @@
 import RunLoopKit
 import TerminalUI
 import Testing
+import TimeUnits
 import Uploads
 
 import struct Foundation.Date
@@ -11,7 +12,7 @@ import struct Foundation.Date
 /// chosen time, and the fire log says what fired when.
 @available(*, noasync)
 final class DefinedTimerRig {
-    let loop = RunLoop(clock: .virtual(VirtualClock()))
+    let loop = RunLoop(timeSource: .virtual(VirtualClock()))
     let driver: DashboardDriver
 
     init(_ timers: [TimerDefinition]) {

@@ -2,6 +2,7 @@ import Dispatch
 import Glibc
 import RunLoopKit
 import Testing
+import TimeUnits
 
 @testable import TimerDeck
 

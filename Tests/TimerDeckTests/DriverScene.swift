@@ -20,7 +20,7 @@ final class DriverScene {
     private(set) var quit = false
 
     init(script: [Event], config: Config = Config(), size: Size = Size(width: 80, height: 24)) throws {
-        loop = try RunLoop.make(clock: .virtual(VirtualClock()))
+        loop = try RunLoop.make(timeSource: .virtual(VirtualClock()))
         driver = StandardDashboard.make(
             config: config, loop: loop, screen: GridScreen(size: size), pipeline: nil, sinkLabel: "",
             rendersOnChange: false)

@@ -1,4 +1,5 @@
 import RunLoopKit
+import TimerSlots
 
 @testable import TimerDeck
 

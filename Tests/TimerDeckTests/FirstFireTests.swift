@@ -2,6 +2,7 @@ import Foundation
 import RunLoopKit
 import TestSupport
 import Testing
+import TimeUnits
 
 @testable import TimerDeck
 

@@ -3,6 +3,7 @@ import RunLoopKit
 import TerminalUI
 import TestSupport
 import Testing
+import TimeUnits
 
 @testable import TimerDeck
 
@@ -133,7 +134,7 @@ struct HookTests {
         definition.actions.actsOn = .end
         definition.actions.bell = true
         definition.actions.hook = "echo \"$TIMERDECK_TIMER is ready, $TIMERDECK_LATENESS_NS ns late\""
-        let loop = RunLoop(clock: .virtual(VirtualClock()))
+        let loop = RunLoop(timeSource: .virtual(VirtualClock()))
         let screen = GridScreen(size: DashboardLayout.minimumSize)
         let driver = DashboardDriver(
             scene: Scene(timers: [definition], uploadsLabel: nil, gestureQuiet: .seconds(1), logCapacity: 100),

@@ -15,7 +15,7 @@ struct NotifyTests {
         let config = try Config.parse(
             "[[timers]]\nname = \"tea\"\nmechanism = \"dispatch\"\ninterval = \"3s\"\nrepeats = false\n"
                 + "notify = true\nact_on = \"end\"")
-        let loop = RunLoop(clock: .virtual(VirtualClock()))
+        let loop = RunLoop(timeSource: .virtual(VirtualClock()))
         let driver = DashboardDriver(
             scene: .standard(config, uploadsLabel: nil), loop: loop,
             screen: GridScreen(size: DashboardLayout.minimumSize), pipeline: nil, rendersOnChange: false)

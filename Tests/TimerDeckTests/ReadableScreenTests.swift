@@ -206,7 +206,7 @@ struct ReadableScreenTests {
     func recordingEndsAtTheBoundQuitKey() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("record-\(UUID().uuidString).txt").path
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let loop = RunLoopKit.RunLoop(clock: .virtual(VirtualClock()))
+        let loop = RunLoopKit.RunLoop(timeSource: .virtual(VirtualClock()))
         let driver = DashboardDriver(
             scene: .standard(try Config.parse("[keys]\nquit = \"Q\"\n"), uploadsLabel: nil), loop: loop,
             screen: GridScreen(size: DashboardLayout.minimumSize), pipeline: nil, rendersOnChange: false)

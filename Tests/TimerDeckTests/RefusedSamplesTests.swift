@@ -28,7 +28,7 @@ struct RefusedSamplesTests {
     )
     func batchRefusedThreeTimes() throws {
         let scratch = try ScratchDirectory()
-        let loop = RunLoop(clock: .virtual(VirtualClock()))
+        let loop = RunLoop(timeSource: .virtual(VirtualClock()))
         let outbox = try Outbox(url: scratch.path("outbox.sqlite"))
         var settings = UploadPipeline.Settings()
         settings.sampleInterval = .seconds(1)

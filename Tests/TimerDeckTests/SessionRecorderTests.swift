@@ -2,6 +2,7 @@ import Foundation
 import RunLoopKit
 import TerminalUI
 import Testing
+import TimeUnits
 
 @testable import TimerDeck
 

@@ -1,6 +1,7 @@
 import RunLoopKit
 import TerminalUI
 import Testing
+import TimeUnits
 
 @testable import TimerDeck
 
@@ -48,7 +49,7 @@ struct TaskRowScenarioTests {
     @Test("Stopping, suspending and moving cancel the sleep: nothing stays scheduled, no wake-up is reported")
     @available(*, noasync)
     func cancellationLeavesNothingScheduled() {
-        let loop = RunLoop(clock: .virtual(VirtualClock()))
+        let loop = RunLoop(timeSource: .virtual(VirtualClock()))
         var fires: [Instant] = []
         RunLoop.withCurrent(loop) {
             let adapter = TaskRowTimer(

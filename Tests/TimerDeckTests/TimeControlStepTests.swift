@@ -8,7 +8,7 @@ struct TimeControlStepTests {
     @Test("Step: paused, each step jumps to the next fire date and that fire happens, one at a time")
     func stepWalksThroughDeadlines() {
         let control = TimeControl(base: .virtual(VirtualClock()))
-        let loop = RunLoop(clock: .controlled(control))
+        let loop = RunLoop(timeSource: .controlled(control))
         let milliseconds = { (instant: Instant) in instant.nanoseconds / 1_000_000 }
         var fires: [String] = []
         let beat = Timer(fireAt: .zero + .seconds(1), interval: .seconds(1), repeats: true) { _ in

@@ -16,7 +16,7 @@ import Uploads
     @Test("Lateness by timer name over each sample's window, fires and missed ticks in total")
     func readingsFollowTheLoop() throws {
         let clock = VirtualClock()
-        let loop = RunKitLoop(clock: .virtual(clock))
+        let loop = RunKitLoop(timeSource: .virtual(clock))
         let health = LoopHealthSampler()
         loop.reportMetrics(factory: health)
         let tick = Timer(fireAt: Instant(nanoseconds: 1_000_000_000), interval: .seconds(1), repeats: true) { _ in }

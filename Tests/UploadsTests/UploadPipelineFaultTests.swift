@@ -49,7 +49,7 @@ import Testing
         outbox url: URL, scratch: ScratchDirectory
     ) throws -> (Outbox, RunKitLoop, UploadPipeline) {
         let outbox = try Outbox(url: url, pageLimit: 16)
-        let loop = RunKitLoop(clock: .virtual(VirtualClock()))
+        let loop = RunKitLoop(timeSource: .virtual(VirtualClock()))
         let route = try RouteReplay(contentsOf: URL(fileURLWithPath: RouteReplayTests.resourcePath))
         var settings = UploadPipeline.Settings()
         settings.uploadInterval = .seconds(86_400)

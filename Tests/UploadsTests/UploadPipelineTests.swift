@@ -2,6 +2,7 @@ import Foundation
 import RunLoopKit
 import TestSupport
 import Testing
+import TimeUnits
 import Uploads
 
 /// The S2 pipeline on a virtual clock, against real sinks: a directory and the loopback collector.
@@ -24,7 +25,7 @@ import Uploads
             outboxURL: URL? = nil, sampler: (any Sampler)? = nil
         ) throws {
             scratch = try ScratchDirectory()
-            loop = RunKitLoop(clock: .virtual(clock))
+            loop = RunKitLoop(timeSource: .virtual(clock))
             loop.addCommonMode(.tracking)
             outbox = try Outbox(url: outboxURL ?? scratch.path("outbox.sqlite"))
             let route = try RouteReplay(contentsOf: URL(fileURLWithPath: RouteReplayTests.resourcePath))

@@ -1,5 +1,3 @@
-import Dispatch
-
 /// A delayed perform queued with ``RunLoop/perform(after:inModes:_:)``; cancel it any time before
 /// it runs (C-P2). The target–action performs of RunLoopKitFoundationCompat (NSObject's
 /// `performSelector:…afterDelay:`) queue one too, which keeps its target and argument alive until
@@ -121,21 +119,5 @@ struct PerformRequests {
 
     func requests(for target: AnyObject) -> [PerformRequest] {
         byTarget[ObjectIdentifier(target)].map { Array($0.values) } ?? []
-    }
-}
-
-/// `dispatch_after`: runs `work` on `queue` after `delay` and cannot be cancelled (seed G6, C-G9).
-/// Use ``RunLoop/perform(after:inModes:_:)`` or a `DispatchWorkItem` when it may need to be.
-///
-/// ```swift
-/// DispatchAfter.schedule(after: .seconds(2)) { flushLogs() }   // no way to take it back
-/// ```
-public enum DispatchAfter {
-    /// Schedules `work`; there is no way to take it back.
-    public static func schedule(
-        after delay: Duration, on queue: DispatchQueue = .global(),
-        _ work: @escaping @Sendable () -> Void
-    ) {
-        queue.asyncAfter(deadline: .now() + .nanoseconds(Int(clamping: max(delay.nanoseconds, 0))), execute: work)
     }
 }

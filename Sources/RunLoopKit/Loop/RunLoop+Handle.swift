@@ -53,7 +53,7 @@ extension RunLoop {
         /// real until every such work has finished, so its results are handled at the same point of
         /// the run every time, and the clock never jumps past a deadline ahead of them. The work
         /// must not wait for the loop. On the system clock this only counts.
-        package func beginExternalWork() -> ExternalWork {
+        public func beginExternalWork() -> ExternalWork {
             shared.externalWork.add(1, ordering: .relaxed)
             return ExternalWork(shared: shared)
         }
@@ -76,7 +76,7 @@ extension RunLoop {
     }
 
     /// Outstanding work outside a run loop; see ``Handle/beginExternalWork()``.
-    package final class ExternalWork: Sendable {
+    public final class ExternalWork: Sendable {
         private let shared: LoopShared
         private let finished = Atomic<Bool>(false)
 
@@ -85,7 +85,7 @@ extension RunLoop {
         }
 
         /// Marks the work done and wakes the loop; idempotent.
-        package func finish() {
+        public func finish() {
             guard !finished.exchange(true, ordering: .acquiringAndReleasing) else { return }
             // Wake first: a virtual loop that reads the count as zero knows every wake-up of the
             // finished work has been written (``Waiter/settleOutsideWork(clearingWakeUps:)``).

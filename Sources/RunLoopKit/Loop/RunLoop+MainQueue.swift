@@ -15,16 +15,16 @@ extension RunLoop {
     /// Other threads reach the main thread with `DispatchQueue.main.async` or through the loop's
     /// ``handle``, obtained on the main thread.
     @available(*, noasync)
-    public static var main: RunLoop { main(clock: .system) }
+    public static var main: RunLoop { main(timeSource: .system) }
 
-    /// ``main``, created on first use with `clock` (a program that wants its main loop on a
+    /// ``main``, created on first use with `timeSource` (a program that wants its main loop on a
     /// ``TimeControl`` asks for it this way before anything else uses ``main``); once it exists it
     /// is returned as it is, on the clock it was made with. A process out of descriptors stops with
-    /// a message; ``makeMain(clock:)`` reports that as an error instead.
+    /// a message; ``makeMain(timeSource:)`` reports that as an error instead.
     @available(*, noasync)
-    public static func main(clock: TimeSource) -> RunLoop {
+    public static func main(timeSource: TimeSource) -> RunLoop {
         do {
-            return try makeMain(clock: clock)
+            return try makeMain(timeSource: timeSource)
         } catch {
             fatalError(
                 "RunLoop.main: cannot create the main run loop: \(error); free descriptors or raise the limit (ulimit -n)"
@@ -32,18 +32,18 @@ extension RunLoop {
         }
     }
 
-    /// ``main(clock:)``, reporting a failed system call (out of descriptors: `EMFILE`) as a
+    /// ``main(timeSource:)``, reporting a failed system call (out of descriptors: `EMFILE`) as a
     /// ``SystemCallError`` instead of stopping the program. Besides the loop's own descriptors it
     /// checks that one is free for the eventfd libdispatch opens for the main queue, since
     /// libdispatch stops the process itself when it cannot open it.
     @available(*, noasync)
-    public static func makeMain(clock: TimeSource) throws(SystemCallError) -> RunLoop {
+    public static func makeMain(timeSource: TimeSource) throws(SystemCallError) -> RunLoop {
         precondition(
             cle_is_main_thread() != 0,
             "RunLoop.main used on thread \(cle_thread_id()); it belongs to the main thread (\(getpid())): "
                 + "reach it with DispatchQueue.main.async or its handle")
         if let loop = MainRunLoop.loop { return loop }
-        let loop = try RunLoop.make(clock: clock)
+        let loop = try RunLoop.make(timeSource: timeSource)
         close(try SystemCall.check("eventfd") { eventfd(0, Int32(EFD_CLOEXEC)) })
         loop.drainMainQueue()
         MainRunLoop.loop = loop

@@ -1,4 +1,5 @@
 import CoreMetrics
+internal import TimeUnits
 
 /// The loop's own health through swift-metrics, so the application picks the backend (Prometheus,
 /// StatsD, OpenTelemetry, a test's `TestMetrics`). Off by default; ``reportMetrics(label:dimensions:factory:)``

@@ -118,8 +118,15 @@ extension RunLoop {
 
     /// Moves `timer` from `old` to `new`, keeping its fire date: out of the old mode, then into
     /// the new one (removing from ``Mode/common`` takes it out of every common mode, C-M6). Nothing
-    /// when the modes are the same. The one home of a move, for ``TimerSlot`` and display links.
-    package func move(_ timer: Timer, from old: Mode, to new: Mode) {
+    /// when the modes are the same.
+    ///
+    /// ```swift
+    /// let loop = RunLoop.current
+    /// let timer = Timer(fireAt: loop.now + .seconds(1), interval: .seconds(1), repeats: true) { _ in print("tick") }
+    /// loop.add(timer, forMode: .common)
+    /// loop.move(timer, from: .common, to: .default)   // now it pauses while tracking (M2)
+    /// ```
+    public func move(_ timer: Timer, from old: Mode, to new: Mode) {
         guard old != new else { return }
         remove(timer, forMode: old)
         add(timer, forMode: new)

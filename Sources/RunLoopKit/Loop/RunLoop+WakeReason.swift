@@ -1,7 +1,7 @@
 extension RunLoop {
     /// Why the loop woke from its last sleep: what an ``Activity/afterWaiting`` observer reads in
     /// ``lastWakeReason``.
-    package enum WakeReason: Sendable, Equatable, CaseIterable {
+    public enum WakeReason: Sendable, Equatable, CaseIterable {
         /// A timer's deadline came.
         case timer
         /// A watched descriptor became readable.
@@ -18,7 +18,7 @@ extension RunLoop {
     /// Why the loop woke from its last sleep. Worked out only while a mode being run has an
     /// ``Activity/afterWaiting`` observer (nothing is spent otherwise), just before that observer
     /// is called; `nil` before the first such wake-up.
-    package var lastWakeReason: WakeReason? { wakeReason }
+    public var lastWakeReason: WakeReason? { wakeReason }
 
     /// Why the wait that just ended ended, given the descriptors it found ready and the run's limit.
     func wakeReason(ready: [Int32], limit: Int64) -> WakeReason {

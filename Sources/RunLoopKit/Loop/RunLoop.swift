@@ -100,23 +100,23 @@ public final class RunLoop {
     ///
     /// A run loop needs three descriptors (an eventfd, a timerfd, an epoll set). When the process has
     /// none left this initialiser stops the program with a message naming the failed call; use
-    /// ``make(clock:)`` to get that failure as an error instead.
-    public convenience init(clock: TimeSource = .system) {
+    /// ``make(timeSource:)`` to get that failure as an error instead.
+    public convenience init(timeSource: TimeSource = .system) {
         let resources: Resources
         do {
-            resources = try Resources(clock: clock)
+            resources = try Resources(clock: timeSource)
         } catch {
             fatalError(
-                "RunLoop: cannot create a run loop: \(error); free descriptors or raise the limit (ulimit -n), or use RunLoop.make(clock:) to handle it"
+                "RunLoop: cannot create a run loop: \(error); free descriptors or raise the limit (ulimit -n), or use RunLoop.make(timeSource:) to handle it"
             )
         }
-        self.init(clock: clock, resources: resources)
+        self.init(timeSource: timeSource, resources: resources)
     }
 
-    /// Creates a run loop bound to the calling thread, like ``init(clock:)``, and reports a failed
+    /// Creates a run loop bound to the calling thread, like ``init(timeSource:)``, and reports a failed
     /// system call (out of descriptors: `EMFILE`) as a ``SystemCallError``.
-    public static func make(clock: TimeSource = .system) throws(SystemCallError) -> RunLoop {
-        RunLoop(clock: clock, resources: try Resources(clock: clock))
+    public static func make(timeSource: TimeSource = .system) throws(SystemCallError) -> RunLoop {
+        RunLoop(timeSource: timeSource, resources: try Resources(clock: timeSource))
     }
 
     /// The kernel objects a run loop needs: its eventfd, its timerfd, the default mode's epoll set.
@@ -132,7 +132,7 @@ public final class RunLoop {
         }
     }
 
-    private init(clock: TimeSource, resources: Resources) {
+    private init(timeSource clock: TimeSource, resources: Resources) {
         self.timeSource = clock
         shared = resources.shared
         waiter = resources.waiter
@@ -184,7 +184,7 @@ public final class RunLoop {
     /// The calling thread's run loop, created with the system clock on first use (C-R13).
     ///
     /// Stops the program with a message naming the failed system call if the loop cannot be created
-    /// (the process is out of descriptors); ``make(clock:)`` reports that as an error.
+    /// (the process is out of descriptors); ``make(timeSource:)`` reports that as an error.
     @available(*, noasync)
     public static var current: RunLoop {
         CurrentRunLoop.get()
@@ -215,7 +215,7 @@ public final class RunLoop {
     }
 
     /// The modes of the runs in progress, outermost first: the loop's own stack of runs.
-    package var runModes: [Mode] {
+    public var runModes: [Mode] {
         runs.map(\.state.mode)
     }
 

@@ -36,7 +36,7 @@ public final class SignalSource {
     /// Creates a source calling `handler` on the run loop's thread with each signal received.
     ///
     /// Throws when the kernel gives no descriptor (`EMFILE`, `ENFILE`, `ENOMEM`), as
-    /// ``RunLoop/make(clock:)`` does: the same rule for every descriptor RunLoopKit opens.
+    /// ``RunLoop/make(timeSource:)`` does: the same rule for every descriptor RunLoopKit opens.
     public init(signals: [Int32], handler: @escaping (Int32) -> Void) throws(SystemCallError) {
         Self.block(signals)
         var set = sigset_t()

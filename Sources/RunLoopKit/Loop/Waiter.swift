@@ -1,5 +1,6 @@
 internal import CLinuxEvents
 import Glibc
+internal import TimeUnits
 
 /// Puts a run loop to sleep until its next deadline or input, and reports which descriptors are ready.
 ///

@@ -3,8 +3,7 @@ import Glibc
 /// The one place RunLoopKit's system calls are checked: `-1` becomes a ``SystemCallError`` carrying
 /// the call's name and `errno`, and a call interrupted by a signal (`EINTR`) is made again.
 ///
-/// The package's other modules make their system calls through this layer too (files in
-/// `FileIO`, children in `Spawn`): it is the one place that retries an interrupted call.
+/// It is the one place in the library that retries an interrupted call.
 package enum SystemCall {
     /// Runs `body` until it does not fail with `EINTR`; any other failure (`-1`) throws.
     @inline(__always)

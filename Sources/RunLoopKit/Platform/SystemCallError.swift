@@ -17,7 +17,7 @@ public struct SystemCallError: Error, Equatable, Sendable, CustomStringConvertib
     public let errno: Int32
 
     /// An error of `call` with error number `errno`.
-    package init(call: String, errno: Int32) {
+    public init(call: String, errno: Int32) {
         self.call = call
         self.errno = errno
     }

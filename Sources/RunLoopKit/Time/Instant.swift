@@ -1,12 +1,15 @@
+internal import TimeUnits
+
 /// A point in time on one of the run loop clocks, in integer nanoseconds.
 ///
-/// Instants from different ``ClockKind``s are not comparable in meaning. Debug builds remember
-/// which clock read an instant and stop with a message when a wall-clock reading
-/// (`now(.wall)`, or one moved from it) is given where the loop's uptime clock is expected: a
-/// timer's fire date, a run's limit, a timeout's deadline, a sleep's deadline.
+/// Instants from different ``ClockKind``s are not comparable in meaning. A wall-clock reading
+/// (`now(.wall)`, or one moved from it) given where the loop's uptime clock is expected — a
+/// timer's fire date, a run's limit, a timeout's deadline — stops the program with a message in
+/// every build: an instant from 2001 to 2096 as wall time is never an uptime. Debug builds also
+/// remember which clock read an instant, and refuse any wall reading there.
 ///
 /// ```swift
-/// let loop = RunLoop(clock: .virtual(VirtualClock()))
+/// let loop = RunLoop(timeSource: .virtual(VirtualClock()))
 /// let deadline = loop.now + .seconds(5)
 /// loop.run(until: deadline)
 /// ```
@@ -70,17 +73,25 @@ public struct Instant: Comparable, Hashable, Sendable, CustomStringConvertible {
         #endif
     }
 
-    /// Stops a debug build when this instant was read from the wall clock: `api` takes a deadline on
-    /// the loop's uptime clock, whose origin is the boot, not 1970, so a wall reading there would be
-    /// a deadline decades away.
+    /// Stops the program when this instant is a wall-clock reading: `api` takes a deadline on the
+    /// loop's uptime clock, whose origin is the boot, not 1970, so a wall reading there would be a
+    /// deadline decades away. Every build refuses an instant between 2001 and 2096 as wall time
+    /// (10¹⁸ to 4·10¹⁸ ns: no uptime reaches 31 years); debug builds also refuse any instant read
+    /// from the wall clock or moved from one.
     package func checkUptimeDeadline(_ api: @autoclosure () -> String) {
         #if DEBUG
-        precondition(
-            readFrom != .wall,
-            "\(api()): \(self) was read from the wall clock (now(.wall)), but this deadline is on the "
-                + "loop's uptime clock; use loop.now + a duration, or a dispatch timer on the wall clock")
+        let isWallReading = readFrom == .wall || Self.wallReadings.contains(nanoseconds)
+        #else
+        let isWallReading = Self.wallReadings.contains(nanoseconds)
         #endif
+        precondition(
+            !isWallReading,
+            "\(api()): \(self) is a wall-clock reading (now(.wall), nanoseconds since 1970), but this deadline is "
+                + "on the loop's uptime clock; use loop.now + a duration, or a dispatch timer on the wall clock")
     }
+
+    /// Nanosecond counts that are wall-clock readings (2001 to 2096) and never an uptime.
+    private static let wallReadings: Range<Int64> = 1_000_000_000_000_000_000..<4_000_000_000_000_000_000
 
     /// `lhs` advanced by `rhs`.
     public static func + (lhs: Instant, rhs: Duration) -> Instant {
@@ -105,23 +116,5 @@ public struct Instant: Comparable, Hashable, Sendable, CustomStringConvertible {
         let magnitude = millis.magnitude
         let fraction = String(magnitude % 1000)
         return "\(sign)\(magnitude / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction)s"
-    }
-}
-
-extension Duration {
-    /// The duration in whole nanoseconds, saturating at the bounds of `Int64`.
-    ///
-    /// A duration under 9.2 s fits its attoseconds in 64 bits and is divided there, by a constant
-    /// the compiler turns into a multiplication: `components` divides 128 bits by 10¹⁸ in a library
-    /// call, a few percent of the profile of moving a million timeouts later by `deadline + .seconds(1)`.
-    package var nanoseconds: Int64 {
-        let total = attoseconds
-        if let small = Int64(exactly: total) { return small / 1_000_000_000 }
-        let (seconds, attoseconds) = components
-        let (scaled, overflow) = seconds.multipliedReportingOverflow(by: Nanoseconds.perSecond)
-        if overflow { return seconds < 0 ? Int64.min : Int64.max }
-        let (sum, overflow2) = scaled.addingReportingOverflow(attoseconds / 1_000_000_000)
-        if overflow2 { return seconds < 0 ? Int64.min : Int64.max }
-        return sum
     }
 }

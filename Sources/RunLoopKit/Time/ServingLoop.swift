@@ -21,7 +21,8 @@ final class ServingLoop: Sendable {
     func loop(of clock: String) -> RunLoop.Handle {
         guard let loop = handle.withLock({ $0 }) else {
             fatalError(
-                "\(clock).sleep: no run loop runs on this clock; make one with RunLoop(clock:) to serve its sleeps")
+                "\(clock).sleep: no run loop runs on this clock; make one with RunLoop(timeSource:) to serve its sleeps"
+            )
         }
         return loop
     }

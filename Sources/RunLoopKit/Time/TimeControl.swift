@@ -22,7 +22,7 @@ import Synchronization
 ///
 /// ```swift
 /// let time = TimeControl(base: .system)
-/// let loop = RunLoop(clock: .controlled(time))
+/// let loop = RunLoop(timeSource: .controlled(time))
 /// time.setRate(1, per: 4)          // quarter speed
 /// time.pause()
 /// if let next = loop.nextFireDate(forMode: .default) {

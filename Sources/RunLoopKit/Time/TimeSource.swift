@@ -1,4 +1,5 @@
 import Glibc
+internal import TimeUnits
 
 /// Where a run loop's time comes from: the kernel's clocks, a ``VirtualClock`` for deterministic
 /// tests, or a ``TimeControl`` laid over either, which a program can pause, step, slow down and put
@@ -11,7 +12,7 @@ import Glibc
 ///
 /// ```swift
 /// let virtual = VirtualClock()
-/// let loop = RunLoop(clock: .virtual(virtual))
+/// let loop = RunLoop(timeSource: .virtual(virtual))
 /// let uptime = loop.timeSource.now(.uptime)   // .zero: virtual time starts at zero
 /// ```
 public enum TimeSource: Sendable {

@@ -3,7 +3,7 @@
 ///
 /// ```swift
 /// let clock = VirtualClock()
-/// let loop = RunLoop(clock: .virtual(clock))
+/// let loop = RunLoop(timeSource: .virtual(clock))
 /// Task(executorPreference: loop.taskExecutor) { try await clock.sleep(for: .seconds(5)) }
 /// loop.run(mode: .default, until: loop.now + .seconds(10))   // returns at once in real time
 /// ```

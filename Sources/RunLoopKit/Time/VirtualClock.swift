@@ -1,4 +1,5 @@
 import Synchronization
+internal import TimeUnits
 
 /// A clock whose time moves only when told: the run loop's wait jumps it to the next deadline,
 /// and a callout declares simulated work with ``busy(_:)``.
@@ -10,7 +11,7 @@ import Synchronization
 ///
 /// ```swift
 /// let clock = VirtualClock()
-/// let loop = RunLoop(clock: .virtual(clock))
+/// let loop = RunLoop(timeSource: .virtual(clock))
 /// Timer.scheduledTimer(withInterval: .seconds(1), repeats: false, on: loop) { _ in clock.busy(.milliseconds(350)) }
 /// loop.run(until: loop.now + .seconds(2))   // returns at once in real time
 /// ```

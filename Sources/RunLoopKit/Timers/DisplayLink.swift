@@ -1,3 +1,5 @@
+internal import TimeUnits
+
 /// A frame-synchronised timer: `CADisplayLink` on a virtual vsync grid (seeds D1–D4, decisions.md 8).
 ///
 /// Added to a run loop for one or more modes, it calls back once per display refresh (60 Hz by
@@ -158,7 +160,7 @@ public final class DisplayLink {
     }
 
     /// Moves the link from `old` to `new` mode of `loop`, keeping its vsync grid.
-    package func move(in loop: RunLoop, from old: RunLoop.Mode, to new: RunLoop.Mode) {
+    public func move(in loop: RunLoop, from old: RunLoop.Mode, to new: RunLoop.Mode) {
         guard let timer, runLoop === loop else { return }
         loop.move(timer, from: old, to: new)
     }

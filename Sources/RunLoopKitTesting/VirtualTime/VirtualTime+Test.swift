@@ -39,7 +39,7 @@ extension VirtualTime {
     /// Runs the loop's default mode. Call it on the loop's thread.
     ///
     /// ```swift
-    /// let loop = RunLoop(clock: .virtual(VirtualClock()))
+    /// let loop = RunLoop(timeSource: .virtual(VirtualClock()))
     /// let handle = loop.handle
     /// let slept = try VirtualTime.test(on: loop, resolution: .seconds(1)) {
     ///     try await Task.sleep(for: .seconds(90))
@@ -160,6 +160,12 @@ extension RunLoop {
     /// to the next deadline, or first waits for input that could come; throws a deadlock when there
     /// is no deadline and nothing could ever come.
     fileprivate func moveOn(on clock: VirtualClock) throws(VirtualTimeError) {
+        // Declared outside work (``RunLoop/Handle/beginExternalWork()``) holds time under every
+        // autojump: its result comes in real time, and the wait ends when the work finishes.
+        if handle.hasExternalWork {
+            _ = awaitInput(inMode: .default, forReal: VirtualTime.Watchdog.pollInterval)
+            return
+        }
         let next = nextFireDate(forMode: .default)
         let inputPossible = mayReceiveInput(inMode: .default)
         switch autojump {
@@ -188,7 +194,9 @@ extension RunLoop {
             kind: .deadlock, instant: now,
             message:
                 "deadlock at \(now): the test's task waits, and nothing is due or scheduled in the default mode, "
-                + "and no source or outside work could wake it",
+                + "and no source or declared outside work could wake it. The loop cannot see a continuation "
+                + "resumed from outside it, an actor, a lock or I/O: declare such work with "
+                + "loop.handle.beginExternalWork() and finish() it when its result is handed over",
             registrations: allRegistrations)
     }
 }

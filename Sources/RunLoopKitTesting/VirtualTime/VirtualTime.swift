@@ -70,7 +70,7 @@ import Synchronization
 ///
 /// ```swift
 /// let clock = VirtualClock()
-/// let loop = RunLoop(clock: .virtual(clock))
+/// let loop = RunLoop(timeSource: .virtual(clock))
 /// try VirtualTime.run(on: loop) {
 ///     Task {
 ///         try await Task.sleep(for: .seconds(3_600))

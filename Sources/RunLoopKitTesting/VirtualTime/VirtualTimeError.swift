@@ -64,7 +64,8 @@ public struct VirtualTimeError: Error, Sendable, CustomStringConvertible {
     static func notVirtual(_ call: String, loop: RunLoop) -> VirtualTimeError {
         VirtualTimeError(
             kind: .notVirtual, instant: loop.now,
-            message: "\(call) needs a loop on a VirtualClock: make it with RunLoop(clock: .virtual(VirtualClock()))")
+            message:
+                "\(call) needs a loop on a VirtualClock: make it with RunLoop(timeSource: .virtual(VirtualClock()))")
     }
 
     /// The message, then each registration on a line of its own.

@@ -1,4 +1,5 @@
 import RunLoopKit
+import TimerSlots
 
 extension DashboardDriver {
     /// The adapter of a timer the user defined, by its mechanism: a ``TimerSlot`` for a run loop

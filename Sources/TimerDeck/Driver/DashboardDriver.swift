@@ -1,6 +1,7 @@
 import Glibc
 import RunLoopKit
 import TerminalUI
+import TimeUnits
 import Uploads
 
 /// Runs a ``DashboardState`` on a run loop: turns keys, fires, pipeline status, resizes and

@@ -69,7 +69,7 @@ package final class HeadlessSession {
         let base = VirtualClock(wallStart: setup?.headlessWallStart ?? VirtualClock.defaultWallStart)
         virtualClock = base
         time = TimeControl(base: .virtual(base))
-        loop = try RunLoop.make(clock: .controlled(time))
+        loop = try RunLoop.make(timeSource: .controlled(time))
         self.screen = screen
         uploads = setup?.makePipeline(on: loop)
         // Nobody watches between snapshots: changes accumulate and `snapshot` draws the whole

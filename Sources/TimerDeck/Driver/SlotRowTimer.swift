@@ -1,4 +1,5 @@
 import RunLoopKit
+import TimerSlots
 
 /// A row driven by a run loop timer (``TimerSlot``): an SMS button or a timer of the user's.
 final class SlotRowTimer: MovableRowTimer, FirableRowTimer {

@@ -1,4 +1,5 @@
 import RunLoopKit
+import TimerSlots
 
 /// A row driven by an async task on the dashboard's loop: a `Task` that prefers the loop's task
 /// executor and repeats `try await handle.sleep(until: now + interval, inModes: [mode])`, reporting

@@ -1,4 +1,5 @@
 import RunLoopKit
+import TimeUnits
 
 extension DurationText {
     /// The units a duration may be written in, with their length.

@@ -1,4 +1,5 @@
 import RunLoopKit
+import TimeUnits
 
 /// Parses and prints durations written as in the config file and headless scripts: `250ms`, `3s`, `5m`, `2h`.
 package enum DurationText {

@@ -1,5 +1,6 @@
 import RunLoopKit
 import TerminalUI
+import TimeUnits
 
 /// Shared formatting of panel content.
 enum PanelText {

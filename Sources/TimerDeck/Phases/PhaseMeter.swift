@@ -1,4 +1,5 @@
 import RunLoopKit
+import TimeUnits
 
 /// Counts what a run loop does from an observer on every activity: the phase it is in, passes,
 /// executor jobs run (C-X1) and the most one pass ran, why each sleep ended

@@ -1,3 +1,4 @@
+import AppPlatform
 import Glibc
 import RunLoopKit
 import Uploads
@@ -93,7 +94,7 @@ package final class UploadsSetup {
             // A typo in the URL is a start-up error; an unreachable server is a panel message.
             sink = try Self.httpSink(address, settings: settings, access: access, fromOption: uploadURL != nil)
             sinkLabel = address
-            headlessWallStart = SystemClock.now(.wall)
+            headlessWallStart = TimeSource.system.now(.wall)
         } else if headless {
             let directory = outboxURL.deletingLastPathComponent().appendingPathComponent("uploads", isDirectory: true)
             sink = DirectorySink(directory: directory)

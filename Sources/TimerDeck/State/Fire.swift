@@ -1,4 +1,5 @@
 import RunLoopKit
+import TimerSlots
 
 /// One fire of a row's timer as its adapter reports it: facts read off the timer and the clocks,
 /// never a number derived from them (the state derives those, once).

@@ -1,7 +1,6 @@
+import AppPlatform
 import Glibc
 import Synchronization
-
-import enum RunLoopKit.FileIO
 
 /// The environment every child of timerdeck starts with (hooks, desktop notifications, the hooks'
 /// watcher): this process's, built afresh at each start, without the uploads' credentials.

@@ -1,5 +1,6 @@
 import Glibc
 import RunLoopKit
+import TimeUnits
 
 extension TimerDefinition {
     /// When a defined timer's first fire is due, counted from the moment it starts.

@@ -1,7 +1,9 @@
+import AppPlatform
 import Dispatch
 import Glibc
 import RunLoopKit
 import Synchronization
+import TimeUnits
 
 /// A timer's hook command: run by `/bin/sh -c` in its own process group, with the fire described in
 /// its environment, stopped at its time limit. ``run(environment:)`` blocks, so the driver calls it
@@ -78,7 +80,7 @@ struct Hook: Equatable, Sendable {
         defer { close(readEnd) }
         groups?.started(pid)
 
-        let deadline = SystemClock.now().nanoseconds + timeLimit.nanoseconds
+        let deadline = TimeSource.system.now().nanoseconds + timeLimit.nanoseconds
         let (firstLine, reachedEnd) = readFirstLine(from: readEnd, deadline: deadline)
         let child = pid
         let watch = Watch()
@@ -87,7 +89,7 @@ struct Hook: Equatable, Sendable {
             // stops it at the deadline while this thread waits for its exit without reaping it, so
             // its process group cannot be another's when the watchdog acts.
             DispatchQueue.global().asyncAfter(
-                deadline: .now() + .nanoseconds(Int(max(deadline - SystemClock.now().nanoseconds, 0)))
+                deadline: .now() + .nanoseconds(Int(max(deadline - TimeSource.system.now().nanoseconds, 0)))
             ) {
                 watch.stopUnlessExited(child)
             }
@@ -111,13 +113,13 @@ struct Hook: Equatable, Sendable {
         var lineDone = false
         var buffer = [UInt8](repeating: 0, count: 4_096)
         while true {
-            let left = deadline - SystemClock.now().nanoseconds
+            let left = deadline - TimeSource.system.now().nanoseconds
             guard left > 0 else { return (Self.text(line), false) }
             var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
             let ready = poll(&poller, 1, Int32(min(Nanoseconds.millisecondsRoundedUp(left), Int64(Int32.max))))
             if ready < 0 && errno != EINTR { return (Self.text(line), true) }
             guard ready > 0 else { continue }
-            let count = SystemCall.retryingInterrupts {
+            let count = retryingInterrupts {
                 buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
             }
             guard count > 0 else { return (Self.text(line), true) }

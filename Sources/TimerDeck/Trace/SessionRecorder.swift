@@ -1,5 +1,6 @@
 import RunLoopKit
 import TerminalUI
+import TimeUnits
 
 /// `--record FILE`: the live session's input (keys, wheel scrolls, resizes) with the time between
 /// them, written as a headless script, so `timerdeck --headless --script FILE` replays it on the

@@ -1,4 +1,5 @@
 internal import FoundationEssentials
+import TimeUnits
 
 /// One line of a `--trace` file, as ``TracePlot`` reads it back.
 struct TraceLine: Decodable, Equatable, Sendable {

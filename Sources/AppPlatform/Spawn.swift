@@ -1,10 +1,11 @@
 import Glibc
+import RunLoopKit
 
 /// The package's child processes: started with `posix_spawn` (no `fork` of a threaded process),
 /// reaped with `waitpid` on their own pid, so nothing depends on a `SIGCHLD` handler.
-package enum Spawn {
+public enum Spawn {
     /// How a child ended.
-    package enum Exit: Equatable, Sendable {
+    public enum Exit: Equatable, Sendable {
         /// It exited with this status.
         case exited(Int32)
         /// This signal ended it.
@@ -21,7 +22,7 @@ package enum Spawn {
     ///     terminal's `Ctrl-C` does not reach it and stopping the group stops all it started.
     ///   - unblockingSignals: starts it with no signal blocked (the caller may block its own).
     /// - Throws: ``SystemCallError`` of `posix_spawn`.
-    package static func start(
+    public static func start(
         _ executable: String, arguments: [String], environment: [String]? = nil,
         actions: UnsafePointer<posix_spawn_file_actions_t>? = nil, ownProcessGroup: Bool = false,
         unblockingSignals: Bool = false
@@ -54,17 +55,17 @@ package enum Spawn {
     }
 
     /// Waits for the child `pid` to end and reaps it.
-    package static func wait(_ pid: pid_t) -> Exit {
+    public static func wait(_ pid: pid_t) -> Exit {
         var status: Int32 = 0
-        _ = SystemCall.retryingInterrupts { waitpid(pid, &status, 0) }
+        _ = retryingInterrupts { waitpid(pid, &status, 0) }
         let signal = status & 0x7F
         return signal == 0 ? .exited((status >> 8) & 0xFF) : .killed(signal)
     }
 
     /// Waits for the child `pid` to end without reaping it, so that its pid (and process group)
     /// cannot be another's until ``wait(_:)``.
-    package static func waitUnreaped(_ pid: pid_t) {
+    public static func waitUnreaped(_ pid: pid_t) {
         var info = siginfo_t()
-        _ = SystemCall.retryingInterrupts { waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) }
+        _ = retryingInterrupts { waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) }
     }
 }

@@ -1,3 +1,5 @@
+import RunLoopKit
+
 /// A run loop timer (repeating unless told otherwise) that can be started, stopped, suspended, resumed, moved between modes
 /// and fired by hand, reporting every fire with its lateness and skipped ticks: what a dashboard or
 /// a job scheduler does with a timer without rebuilding these steps each time.
@@ -33,7 +35,7 @@ package final class TimerSlot {
     /// The mode the timer is (or will be) scheduled in.
     package private(set) var mode: RunLoop.Mode
     /// Not owned: a slot that outlives its loop does nothing (``start()`` schedules nothing).
-    @LoopReference private var loop: RunLoop?
+    private weak var loop: RunLoop?
     /// The timer's tolerance (C-T9), applied at the next ``start()``.
     package var tolerance: Duration = .zero
     /// Whether it repeats; a one-shot timer invalidates itself after its fire. Applied at the next ``start()``.

@@ -1,4 +1,5 @@
 import Glibc
+import Synchronization
 
 /// Seeded failures of `FileIO`'s calls on the paths under one directory, for tests: the way
 /// SQLite's test harness fails its I/O on purpose, to show that no failure loses data, overwrites
@@ -9,9 +10,9 @@ import Glibc
 /// the call can really meet: `EINTR` and `EAGAIN` (made again by the layer), `ENOSPC` and
 /// `EMFILE` (reported to the caller), or a short write (the rest written next). Only paths under
 /// the directory are touched, so tests running beside it in the same process see no fault.
-package final class FaultInjection: Sendable {
+public final class FaultInjection: Sendable {
     /// A fault the run can inject.
-    package enum Fault: String, CaseIterable, Sendable {
+    public enum Fault: String, CaseIterable, Sendable {
         case interrupted = "EINTR"
         case wouldBlock = "EAGAIN"
         case noSpace = "ENOSPC"
@@ -19,7 +20,7 @@ package final class FaultInjection: Sendable {
         case shortWrite = "short write"
 
         /// The error number the call fails with; `nil` for a short write, which succeeds in part.
-        package var errno: Int32? {
+        public var errno: Int32? {
             switch self {
             case .interrupted: EINTR
             case .wouldBlock: EAGAIN
@@ -31,7 +32,7 @@ package final class FaultInjection: Sendable {
     }
 
     /// The calls of `FileIO` a fault can be injected into.
-    package enum Call: Sendable {
+    public enum Call: Sendable {
         case open, read, write, fsync, rename, mkdir
 
         /// The faults this call can meet on Linux.
@@ -46,33 +47,33 @@ package final class FaultInjection: Sendable {
         }
     }
 
-    private static let running = LockedValue<[FaultInjection]>([])
+    private static let running = Mutex<[FaultInjection]>([])
 
     /// The directory whose paths fail.
-    package let directory: String
+    public let directory: String
     /// One call in this many fails.
-    package let oneIn: UInt64
-    private let state: LockedValue<(random: UInt64, counts: [Fault: Int])>
+    public let oneIn: UInt64
+    private let state: Mutex<(random: UInt64, counts: [Fault: Int])>
 
     /// A run failing one call in `oneIn` on paths under `directory`, drawn from `seed`.
-    package init(seed: UInt64, under directory: String, oneIn: UInt64 = 4) {
+    public init(seed: UInt64, under directory: String, oneIn: UInt64 = 4) {
         self.directory = directory.hasSuffix("/") ? directory : directory + "/"
         self.oneIn = max(oneIn, 1)
-        state = LockedValue((seed, [:]))
+        state = Mutex((seed, [:]))
     }
 
     /// Runs `body` with the faults injected, and stops injecting when it returns.
-    package func run<Result>(_ body: () throws -> Result) rethrows -> Result {
+    public func run<Result>(_ body: () throws -> Result) rethrows -> Result {
         Self.running.withLock { $0.append(self) }
         defer { Self.running.withLock { $0.removeAll { $0 === self } } }
         return try body()
     }
 
     /// The faults injected so far, by kind.
-    package var counts: [Fault: Int] { state.withLock { $0.counts } }
+    public var counts: [Fault: Int] { state.withLock { $0.counts } }
 
     /// The number of faults injected so far.
-    package var total: Int { counts.values.reduce(0, +) }
+    public var total: Int { counts.values.reduce(0, +) }
 
     /// The fault `call` on `path` meets now, if a run covers the path and draws one.
     static func fault(for call: Call, path: String) -> Fault? {

@@ -1,24 +1,24 @@
 import Glibc
 
 /// A file call of the platform layer that failed: the path, what was being done, and `errno`.
-package struct FileError: Error, Sendable, Equatable, CustomStringConvertible {
+public struct FileError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The path the call was about.
-    package let path: String
+    public let path: String
     /// What was being done, in words: "create the directory", "write".
-    package let operation: String
+    public let operation: String
     /// The `errno` value.
-    package let code: Int32
+    public let code: Int32
 
     /// A failure of `operation` on `path` with error number `code`.
-    package init(path: String, operation: String, code: Int32) {
+    public init(path: String, operation: String, code: Int32) {
         self.path = path
         self.operation = operation
         self.code = code
     }
 
     /// The system's text for ``code``, e.g. "Permission denied".
-    package var reason: String { String(cString: strerror(code)) }
+    public var reason: String { String(cString: strerror(code)) }
 
     /// "cannot write /path: No space left on device".
-    package var description: String { "cannot \(operation) \(path): \(reason)" }
+    public var description: String { "cannot \(operation) \(path): \(reason)" }
 }

@@ -1,4 +1,5 @@
 import Dispatch
+import RunLoopKit
 import Synchronization
 
 /// Dispatch timers kept by name — the seed's `GCDTimer` container (G5). Thread-safe.

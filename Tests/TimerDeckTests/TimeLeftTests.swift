@@ -1,6 +1,8 @@
 import RunLoopKit
 import TestSupport
 import Testing
+import TimeUnits
+import TimerSlots
 
 @Suite("Suspending with the time left, and moving a timer between modes: one home each")
 struct TimeLeftTests {
@@ -27,7 +29,7 @@ struct TimeLeftTests {
         "A move from the common modes to the default mode keeps the fire date and leaves the timer only in the new mode"
     )
     func moveKeepsTheFireDate() throws {
-        let loop = try RunLoop.make(clock: .virtual(VirtualClock()))
+        let loop = try RunLoop.make(timeSource: .virtual(VirtualClock()))
         let timer = Timer(fireAt: Instant(nanoseconds: 7), interval: .zero, repeats: false) { _ in }
         loop.add(timer, forMode: .common)
         loop.move(timer, from: .common, to: .default)

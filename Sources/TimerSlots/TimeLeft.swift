@@ -1,3 +1,5 @@
+import RunLoopKit
+
 /// What a suspended schedule had left: taken from its deadline when it is suspended, and given
 /// back as a new deadline from the time it resumes, so a timer held for a minute fires a minute
 /// late and never at once. The one home of that rule, for ``TimerSlot`` and the dashboard's task rows.

@@ -7,10 +7,10 @@ import Glibc
 /// blocking file only returns for a moment); a short write goes on with the rest. Every call here
 /// can be failed on purpose by a `FaultInjection` run, which is how the tests show what the
 /// callers do with a full disk or a descriptor shortage.
-package enum FileIO {
+public enum FileIO {
     /// Makes `call` (its result `-1` with `errno` on failure) until it neither is interrupted nor
     /// would block; an injected fault stands in for the call's own failure.
-    package static func call<Result: FixedWidthInteger & SignedInteger>(
+    public static func call<Result: FixedWidthInteger & SignedInteger>(
         _ call: FaultInjection.Call, path: String, operation: String, _ body: () -> Result
     ) throws(FileError) -> Result {
         while true {
@@ -29,14 +29,14 @@ package enum FileIO {
     }
 
     /// Opens `path` with `flags` (`O_CLOEXEC` is added) and `mode` for a created file.
-    package static func open(_ path: String, flags: Int32, mode: mode_t = 0o600) throws(FileError) -> Int32 {
+    public static func open(_ path: String, flags: Int32, mode: mode_t = 0o600) throws(FileError) -> Int32 {
         try call(.open, path: path, operation: flags & (O_WRONLY | O_RDWR) != 0 ? "create" : "open") {
             Glibc.open(path, flags | O_CLOEXEC, mode)
         }
     }
 
     /// Writes all of `bytes` to `descriptor` (a file at `path`, for messages).
-    package static func writeAll(_ bytes: [UInt8], to descriptor: Int32, path: String) throws(FileError) {
+    public static func writeAll(_ bytes: [UInt8], to descriptor: Int32, path: String) throws(FileError) {
         var offset = 0
         while offset < bytes.count {
             var length = bytes.count - offset
@@ -51,7 +51,7 @@ package enum FileIO {
 
     /// Reads `descriptor` (a file at `path`) to its end, or to one byte past `maximum`, so that a
     /// caller can refuse a file larger than it accepts without reading all of it.
-    package static func readAll(_ descriptor: Int32, path: String, maximum: Int = .max) throws(FileError) -> [UInt8] {
+    public static func readAll(_ descriptor: Int32, path: String, maximum: Int = .max) throws(FileError) -> [UInt8] {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65_536)
         while bytes.count <= maximum {
@@ -65,7 +65,7 @@ package enum FileIO {
     }
 
     /// The bytes of the file at `path`, including `/proc` files whose size reads as zero.
-    package static func read(atPath path: String) throws(FileError) -> [UInt8] {
+    public static func read(atPath path: String) throws(FileError) -> [UInt8] {
         let descriptor = try open(path, flags: O_RDONLY)
         defer { close(descriptor) }
         return try readAll(descriptor, path: path)
@@ -74,7 +74,7 @@ package enum FileIO {
     /// Creates `path` and any missing parents with mode 0700; an existing directory is fine.
     ///
     /// Ends by checking that the directory is writable by this process.
-    package static func createDirectory(atPath path: String) throws(FileError) {
+    public static func createDirectory(atPath path: String) throws(FileError) {
         var prefix = path.hasPrefix("/") ? "" : "."
         for component in path.split(separator: "/", omittingEmptySubsequences: true) {
             prefix += "/" + component
@@ -96,7 +96,7 @@ package enum FileIO {
     /// or the new content, never a mix: write a temporary file beside it, fsync it, rename it over
     /// `path`, fsync the directory. A failed replacement removes its temporary file. The new file
     /// has permissions `mode`.
-    package static func replace(atPath path: String, with bytes: [UInt8], mode: mode_t = 0o600) throws(FileError) {
+    public static func replace(atPath path: String, with bytes: [UInt8], mode: mode_t = 0o600) throws(FileError) {
         let directory = parentDirectory(of: path)
         // Unique per call, so two writers of the same file never share a temporary.
         let temporary =
@@ -129,7 +129,7 @@ package enum FileIO {
     }
 
     /// Creates a new directory `prefix.XXXXXX` (mode 0700) in `$TMPDIR`, or `/tmp`, and returns its path.
-    package static func makeTemporaryDirectory(prefix: String) throws(FileError) -> String {
+    public static func makeTemporaryDirectory(prefix: String) throws(FileError) -> String {
         let parent = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
         let pattern = (parent.hasSuffix("/") ? parent : parent + "/") + prefix + ".XXXXXX"
         var template = Array(pattern.utf8CString)
