@@ -25,7 +25,6 @@ let package = Package(
         .library(name: "RunLoopKitFoundationCompat", targets: ["RunLoopKitFoundationCompat"]),
         .library(name: "RunLoopKitTesting", targets: ["RunLoopKitTesting"]),
         .executable(name: "timerdeck", targets: ["timerdeck"]),
-        .executable(name: "timerdeck-bench", targets: ["timerdeck-bench"]),
     ],
     traits: [
         .trait(
@@ -57,11 +56,6 @@ let package = Package(
         // HTTP client, with OpenSSL's TLS (a custom CA, a client certificate, verify results that
         // say why a certificate was refused).
         .systemLibrary(name: "CCurl"),
-        // The benchmark's own pseudo-terminal, spawn and timerfd declarations.
-        .systemLibrary(name: "CPseudoTerminal"),
-        // libev's and libuv's ABI, for the benchmark to load them at run time (dlopen): the package
-        // builds without them.
-        .systemLibrary(name: "CTimerLibraries"),
         .target(
             name: "RunLoopKit",
             // CoreMetrics only (no Foundation): the loop reports its health through swift-metrics.
@@ -141,22 +135,6 @@ let package = Package(
             packageAccess: false,
             swiftSettings: dashboardModule
         ),
-        // Depends on libraries only; it runs the `timerdeck` built beside it (swift build -c release).
-        .executableTarget(
-            name: "timerdeck-bench",
-            dependencies: [
-                "RunLoopKit",
-                "RunLoopKitFoundationCompat",
-                // `RunLoop.advance(by:)`: the virtual-day and callout rows move virtual time by hand.
-                "RunLoopKitTesting",
-                "AppPlatform",
-                "TimeUnits",
-                "CPseudoTerminal",
-                "CTimerLibraries",
-                dashboardProduct("ArgumentParser", package: "swift-argument-parser"),
-            ],
-            packageAccess: false
-        ),
         .executableTarget(name: "dispatch-order-probe", dependencies: ["RunLoopKit"]),
         .executableTarget(name: "main-queue-probe", dependencies: ["RunLoopKit"]),
         // libdispatch's and Foundation's own main-thread timer tests, one per process, for the tests.
@@ -230,8 +208,6 @@ let package = Package(
             ],
             packageAccess: false,
             swiftSettings: dashboardModule),
-        // Runs the built timerdeck-bench (and through it timerdeck) as a child process.
-        .testTarget(name: "BenchTests", dependencies: ["TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

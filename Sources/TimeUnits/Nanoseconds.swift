@@ -27,12 +27,12 @@ public enum Nanoseconds {
 
     /// `nanoseconds` as the kernel's `timespec` (a negative count's seconds and nanoseconds are
     /// both negative or zero, as `/` and `%` give them).
-    @inlinable public static func timespec(_ nanoseconds: Int64) -> Glibc.timespec {
+    public static func timespec(_ nanoseconds: Int64) -> Glibc.timespec {
         Glibc.timespec(tv_sec: Int(nanoseconds / perSecond), tv_nsec: Int(nanoseconds % perSecond))
     }
 
     /// The kernel's `spec` as a count of nanoseconds.
-    @inlinable public static func of(_ spec: Glibc.timespec) -> Int64 {
+    public static func of(_ spec: Glibc.timespec) -> Int64 {
         Int64(spec.tv_sec) * perSecond + Int64(spec.tv_nsec)
     }
 

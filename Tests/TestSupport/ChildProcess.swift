@@ -1,7 +1,12 @@
-import AppPlatform
 import Foundation
 import Glibc
 import RunLoopKit
+
+// The platform layer is a module of the dashboard's package, and compiled into this one where these
+// helpers are built by the benchmark's package (which sees the repository's products only).
+#if canImport(AppPlatform)
+import AppPlatform
+#endif
 
 /// Runs an executable as a child process to its end and collects what it wrote.
 ///

@@ -1,6 +1,11 @@
-import AppPlatform
 import Foundation
 import RunLoopKit
+
+// The platform layer is a module of the dashboard's package, and compiled into this one where these
+// helpers are built by the benchmark's package (which sees the repository's products only).
+#if canImport(AppPlatform)
+import AppPlatform
+#endif
 
 /// A fresh directory under the system's temporary directory, removed with everything in it
 /// when the value is released.

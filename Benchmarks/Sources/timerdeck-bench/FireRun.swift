@@ -1,5 +1,3 @@
-import TimeUnits
-
 /// The readings of one throughput run: taken at its start, when every timer is scheduled and
 /// when the last has fired; ``result(peer:after:lastCallback:deadlines:fired:)`` turns them into its row.
 struct FireRun {

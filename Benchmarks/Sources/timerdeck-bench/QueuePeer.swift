@@ -1,6 +1,5 @@
 import Dispatch
 import Synchronization
-import TimeUnits
 
 /// A timer on a serial dispatch queue, as ``QueuePeer`` drives it: a value around the timer
 /// object, so that driving it allocates nothing of its own.

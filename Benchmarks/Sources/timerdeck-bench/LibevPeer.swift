@@ -1,5 +1,4 @@
 import CTimerLibraries
-import TimeUnits
 
 /// libev 4, loaded at run time (`libev.so.4`, Debian's libev4): `ev_timer`s in one array, started
 /// on the default loop and run with `ev_run`. A row says "not installed" where the library is missing.

@@ -38,8 +38,8 @@ struct PerformancePage {
     func write(_ transcript: Report.Transcript, command: String) throws {
         let date = ISO8601DateFormatter().string(from: Date())
         let block = [
-            "Latest run, written by the benchmark on \(date) with `\(command)` (from the package's root, after "
-                + "`swift build -c release`). Every peer ran in the same run, each measurement in a child process of "
+            "Latest run, written by the benchmark on \(date) with `\(command)` (from the repository's root, after "
+                + "`swift build -c release --product timerdeck` and `swift build -c release --package-path Benchmarks`). Every peer ran in the same run, each measurement in a child process of "
                 + "its own; figures drift between machines and runs, so compare a row only with the peers of the same run.",
             Self.summary(transcript),
             Self.demoted(transcript.text),

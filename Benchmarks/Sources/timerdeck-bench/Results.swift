@@ -1,5 +1,3 @@
-import TimeUnits
-
 /// What one throughput run of one peer measured.
 struct ThroughputResult: Codable {
     var peer: String

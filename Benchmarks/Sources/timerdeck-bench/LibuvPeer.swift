@@ -1,5 +1,4 @@
 import CTimerLibraries
-import TimeUnits
 
 /// libuv 1, loaded at run time (`libuv.so.1`, Debian's libuv1): `uv_timer_t`s of
 /// `uv_handle_size(UV_TIMER)` bytes in one buffer, on the default loop, run with `uv_run`. libuv's

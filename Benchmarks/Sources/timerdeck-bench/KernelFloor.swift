@@ -1,6 +1,5 @@
 import CPseudoTerminal
 import Glibc
-import TimeUnits
 
 /// The kernel floors: a bare `timerfd` for lateness and for one wake-up per deadline, a bare
 /// `poll()` loop for an idle countdown.

@@ -1,5 +1,4 @@
 import Glibc
-import TimeUnits
 
 /// libev's design as a floor for the timer loops: a binary min-heap of (deadline, callback) on one
 /// thread that sleeps with `clock_nanosleep(TIMER_ABSTIME)` until the earliest deadline, under the

@@ -1,6 +1,5 @@
 import Foundation
 import RunLoopKit
-import TimeUnits
 
 /// The dashboard itself (`timerdeck`) in a pseudo-terminal: what it costs to draw, to sit idle and
 /// to answer a key. One dashboard runs every scene in turn:

@@ -1,5 +1,4 @@
 import Glibc
-import TimeUnits
 
 /// Process-wide resource readings around a measurement.
 struct ResourceUsage {

@@ -1,6 +1,5 @@
 import Dispatch
 import Synchronization
-import TimeUnits
 
 /// The standard library: `Task.sleep` on `ContinuousClock`, tasks on the global executor.
 enum TaskSleepPeer: Peer {

@@ -26,7 +26,10 @@ struct BenchSmokeTests {
         try #require(
             BuiltProduct.isBuilt("timerdeck-bench"),
             "build timerdeck-bench first: \(BuiltProduct.path("timerdeck-bench"))")
-        try #require(BuiltProduct.isBuilt("timerdeck"), "build timerdeck first: \(BuiltProduct.path("timerdeck"))")
+        let dashboard = RepositoryFile.path(".build/debug/timerdeck")
+        try #require(
+            FileManager.default.isExecutableFile(atPath: dashboard),
+            "build the dashboard first, at the repository's root: swift build --product timerdeck (\(dashboard))")
         try Self.requireTimerLibraries()
 
         let rows = try run(BuiltProduct.path("timerdeck-bench"), ["--quick", "--json"])

@@ -1,6 +1,5 @@
 import Dispatch
 import RunLoopKit
-import TimeUnits
 
 /// An actor's method called many times from a task: the actor and the task on a run loop, beside
 /// the same actor and task on Swift's default executors.

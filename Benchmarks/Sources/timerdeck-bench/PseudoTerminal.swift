@@ -1,8 +1,5 @@
 import CPseudoTerminal
 import Glibc
-import TimeUnits
-
-import func AppPlatform.retryingInterrupts
 
 /// A program running in a pseudo-terminal, started the way a terminal emulator starts one: in its
 /// own session, with the terminal's slave side as its controlling terminal and as standard input,

@@ -1,5 +1,4 @@
 import RunLoopKit
-import TimeUnits
 
 extension RunLoopKitPeer {
     /// The display link's row in the lateness table.

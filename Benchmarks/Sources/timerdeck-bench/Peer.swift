@@ -1,5 +1,3 @@
-import TimeUnits
-
 /// A timer implementation whose throughput is measured side by side with the others.
 protocol ThroughputPeer {
     /// Name in the report.

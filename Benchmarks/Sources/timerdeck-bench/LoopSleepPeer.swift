@@ -1,5 +1,4 @@
 import RunLoopKit
-import TimeUnits
 
 /// RunLoopKit in async code: tasks on a loop's task executor that sleep on the loop's clock
 /// (`RunLoop.Handle.sleep`, one-shot timers in the loop's heap, rule C-X2).

@@ -1,8 +1,5 @@
 import Glibc
 import RunLoopKit
-import TimeUnits
-
-import func AppPlatform.retryingInterrupts
 
 extension DashboardPeer {
     /// Counts the dashboard's wake-ups and CPU over `duration` without touching the terminal.

@@ -1,6 +1,5 @@
 import RunLoopKit
 import RunLoopKitTesting
-import TimeUnits
 
 /// The CPU of one callout of each of RunLoopKit's timer kinds, on one virtual loop each, moved
 /// through with `RunLoop.advance(by:)`: with no waiting in the run, what is measured is the work.

@@ -1,5 +1,4 @@
 import Foundation
-import TimeUnits
 
 /// Prints results as aligned tables, or as JSON lines, and keeps the tables for the performance page.
 struct Report {

@@ -1,6 +1,5 @@
 import Glibc
 import RunLoopKit
-import TimeUnits
 
 /// RunLoopKit: `RunLoop` + `Timer`.
 enum RunLoopKitPeer: Peer {

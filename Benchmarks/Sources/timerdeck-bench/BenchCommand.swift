@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import TimeUnits
 
 /// `timerdeck-bench`: RunLoopKit side by side with Foundation, libdispatch and the kernel floors.
 ///
@@ -159,7 +158,8 @@ struct BenchCommand: ParsableCommand {
         try virtualDay()
         guard DashboardSession.binary() != nil else {
             report.skipped(
-                "dashboard in a pseudo-terminal: not run, no timerdeck next to this executable (build it first: swift build -c release)"
+                "dashboard in a pseudo-terminal: not run, no timerdeck in .build/\(DashboardSession.configuration)/ "
+                    + "(build it first at the repository's root: swift build -c \(DashboardSession.configuration) --product timerdeck)"
             )
             return
         }

@@ -1,4 +1,3 @@
-import AppPlatform
 import Foundation
 import Glibc
 import RunLoopKit
@@ -32,11 +31,22 @@ final class DashboardSession {
     let terminal: PseudoTerminal
     private let scratch: URL
 
-    /// The `timerdeck` built next to this executable (the same build directory).
+    /// The configuration this benchmark was built in, which the dashboard it drives is built in too.
+    #if DEBUG
+    static let configuration = "debug"
+    #else
+    static let configuration = "release"
+    #endif
+
+    /// The `timerdeck` the dashboard's build made: next to this executable, or in the repository's
+    /// `.build/<configuration>/`, the current directory being the repository's root or `Benchmarks/`.
     static func binary() -> String? {
-        let path = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        let beside = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
             .deletingLastPathComponent().appendingPathComponent("timerdeck").path
-        return FileManager.default.isExecutableFile(atPath: path) ? path : nil
+        let candidates = [beside, ".build/\(configuration)/timerdeck", "../.build/\(configuration)/timerdeck"]
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }.map {
+            URL(fileURLWithPath: $0).standardizedFileURL.path
+        }
     }
 
     /// Starts `binary` (with `config` as its config file, if given) and waits (at most

@@ -1,6 +1,5 @@
 import Foundation
 import Synchronization
-import TimeUnits
 
 /// swift-corelibs-foundation: `RunLoop` + `Timer(fire:interval:repeats:block:)` (CFRunLoop underneath).
 ///

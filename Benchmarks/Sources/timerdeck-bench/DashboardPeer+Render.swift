@@ -1,5 +1,4 @@
 import RunLoopKit
-import TimeUnits
 
 extension DashboardPeer {
     /// The ticker's display link rate the dashboard starts with (Resources/timerdeck.toml).
