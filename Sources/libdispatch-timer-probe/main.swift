@@ -21,11 +21,11 @@ import TimeUnits
 //   after-main-queue  dispatch_after.c with DispatchQueue.main.asyncAfter, drained by RunLoop.main
 let loop = RunLoop.main
 let handle = loop.handle
-let start = SystemClock.now()
+let start = TimeSource.system.now()
 
 /// Seconds since the process started its scenario.
 func elapsed() -> Double {
-    Nanoseconds.seconds((SystemClock.now() - start).nanoseconds)
+    Nanoseconds.seconds((TimeSource.system.now() - start).nanoseconds)
 }
 
 /// Runs the main loop until a handler stops it (at most 30 s) and prints how the run ended.

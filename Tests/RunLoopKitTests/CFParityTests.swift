@@ -81,7 +81,7 @@ struct CFParityTests {
             timer?.schedule(deadline: .after(.milliseconds(1)), repeating: .seconds(3_600))
             timer?.resume()
             #expect(
-                loop.run(until: SystemClock.now() + .seconds(30)) == .stopped,
+                loop.run(until: TimeSource.system.now() + .seconds(30)) == .stopped,
                 "the second event came, not an hour later")
             #expect(count == 2)
             timer?.cancel()
@@ -99,15 +99,15 @@ struct CFParityTests {
                 ticks += event.ticks
                 if deliveries == 1 {
                     // The stall under test: the loop's thread is busy for 100 ms (ten periods).
-                    let end = SystemClock.now() + .milliseconds(100)
-                    while SystemClock.now() < end { usleep(10_000) }
+                    let end = TimeSource.system.now() + .milliseconds(100)
+                    while TimeSource.system.now() < end { usleep(10_000) }
                 }
                 if ticks >= 20 { loop.stop() }
             }
             loop.add(RunLoop.Source {}, forMode: .default)
             timer.schedule(deadline: .now, repeating: .milliseconds(10))
             timer.resume()
-            #expect(loop.run(until: SystemClock.now() + .seconds(30)) == .stopped)
+            #expect(loop.run(until: TimeSource.system.now() + .seconds(30)) == .stopped)
             #expect(deliveries < ticks, "the ticks that fell in the stall came as fewer events than ticks")
             timer.cancel()
         }
@@ -126,9 +126,9 @@ struct CFParityTests {
             loop.add(RunLoop.Source {}, forMode: "custom")
             timer.schedule(deadline: .now, repeating: .milliseconds(2))
             timer.resume()
-            loop.run(mode: "custom", until: SystemClock.now() + .milliseconds(50))
+            loop.run(mode: "custom", until: TimeSource.system.now() + .milliseconds(50))
             #expect(modes.isEmpty, "nothing in the non-common mode")
-            #expect(loop.run(mode: .default, until: SystemClock.now() + .seconds(30)) == .stopped)
+            #expect(loop.run(mode: .default, until: TimeSource.system.now() + .seconds(30)) == .stopped)
             // Back in a common mode it fires (more than once if libdispatch ticked again before the
             // stop took effect, under load), and only there.
             #expect(!modes.isEmpty && modes.allSatisfy { $0 == .default }, "\(modes)")

@@ -1,8 +1,12 @@
-import AppPlatform
 import Glibc
 import RunLoopKit
 import TestSupport
 import Testing
+
+// Spawn is the dashboard's platform layer; the library tests' own package compiles it into TestSupport.
+#if canImport(AppPlatform)
+import AppPlatform
+#endif
 
 /// G4, decisions.md 10, runloop-reference section 0 item 9: every order of suspend, resume and
 /// cancel followed by release, each in a child process — raw libdispatch against the wrapper.

@@ -143,7 +143,7 @@ struct ExecutorTests {
             }
             loop.add(entry, forMode: .default)
             loop.add(RunLoop.Source {}, forMode: .default)
-            #expect(loop.run(until: SystemClock.now() + .seconds(30)) == .stopped)
+            #expect(loop.run(until: TimeSource.system.now() + .seconds(30)) == .stopped)
             #expect(log.entries == ["on loop"])
         }
     }

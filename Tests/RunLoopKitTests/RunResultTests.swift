@@ -88,7 +88,7 @@ struct RunResultTests {
                 spawnThread { handle.stop() }
             }
             loop.add(entry, forMode: .default)
-            #expect(loop.run(until: SystemClock.now() + .seconds(30)) == .stopped)
+            #expect(loop.run(until: TimeSource.system.now() + .seconds(30)) == .stopped)
         }
     }
 
@@ -105,7 +105,7 @@ struct RunResultTests {
             loop.add(RunLoop.Source {}, forMode: .default)
             let handle = loop.handle
             spawnThread { handle.wakeUp() }
-            #expect(loop.run(until: SystemClock.now() + .seconds(30)) == .stopped)
+            #expect(loop.run(until: TimeSource.system.now() + .seconds(30)) == .stopped)
             #expect(passes == 1)
         }
     }

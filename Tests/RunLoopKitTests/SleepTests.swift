@@ -168,11 +168,11 @@ struct SleepTests {
 
     @Test("Instants convert to and from the standard library's suspending and continuous clocks")
     func conversions() {
-        let uptime = SystemClock.now(.uptime) + .seconds(3)
+        let uptime = TimeSource.system.now(.uptime) + .seconds(3)
         let back = Instant(SuspendingClock.Instant(uptime))
         #expect(abs(back.duration(to: uptime).nanoseconds) < 50_000_000)
         let continuous = Instant(ContinuousClock.now + .seconds(2))
-        #expect(abs(continuous.duration(to: SystemClock.now(.continuous) + .seconds(2)).nanoseconds) < 50_000_000)
+        #expect(abs(continuous.duration(to: TimeSource.system.now(.continuous) + .seconds(2)).nanoseconds) < 50_000_000)
     }
 
     @Test(
@@ -188,9 +188,9 @@ struct SleepTests {
                 log.append("\(loop.run(mode: .default, until: .distantFuture))")
             }
         }
-        let start = SystemClock.now()
+        let start = TimeSource.system.now()
         try await handle.sleep(for: .milliseconds(5))
-        #expect(SystemClock.now() >= start + .milliseconds(5))
+        #expect(TimeSource.system.now() >= start + .milliseconds(5))
         #expect(await handle.submit { loop in loop.currentMode } == .default)
         handle.stop()
     }

@@ -58,9 +58,9 @@ struct StrictCFRearmTests {
             // A thread of its own: the global queues may be busy with other tests' blocking work.
             spawnThread {
                 var pause = timespec(
-                    tv_sec: 0, tv_nsec: Int((start + .milliseconds(250) - SystemClock.now()).nanoseconds))
+                    tv_sec: 0, tv_nsec: Int((start + .milliseconds(250) - TimeSource.system.now()).nanoseconds))
                 if pause.tv_nsec > 0 { nanosleep(&pause, nil) }
-                requestAt.withLock { $0 = (SystemClock.now() - start).nanoseconds / Nanoseconds.perMillisecond }
+                requestAt.withLock { $0 = (TimeSource.system.now() - start).nanoseconds / Nanoseconds.perMillisecond }
                 request(handle, start)
             }
             let result = loop.run(until: start + .milliseconds(600))

@@ -39,7 +39,7 @@ struct ThreadCheckTests {
             }
             loop.add(entry, forMode: .default)
             loop.add(RunLoop.Source {}, forMode: .default)
-            #expect(loop.run(until: SystemClock.now() + .seconds(30)) == .stopped)
+            #expect(loop.run(until: TimeSource.system.now() + .seconds(30)) == .stopped)
             #expect(counter.count == 1)
         }
     }

@@ -25,13 +25,13 @@ struct ThreadTests {
         await runOnDedicatedThread {
             let loop = RunLoop()
             let fired = Mutex(0)
-            let timer = Timer(fireAt: SystemClock.now() + .seconds(3_600), interval: .zero, repeats: false) { _ in
+            let timer = Timer(fireAt: TimeSource.system.now() + .seconds(3_600), interval: .zero, repeats: false) { _ in
                 fired.withLock { $0 += 1 }
             }
             loop.add(timer, forMode: .default)
             let handle = timer.handle
             spawnThread { handle.invalidate() }
-            let result = loop.run(until: SystemClock.now() + .seconds(30))
+            let result = loop.run(until: TimeSource.system.now() + .seconds(30))
             #expect(result == .finished, "the only timer is gone, so the mode is empty")
             #expect(!timer.isValid && !handle.isValid)
             #expect(fired.withLock { $0 } == 0)
@@ -43,13 +43,13 @@ struct ThreadTests {
         await runOnDedicatedThread {
             let loop = RunLoop()
             var fired = false
-            let timer = Timer(fireAt: SystemClock.now() + .seconds(3_600), interval: .zero, repeats: false) { _ in
+            let timer = Timer(fireAt: TimeSource.system.now() + .seconds(3_600), interval: .zero, repeats: false) { _ in
                 fired = true
             }
             loop.add(timer, forMode: .default)
             let handle = timer.handle
             spawnThread { handle.setFireDate(.zero) }
-            #expect(loop.run(until: SystemClock.now() + .seconds(30)) == .finished)
+            #expect(loop.run(until: TimeSource.system.now() + .seconds(30)) == .finished)
             #expect(fired)
         }
     }
@@ -67,10 +67,10 @@ struct ThreadTests {
     @Test("C-R7/C-T10: a real run loop sleeps in the kernel and wakes for its timer")
     func realLoopWakesForTimer() {
         let loop = RunLoop()
-        let start = SystemClock.now()
+        let start = TimeSource.system.now()
         var firedAt: Instant?
         let timer = Timer(fireAt: start + .milliseconds(20), interval: .zero, repeats: false) { _ in
-            firedAt = SystemClock.now()
+            firedAt = TimeSource.system.now()
         }
         loop.add(timer, forMode: .default)
         #expect(loop.run(until: start + .seconds(30)) == .finished)
@@ -97,11 +97,11 @@ struct ThreadTests {
             var byte: UInt8 = 42
             _ = write(writer, &byte, 1)
         }
-        let result = loop.run(until: SystemClock.now() + .seconds(30), returnAfterSourceHandled: true)
+        let result = loop.run(until: TimeSource.system.now() + .seconds(30), returnAfterSourceHandled: true)
         #expect(result == .handledSource)
         #expect(received == [42])
         source.invalidate()
-        #expect(loop.run(until: SystemClock.now() + .seconds(30)) == .finished)
+        #expect(loop.run(until: TimeSource.system.now() + .seconds(30)) == .finished)
     }
 
     @Test("C-M10: a descriptor source of another mode does not wake the running mode")

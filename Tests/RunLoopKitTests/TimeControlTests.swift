@@ -142,10 +142,10 @@ struct RealTimeControlTests {
             let control = TimeControl(base: .system)
             let loop = RunLoop(timeSource: .controlled(control))
             control.setRate(1, per: 4)
-            let start = SystemClock.now()
+            let start = TimeSource.system.now()
             var elapsed: Duration?
             let timer = Timer(fireAt: loop.now + .milliseconds(20), interval: .zero, repeats: false) { _ in
-                elapsed = start.duration(to: SystemClock.now())
+                elapsed = start.duration(to: TimeSource.system.now())
             }
             loop.add(timer, forMode: .default)
             loop.run(until: loop.now + .milliseconds(40))

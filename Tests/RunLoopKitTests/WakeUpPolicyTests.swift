@@ -86,7 +86,7 @@ struct WakeUpPolicyTests {
             }
             loop.add(entry, forMode: .default)
             loop.add(RunLoop.Source {}, forMode: .default)
-            #expect(loop.run(until: SystemClock.now() + .seconds(30)) == .stopped)
+            #expect(loop.run(until: TimeSource.system.now() + .seconds(30)) == .stopped)
         }
     }
 
@@ -104,7 +104,7 @@ struct WakeUpPolicyTests {
             }
             loop.add(entry, forMode: .default)
             loop.add(RunLoop.Source {}, forMode: .default)
-            #expect(loop.run(until: SystemClock.now() + .seconds(30)) == .stopped)
+            #expect(loop.run(until: TimeSource.system.now() + .seconds(30)) == .stopped)
         }
     }
 }
