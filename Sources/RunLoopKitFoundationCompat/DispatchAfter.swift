@@ -3,7 +3,7 @@ import RunLoopKit
 internal import TimeUnits
 
 /// `dispatch_after`: runs `work` on `queue` after `delay` and cannot be cancelled (seed G6, C-G9).
-/// Use ``RunLoop/perform(after:inModes:_:)`` or a `DispatchWorkItem` when it may need to be.
+/// Use RunLoopKit's `RunLoop.perform(after:inModes:_:)` or a `DispatchWorkItem` when it may need to be.
 ///
 /// ```swift
 /// DispatchAfter.schedule(after: .seconds(2)) { flushLogs() }   // no way to take it back

@@ -160,7 +160,7 @@ extension RunLoop {
     /// to the next deadline, or first waits for input that could come; throws a deadlock when there
     /// is no deadline and nothing could ever come.
     fileprivate func moveOn(on clock: VirtualClock) throws(VirtualTimeError) {
-        // Declared outside work (``RunLoop/Handle/beginExternalWork()``) holds time under every
+        // Declared outside work (`RunLoop.Handle.beginExternalWork()`) holds time under every
         // autojump: its result comes in real time, and the wait ends when the work finishes.
         if handle.hasExternalWork {
             _ = awaitInput(inMode: .default, forReal: VirtualTime.Watchdog.pollInterval)
