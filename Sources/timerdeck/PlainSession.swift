@@ -38,7 +38,13 @@ enum PlainSession {
             }
             driver.receive(KeyDecoder.decode(bytes: Array(buffer.prefix(count))))
         }
-        if let input { for mode in RunLoop.Mode.inputModes { loop.add(input, forMode: mode) } }
+        if let input, !watch(input, on: loop) {
+            // A file (or /dev/null) on standard input cannot be waited on: its keys are all there,
+            // so they come at once, as a pipe's would; with none the session narrates until a signal.
+            input.invalidate()
+            let keys = readToEnd(STDIN_FILENO)
+            if !keys.isEmpty { loop.perform(inModes: [.common]) { driver.receive(KeyDecoder.decode(bytes: keys)) } }
+        }
         let signalSource = try SignalSource(signals: signals.filter { $0 != SIGPIPE }) { signal in
             switch signal {
             case SIGTSTP:
@@ -55,6 +61,23 @@ enum PlainSession {
         for mode in RunLoop.Mode.inputModes { loop.add(signalSource.source, forMode: mode) }
 
         return setup.run(driver, on: loop, pipeline: pipeline, input: input)
+    }
+
+    /// Watches `input` in every input mode of `loop`; `false`, leaving it in none, when epoll refuses
+    /// its descriptor (a regular file or a character device such as /dev/null; a closed descriptor).
+    private static func watch(_ input: RunLoop.FileDescriptorSource, on loop: RunLoop) -> Bool {
+        do {
+            for mode in RunLoop.Mode.inputModes { try loop.watch(input, forMode: mode) }
+            return true
+        } catch {
+            for mode in RunLoop.Mode.inputModes { loop.remove(input, forMode: mode) }
+            return false
+        }
+    }
+
+    /// What `descriptor` holds up to its end (nothing when it cannot be read).
+    private static func readToEnd(_ descriptor: Int32) -> [UInt8] {
+        (try? FileIO.readAll(descriptor, path: "standard input", maximum: 1 << 20)) ?? []
     }
 
     /// Writes `text` to standard output whole; `false` when it cannot (the reader went away).

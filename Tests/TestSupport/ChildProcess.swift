@@ -40,8 +40,9 @@ public enum ChildProcess {
         public var description: String { "cannot start \(executable): \(String(cString: strerror(code)))" }
     }
 
-    /// Runs `executable` with `arguments` (standard input from `/dev/null`) and waits for it,
-    /// killing it after `timeout`. `environment` replaces the test's environment when given.
+    /// Runs `executable` with `arguments` (standard input from `standardInput`, `/dev/null` unless
+    /// told) and waits for it, killing it after `timeout`. `environment` replaces the test's
+    /// environment when given.
     ///
     /// An executable the package did not build is a program of the machine, found through
     /// ``TestRequirements/command(_:)``: a name (`rsvg-convert`) or a path (`/bin/sh`) that
@@ -51,7 +52,7 @@ public enum ChildProcess {
     ///   ``SpawnError`` when the child cannot start.
     public static func run(
         _ executable: String, _ arguments: [String], timeout: Duration = .seconds(120),
-        environment: [String: String]? = nil
+        environment: [String: String]? = nil, standardInput: String = "/dev/null"
     ) throws -> Outcome {
         let executable =
             executable.hasPrefix(BuiltProduct.directory.path + "/")
@@ -63,7 +64,7 @@ public enum ChildProcess {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 0, standardInput, O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_addopen(&actions, 2, errorPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
 
