@@ -21,10 +21,12 @@ enum OutputPath {
         }
     }
 
-    /// What is wrong with `path` as the `--laps` file, which timerdeck never overwrites: that it exists.
-    static func existing(_ path: String) -> String? {
+    /// What is wrong with `path` as the file `option` writes, which timerdeck does not overwrite
+    /// unasked: that it exists. `--force` replaces a trace or a recording; a laps file never.
+    static func existing(_ path: String, option: String) -> String? {
         guard kind(of: path) != nil else { return nil }
-        return "--laps \"\(path)\" exists; timerdeck does not overwrite it: name another file, or remove it first"
+        let remedy = option == "--laps" ? "remove it first" : "add --force to replace it"
+        return "\(option) \"\(path)\" exists; timerdeck does not overwrite it: name another file, or \(remedy)"
     }
 
     private static func isDirectory(_ path: String) -> Bool {

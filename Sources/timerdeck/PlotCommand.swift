@@ -16,6 +16,8 @@ struct PlotCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Where the SVG goes.", valueName: "FILE"), completion: .file())
     var out: String
 
+    @OptionGroup var replacing: ReplaceFlag
+
     // Taken as text and checked by `lateAfter(_:)`, so `--late -1ms` is reported as negative (not as
     // a missing value) and every bad value names what is accepted. ArgumentParser adds the default.
     @Option(
@@ -62,7 +64,12 @@ struct PlotCommand: ParsableCommand {
                     + "renderers draw")
         }
         let svg = plot.svg
-        guard let file = fopen(out, "w") else {
+        if !replacing.force, let problem = OutputPath.existing(out, option: "--out") {
+            printError("timerdeck plot: \(problem)")
+            throw ExitCode(2)
+        }
+        // "x": a file made since the check above is refused too, never overwritten.
+        guard let file = fopen(out, replacing.force ? "w" : "wx") else {
             printError("timerdeck plot: cannot write \(out): \(String(cString: strerror(errno)))")
             throw ExitCode(2)
         }

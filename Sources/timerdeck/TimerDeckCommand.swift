@@ -128,6 +128,17 @@ struct TimerDeckCommand: ParsableCommand {
         completion: .file())
     var record: String?
 
+    @OptionGroup var replacing: ReplaceFlag
+
+    /// The output files that exist and would be overwritten: the laps file always, a trace or a
+    /// recording unless `--force`.
+    private var existingOutputs: [String] {
+        let replaceable = replacing.force ? [] : [("--trace", trace), ("--record", record)]
+        return ([("--laps", laps)] + replaceable).compactMap { option, path in
+            path.flatMap { OutputPath.existing($0, option: option) }
+        }
+    }
+
     /// The signals that end a headless run.
     static let headlessSignals = [SIGINT, SIGTERM, SIGHUP]
 
@@ -191,7 +202,7 @@ struct TimerDeckCommand: ParsableCommand {
             problem =
                 outputs.lazy.compactMap { option, path in
                     path.flatMap { OutputPath.problem($0, option: option) }
-                }.first ?? laps.flatMap(OutputPath.existing)
+                }.first ?? existingOutputs.first
         }
         if let problem {
             printError("timerdeck: \(problem)")
@@ -245,7 +256,7 @@ struct TimerDeckCommand: ParsableCommand {
                 : nil
         }
         let traceFile = try started { () throws(TraceFileError) in
-            try trace.map { path throws(TraceFileError) in try TraceFile(path: path) }
+            try trace.map { path throws(TraceFileError) in try TraceFile(path: path, replacing: replacing.force) }
         }
         defer { reportTrace(traceFile) }
         let lapsFile = try started { () throws(TraceFileError) in
@@ -260,7 +271,9 @@ struct TimerDeckCommand: ParsableCommand {
                 timers: state.map(TimerStateFile.init(path:)))
         case .live(let loop):
             let recorder = try started { () throws(TraceFileError) in
-                try record.map { path throws(TraceFileError) in try SessionRecorder(path: path) }
+                try record.map { path throws(TraceFileError) in
+                    try SessionRecorder(path: path, replacing: replacing.force)
+                }
             }
             defer {
                 if let failure = recorder?.failure { printError("timerdeck: \(failure); the recording stops there") }

@@ -118,7 +118,7 @@ struct CredentialsInChildrenTests {
         for format in ["--json", "--plain"] {
             let run = try ChildProcess.run(
                 BuiltProduct.path("timerdeck"),
-                ["--headless", "--script", script, format, "--config", config, "--trace", trace] + options,
+                ["--headless", "--script", script, format, "--config", config, "--trace", trace, "--force"] + options,
                 timeout: .seconds(120), environment: environment)
             #expect(run.status == 0, "\(run)")
             written += [

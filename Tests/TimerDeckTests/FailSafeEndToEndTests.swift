@@ -82,7 +82,7 @@ struct FailSafeEndToEndTests {
         let trace = try scratch.write("{\"kept\":true}\n", to: "trace.jsonl")
         let outbox = scratch.path("outbox.sqlite").path
         let outcome = try ChildProcess.run(
-            Self.binary, options + [script, "--outbox", outbox, "--trace", trace], timeout: .seconds(60))
+            Self.binary, options + [script, "--outbox", outbox, "--trace", trace, "--force"], timeout: .seconds(60))
         #expect(outcome.status == 2, "\(outcome)")
         #expect(outcome.error.contains(message), "\(outcome)")
         #expect(!FileManager.default.fileExists(atPath: outbox))
@@ -100,7 +100,8 @@ struct FailSafeEndToEndTests {
         environment["XDG_STATE_HOME"] = state
         environment["TERM"] = "xterm-256color"
         let outcome = try ChildProcess.run(
-            Self.binary, ["--trace", trace, "--record", record], timeout: .seconds(60), environment: environment)
+            Self.binary, ["--trace", trace, "--force", "--record", record], timeout: .seconds(60),
+            environment: environment)
         #expect(outcome.status == 2, "\(outcome)")
         #expect(outcome.error.hasPrefix("timerdeck: timerdeck needs a terminal"), "\(outcome)")
         #expect(!FileManager.default.fileExists(atPath: state), "no outbox in the state directory")

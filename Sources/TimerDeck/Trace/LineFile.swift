@@ -42,6 +42,7 @@ final class LineFile {
         switch code {
         case EMFILE, ENFILE: "too many files are open: close some, or raise the limit with ulimit -n"
         case ENOSPC, EDQUOT: "free some space on that disk, or give a path on another"
+        case EEXIST: "it is left as it is: name another file"
         default: "give a path in a directory you can write to"
         }
     }

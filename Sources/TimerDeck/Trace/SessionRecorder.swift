@@ -23,9 +23,10 @@ package final class SessionRecorder {
     /// The first write error, if any.
     package var failure: String? { file.failure.map { "recording " + $0 } }
 
-    /// Creates (or truncates) the script at `path`.
-    package init(path: String) throws(TraceFileError) {
-        file = try LineFile(path: path, role: "recording")
+    /// Creates the script at `path`; a file already there is refused unless `replacing`, when it is
+    /// truncated.
+    package init(path: String, replacing: Bool = false) throws(TraceFileError) {
+        file = try LineFile(path: path, role: "recording", exclusive: !replacing)
     }
 
     /// Starts the script: the screen's `size` at `time`.

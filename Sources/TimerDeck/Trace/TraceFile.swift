@@ -15,9 +15,9 @@ package final class TraceFile {
     /// The first write error, if any (the trace then stops; the exit report says so).
     package var failure: String? { file.failure.map { "trace file " + $0 } }
 
-    /// Creates (or truncates) `path`.
-    package init(path: String) throws(TraceFileError) {
-        file = try LineFile(path: path, role: "trace file")
+    /// Creates `path`; a file already there is refused unless `replacing`, when it is truncated.
+    package init(path: String, replacing: Bool = false) throws(TraceFileError) {
+        file = try LineFile(path: path, role: "trace file", exclusive: !replacing)
     }
 
     /// Writes one fire.
