@@ -37,7 +37,7 @@ public final class Outbox: Sendable {
     public let retention: OutboxRetention
     /// The SQLite connection (internal: tests read its settings).
     let database: DatabaseQueue
-    private let lock: OutboxLock
+    private let lock: FileLock
 
     /// `$XDG_STATE_HOME/timerdeck/outbox.sqlite`, or `~/.local/state/timerdeck/outbox.sqlite`.
     public static func defaultURL(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
@@ -67,7 +67,14 @@ public final class Outbox: Sendable {
         } catch {
             throw .directoryUnavailable(path: error.path, reason: "cannot \(error.operation): \(error.reason)")
         }
-        lock = try OutboxLock(outboxPath: path)
+        do {
+            lock = try FileLock(guarding: path)
+        } catch {
+            switch error {
+            case .inUse(let holder): throw .inUse(path: path, holder: holder)
+            case .cannotLock(let reason): throw .cannotWrite(path: path + ".lock", reason: reason)
+            }
+        }
 
         var configuration = Configuration()
         configuration.label = "timerdeck.outbox"

@@ -245,6 +245,13 @@ struct TimerDeckCommand: ParsableCommand {
                 started { () throws(SystemCallError) in
                     try RunLoop.makeMain(timeSource: .controlled(TimeControl(base: .system)))
                 })
+        // The timers file before any other: a second dashboard on it is refused touching nothing.
+        let timers = try started { () throws(TimerStateFileError) in
+            try timerStateFile(for: session).map { file throws(TimerStateFileError) in
+                try file.claim()
+                return file
+            }
+        }
         // Said before the dashboard takes the terminal, so it is still there after it quits.
         for warning in settings.uploads.exposedSecretWarnings(configPath: config, setByOption: settings.isSetByOption) {
             printError("timerdeck: \(warning)")
@@ -268,7 +275,7 @@ struct TimerDeckCommand: ParsableCommand {
             TerminatingSignals.endProcess(on: Self.headlessSignals, removing: uploads?.temporaryDirectoryPath)
             try runHeadless(
                 settings, script: script, uploads: uploads, trace: traceFile, laps: lapsFile,
-                timers: state.map(TimerStateFile.init(path:)))
+                timers: timers)
         case .live(let loop):
             let recorder = try started { () throws(TraceFileError) in
                 try record.map { path throws(TraceFileError) in
@@ -283,10 +290,19 @@ struct TimerDeckCommand: ParsableCommand {
                     loop,
                     SessionSetup(
                         config: settings, configPath: config, uploads: uploads, trace: traceFile, laps: lapsFile,
-                        timers: TimerStateFile(path: state ?? TimerStateFile.defaultPath), startsFresh: fresh,
+                        timers: timers ?? TimerStateFile(path: TimerStateFile.defaultPath), startsFresh: fresh,
                         recorder: recorder))
             }
             try reportUploads(left: left, uploads: uploads)
+        }
+    }
+
+    /// The timers file of `session`: `--state`, else the default one for the live dashboard; none
+    /// for a headless run without `--state`.
+    private func timerStateFile(for session: Session) -> TimerStateFile? {
+        switch session {
+        case .headless: state.map(TimerStateFile.init(path:))
+        case .live: TimerStateFile(path: state ?? TimerStateFile.defaultPath)
         }
     }
 
@@ -313,6 +329,7 @@ struct TimerDeckCommand: ParsableCommand {
         switch error {
         case let error as UploadsSetupError: error.message
         case let error as TraceFileError: error.message
+        case let error as TimerStateFileError: error.message
         default: "\(error)"
         }
     }

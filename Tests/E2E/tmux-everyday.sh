@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Everyday timers in a real terminal (tmux): an alarm at a clock time rings, and a stopwatch's laps
-# are exported with E and with --laps, and a restart (after q, and after kill -9) keeps every timer.
+# are exported with E and with --laps, a restart (after q, and after kill -9) keeps every timer, and a
+# second dashboard on the same timers file is refused, naming the first.
 # Usage: tmux-everyday.sh PATH/TO/timerdeck SCENARIO
-# Scenarios: alarm, laps, restart.
+# Scenarios: alarm, laps, restart, two.
 # Exit status 0 when every check of the scenario passes.
 set -u
 binary=${1:?usage: tmux-everyday.sh PATH/TO/timerdeck SCENARIO}
@@ -167,10 +168,52 @@ TOML
     check "quit" "TIMERDECK-EXIT=0"
 }
 
+# two: a second dashboard on the same timers file is refused at start, naming the first one's
+# process, and the first one's timers are kept whole.
+two() {
+    cat >"$state/two.toml" <<TOML
+[[timers]]
+name = "tea"
+drives = "countdown"
+countdown = 600
+start = false
+TOML
+    start "$binary --config $state/two.toml"
+    check "the first dashboard runs" "tea · Timer in default"
+    tmux_ send-keys -t "$session" Enter
+    check "its countdown counts" "[ Resend (59"
+    local first
+    first=$(pgrep -x -P "$(tmux_ display-message -p -t "$session" '#{pane_pid}')" timerdeck)
+    # The second one in a terminal of its own, on the same state directory.
+    tmux_ new-session -d -s second -x 100 -y 30 \
+        "export TERM=xterm-256color XDG_STATE_HOME=$state; $binary --config $state/two.toml; printf 'SECOND-EXIT=%s\\n' \$?; sleep 60"
+    local refused=false
+    for _ in $(seq 1 150); do
+        if tmux_ capture-pane -t second -p | grep -q "SECOND-EXIT=2"; then refused=true; break; fi
+        sleep 0.1
+    done
+    if $refused; then pass "the second dashboard exits with status 2"; else fail "the second dashboard exits with status 2"; fi
+    if tmux_ capture-pane -t second -p -J | grep -q "kept by another timerdeck (process $first)"; then
+        pass "it names the first one's process ($first)"
+    else
+        fail "it names the first one's process ($first): $(tmux_ capture-pane -t second -p -J)"
+    fi
+    check "the first one goes on" "[ Resend (5"
+    tmux_ send-keys -t "$session" q
+    check "quit" "TIMERDECK-EXIT=0"
+    kept tea
+    if grep -q "^countdown	tea	" "$state/timerdeck/timers.state" 2>/dev/null && ! grep -q "idle" "$state/timerdeck/timers.state"; then
+        pass "the first one's running countdown is kept"
+    else
+        fail "the first one's running countdown is kept: $(cat "$state/timerdeck/timers.state" 2>/dev/null)"
+    fi
+}
+
 case "$scenario" in
 alarm) alarm ;;
 laps) laps ;;
 restart) restart ;;
+two) two ;;
 *) fail "unknown scenario $scenario" ;;
 esac
 exit $((failures > 0))

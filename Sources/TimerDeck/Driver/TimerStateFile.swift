@@ -20,10 +20,42 @@ package final class TimerStateFile {
     package let path: String
     /// What the last save left unsaid: the first failure, once.
     private var failed = false
+    /// This process's hold on the file (``claim()``), for as long as the file is kept.
+    private var lock: FileLock?
 
     /// The state file at `path` (its directory is made, mode 0700, at the first save).
     package init(path: String) {
         self.path = path
+    }
+
+    /// Makes this process the one that keeps timers in the file, before anything else is opened: a
+    /// second dashboard on the same file would save over the first one's timers, so it is refused,
+    /// naming the process that has the file (the lock beside it, `timers.state.lock`, as the
+    /// outbox's). The kernel lets go of it when the process ends, however it ends.
+    ///
+    /// - Throws: ``TimerStateFileError`` naming the holder and what to do.
+    package func claim() throws(TimerStateFileError) {
+        do {
+            if !directory.isEmpty, access(directory, F_OK) != 0 { try FileIO.createDirectory(atPath: directory) }
+        } catch {
+            throw TimerStateFileError(
+                message: "cannot keep the timers in \(UserText.quote(path)): \(error.reason) (use --state PATH)")
+        }
+        do {
+            lock = try FileLock(guarding: path)
+        } catch {
+            switch error {
+            case .inUse(let holder):
+                throw TimerStateFileError(
+                    message: "the timers file \(UserText.quote(path)) is kept by another timerdeck"
+                        + (holder.map { " (process \($0))" } ?? "")
+                        + "; one dashboard keeps one timers file. Quit that one first (its timers are saved as it "
+                        + "quits), or give this one a file of its own with --state PATH")
+            case .cannotLock(let reason):
+                throw TimerStateFileError(
+                    message: "cannot keep the timers in \(UserText.quote(path)): \(reason) (use --state PATH)")
+            }
+        }
     }
 
     /// `$XDG_STATE_HOME/timerdeck/timers.state`, or `~/.local/state/timerdeck/timers.state`: in the
@@ -54,8 +86,10 @@ package final class TimerStateFile {
         return failed ? nil : problem.map { "could not keep the timers in \(UserText.quote(path)): \($0)" }
     }
 
+    /// The directory the file is in.
+    private var directory: String { path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "." }
+
     private func write(_ text: String) -> String? {
-        let directory = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
         do {
             if !directory.isEmpty, access(directory, F_OK) != 0 { try FileIO.createDirectory(atPath: directory) }
             try FileIO.replace(atPath: path, with: Array(text.utf8), mode: 0o600)

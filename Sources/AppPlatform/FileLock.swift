@@ -1,39 +1,48 @@
 import Glibc
 
-/// The advisory lock that makes one process the only writer of an outbox: an exclusive
-/// `flock` on `<outbox>.lock`, which holds the owner's PID for the error a second process shows.
+/// The advisory lock that makes one process the only writer of a file (an outbox, a timers file):
+/// an exclusive `flock` on `<file>.lock`, which holds the owner's PID for the error a second
+/// process shows.
 ///
 /// The kernel drops the lock when its descriptor is closed, including when the process dies
 /// (even by SIGKILL), so a stale lock file never blocks a restart.
-final class OutboxLock: Sendable {
+///
+/// ```swift
+/// let lock = try FileLock(guarding: "/home/me/.local/state/timerdeck/timers.state")
+/// ```
+public final class FileLock: Sendable {
+    /// Why the lock was not taken.
+    public enum Failure: Error, Equatable {
+        /// Another process holds it; its PID when the lock file names one.
+        case inUse(holder: Int32?)
+        /// The lock file cannot be created or locked, with the reason in words.
+        case cannotLock(reason: String)
+    }
+
     /// The lock file.
-    let path: String
+    public let path: String
     private let descriptor: Int32
 
-    /// Takes the lock without waiting.
-    ///
-    /// - Throws: ``OutboxError/inUse(path:holder:)`` when another open outbox holds it,
-    ///   ``OutboxError/cannotWrite(path:reason:)`` when the lock file cannot be created.
-    init(outboxPath: String) throws(OutboxError) {
-        path = outboxPath + ".lock"
+    /// Takes the lock of `file` (its `.lock` beside it) without waiting.
+    public init(guarding file: String) throws(Failure) {
+        path = file + ".lock"
         var descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         if descriptor < 0, errno == EACCES {
-            // Another user's lock file still locks (flock needs no write access); the outbox's own
-            // first write then says whether this user may write the outbox at all.
+            // Another user's lock file still locks (flock needs no write access); the file's own
+            // first write then says whether this user may write it at all.
             descriptor = open(path, O_RDONLY | O_CLOEXEC)
         }
         guard descriptor >= 0 else {
-            throw .cannotWrite(path: path, reason: "cannot create the lock file: \(String(cString: strerror(errno)))")
+            throw .cannotLock(reason: "cannot create the lock file: \(String(cString: strerror(errno)))")
         }
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
             let failure = errno
             let holder = Self.readHolder(descriptor)
             close(descriptor)
             guard failure == EWOULDBLOCK else {
-                throw .cannotWrite(
-                    path: path, reason: "cannot lock the lock file: \(String(cString: strerror(failure)))")
+                throw .cannotLock(reason: "cannot lock the lock file: \(String(cString: strerror(failure)))")
             }
-            throw .inUse(path: outboxPath, holder: holder)
+            throw .inUse(holder: holder)
         }
         self.descriptor = descriptor
         let text = Array("\(getpid())\n".utf8)
