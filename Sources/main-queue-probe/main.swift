@@ -74,7 +74,7 @@ let loop = scenario == "paused" ? RunLoop.main(timeSource: .controlled(time)) : 
 
 @MainActor func pausedCase() {
     let record = Record()
-    time.pause()
+    time.isPaused = true
     let timer = Timer(fireAt: loop.now, interval: .seconds(1), repeats: true) { _ in record.calls += 1 }
     loop.add(timer, forMode: .default)
     loop.run(mode: .default, until: .zero)  // the timer's first fire, due at once

@@ -45,8 +45,8 @@ private func observerExample(loop: RunLoop) {
 private func timeControlExample() {
     let time = TimeControl(base: .system)
     let loop = RunLoop(timeSource: .controlled(time))
-    time.setRate(1, per: 4)  // quarter speed
-    time.pause()
+    time.rate = (1, 4)  // quarter speed
+    time.isPaused = true
     if let next = loop.nextFireDate(forMode: .default) {
         time.advance(to: next)  // the next timer fires, then time stands still again
     }

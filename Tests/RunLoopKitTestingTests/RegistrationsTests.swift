@@ -75,7 +75,7 @@ struct RegistrationsTests {
             do {
                 try await handle.sleep(for: .seconds(100))
             } catch {
-                let left = handle.executor.jobs.withLoop { $0.registrationCount(of: .sleeper, inMode: .default) }
+                let left = handle.jobs.withLoop { $0.registrationCount(of: .sleeper, inMode: .default) }
                 seen.append("sleepers left when resumed: \(left)")
             }
         }

@@ -131,7 +131,7 @@ struct SleepTests {
         let loop = RunLoop(timeSource: .controlled(time))
         let log = Transcript()
         let handle = loop.handle
-        time.setRate(1, per: 4)
+        time.rate = (1, 4)
         Task(executorPreference: handle.taskExecutor) {
             try await handle.sleep(for: .milliseconds(10))
             log.append("slow: controlled \(time.now.milliseconds), base \(base.now.milliseconds)")
@@ -140,7 +140,7 @@ struct SleepTests {
         }
         loop.run(mode: .default, until: ms(11))
         #expect(log.entries == ["slow: controlled 10, base 40"])
-        time.pause()
+        time.isPaused = true
         loop.run(mode: .default, until: .zero)
         #expect(log.entries == ["slow: controlled 10, base 40"])
         #expect(loop.nextFireDate(forMode: .default) == ms(20))

@@ -31,11 +31,11 @@ struct TimeControlTests {
         var fires: [Int64] = []
         let timer = recordingTimer(on: loop, first: 1_000, every: 1_000) { fires.append($0) }
         loop.run(until: ms(2_500))
-        control.pause()
+        control.isPaused = true
         base.busy(.seconds(10))
         #expect(control.now().milliseconds == 2_500)
         #expect(control.isPaused)
-        control.resume()
+        control.isPaused = false
         loop.run(until: ms(4_500))
         #expect(fires == [1_000, 2_000, 3_000, 4_000])
         #expect(base.now().milliseconds == 14_500, "the ten seconds of pause passed on the base only")
@@ -45,7 +45,7 @@ struct TimeControlTests {
     @Test("Rate: at a quarter of the base's rate a 1 s timer fires every 4 s of base time, on time")
     func rateSlowsEverythingDown() {
         let (loop, control, base) = makeControlledLoop()
-        control.setRate(1, per: 4)
+        control.rate = (1, 4)
         var fires: [(Int64, Int64)] = []
         let timer = Timer(fireAt: ms(1_000), interval: .seconds(1), repeats: true) { timer in
             fires.append((base.now().milliseconds, loop.now.nanoseconds - timer.fireDate.nanoseconds))
@@ -110,7 +110,7 @@ struct RealTimeControlTests {
         await runOnDedicatedThread {
             let control = TimeControl(base: .system)
             let loop = RunLoop(timeSource: .controlled(control))
-            control.pause()
+            control.isPaused = true
             let resumed = Atomic<Bool>(false)
             var reasons: [RunLoop.WakeReason] = []
             var firedAfterResume: Bool?
@@ -121,7 +121,7 @@ struct RealTimeControlTests {
                 signalled = true
                 spawnThread {
                     resumed.store(true, ordering: .releasing)
-                    control.resume()
+                    control.isPaused = false
                 }
             }
             loop.add(observer, forMode: .default)
@@ -141,7 +141,7 @@ struct RealTimeControlTests {
         await runOnDedicatedThread {
             let control = TimeControl(base: .system)
             let loop = RunLoop(timeSource: .controlled(control))
-            control.setRate(1, per: 4)
+            control.rate = (1, 4)
             let start = TimeSource.system.now()
             var elapsed: Duration?
             let timer = Timer(fireAt: loop.now + .milliseconds(20), interval: .zero, repeats: false) { _ in
@@ -158,7 +158,7 @@ struct RealTimeControlTests {
         await runOnDedicatedThread {
             let control = TimeControl(base: .system)
             let loop = RunLoop(timeSource: .controlled(control))
-            control.pause()
+            control.isPaused = true
             var fired = false
             let timer = Timer(fireAt: loop.now + .seconds(7_200), interval: .zero, repeats: false) { _ in
                 fired = true

@@ -35,7 +35,7 @@ struct TimeSequenceTests {
         let log = Transcript()
         let released = Counter()
         let buffer = WeakReference<TimeEvents<RunLoop.Tick>>()
-        let ticks = loop.handle.ticks(every: .milliseconds(10), inModes: [.common])
+        let ticks = loop.handle.tickSequence(every: .milliseconds(10), tolerance: .zero, inModes: [.common])
         Task(executorPreference: loop.taskExecutor) { [owner = DeinitCounted(released)] in
             _ = owner
             var iterator = ticks.makeAsyncIterator()
@@ -78,7 +78,7 @@ struct TimeSequenceTests {
         let released = Counter()
         let buffer = WeakReference<TimeEvents<RunLoop.Tick>>()
         let handle = loop.handle
-        let ticks = handle.ticks(every: .milliseconds(10), inModes: [.common])
+        let ticks = handle.tickSequence(every: .milliseconds(10), tolerance: .zero, inModes: [.common])
         let consumer = Task(executorPreference: loop.taskExecutor) { [owner = DeinitCounted(released)] in
             _ = owner
             var iterator = ticks.makeAsyncIterator()
@@ -98,8 +98,9 @@ struct TimeSequenceTests {
     @Test("C-X3: dropping an iterator stops its timer and frees its buffer")
     func droppedIteratorLeavesNothing() {
         let (loop, _) = makeVirtualLoop()
-        var iterator: TimeSequence<RunLoop.Tick>.Iterator? = loop.handle.ticks(every: .milliseconds(10))
-            .makeAsyncIterator()
+        var iterator: TimeSequence<RunLoop.Tick>.Iterator? = loop.handle.tickSequence(
+            every: .milliseconds(10), tolerance: .zero, inModes: [.common]
+        ).makeAsyncIterator()
         weak let events = iterator?.iteration.events
         #expect(loop.nextFireDate(forMode: .default) == ms(10))
         iterator = nil

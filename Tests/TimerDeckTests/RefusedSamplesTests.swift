@@ -38,7 +38,7 @@ struct RefusedSamplesTests {
             sampler: try RouteReplay(points: RouteReplay.parseGPX(ShippedFile.route, source: "the shipped route")),
             sink: RefusingSink(), settings: settings)
         let run = { (milliseconds: Int64) in
-            loop.run(mode: .default, until: Instant(nanoseconds: milliseconds * 1_000_000))
+            _ = loop.run(mode: .default, until: Instant(nanoseconds: milliseconds * 1_000_000))
         }
         pipeline.start()
         run(7_500)  // samples 1 to 7

@@ -19,7 +19,7 @@ struct TimeControlStepTests {
         }
         loop.add(beat, forMode: .default)
         loop.add(once, forMode: .default)
-        control.pause()
+        control.isPaused = true
         var steps: [Int64?] = []
         for _ in 0..<3 {
             steps.append(control.step(loop).map(milliseconds))

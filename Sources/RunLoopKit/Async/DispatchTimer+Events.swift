@@ -15,7 +15,7 @@ extension DispatchTimer {
     ///     for await event in events { advance(by: event.ticks) }
     /// }
     /// ```
-    public var events: TimeSequence<Event> {
+    public var events: some AsyncSequence<Event, Never> & Sendable {
         guard let tap, let loop = tap.loop else {
             preconditionFailure("DispatchTimer.events: only a timer delivered onto a run loop that exists has events")
         }

@@ -22,7 +22,7 @@ extension DisplayLink {
     ///     for await frame in frames { draw(at: frame.timestamp, next: frame.targetTimestamp) }
     /// }
     /// ```
-    public var frames: TimeSequence<Frame> {
+    public var frames: some AsyncSequence<Frame, Never> & Sendable {
         guard let loop = runLoop else {
             preconditionFailure("DisplayLink.frames: add the link to a run loop first")
         }

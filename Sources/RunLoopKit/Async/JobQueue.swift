@@ -2,14 +2,14 @@ internal import CLinuxEvents
 import Glibc
 import Synchronization
 
-/// The executor jobs waiting for a run loop, shared by its ``RunLoop/Executor`` (actor jobs) and
-/// its ``RunLoop/LoopTaskExecutor`` (jobs of tasks that prefer the loop): rule C-X1.
+/// The executor jobs waiting for a run loop, shared by its serial executor (actor jobs) and
+/// its task executor (jobs of tasks that prefer the loop): rule C-X1.
 ///
 /// A job enqueued on the loop's thread costs no system call; from another thread the first job of
 /// a batch wakes the loop with one eventfd write, later ones none until the loop takes the batch.
 final class JobQueue: Sendable {
     /// One waiting job, and whether it runs isolated to the loop's serial executor (an actor's);
-    /// a job that is not runs on `taskExecutor`, by default the loop's ``RunLoop/LoopTaskExecutor``.
+    /// a job that is not runs on `taskExecutor`, by default the loop's task executor.
     /// The job keeps that executor alive until it runs (a RunLoopKitTesting `VirtualTime` scope that
     /// has ended).
     struct Job {

@@ -33,7 +33,7 @@ extension RunLoop {
 
     /// Whether jobs wait that a pass of `state` would run: the pass must not sleep.
     func hasJobs(for state: ModeState) -> Bool {
-        (nextTakenJob < takenJobs.count || executor.jobs.hasPendingJobs) && runsJobs(in: state)
+        (nextTakenJob < takenJobs.count || handle.jobs.hasPendingJobs) && runsJobs(in: state)
     }
 
     /// Runs the waiting jobs oldest first, then those they enqueued, until none is left or
@@ -49,13 +49,13 @@ extension RunLoop {
         var ran = 0
         while ran < Self.jobBatchLimit {
             if nextTakenJob == takenJobs.count {
-                guard executor.jobs.hasPendingJobs else { break }
+                guard handle.jobs.hasPendingJobs else { break }
                 // What other threads posted before these jobs were queued is handled first: a
                 // sleeper cancelled from another thread has its timer gone before its task resumes.
                 drainInbox()
                 takenJobs.removeAll(keepingCapacity: true)
                 nextTakenJob = 0
-                executor.jobs.take(into: &takenJobs)  // not empty: only the loop takes jobs
+                handle.jobs.take(into: &takenJobs)  // not empty: only the loop takes jobs
             }
             let job = takenJobs[nextTakenJob]
             nextTakenJob += 1

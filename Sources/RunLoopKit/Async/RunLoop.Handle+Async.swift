@@ -10,16 +10,16 @@ extension RunLoop.Handle {
         _ body: @Sendable (RunLoop) throws(Failure) -> Result
     ) async throws(Failure) -> Result {
         try await withTaskExecutorPreference(taskExecutor) { () throws(Failure) -> Result in
-            try executor.jobs.withLoop(body)
+            try jobs.withLoop(body)
         }
     }
 
     /// Whether the calling thread is the loop's (swift-nio's `inEventLoop`).
-    public var isOnLoopThread: Bool { executor.jobs.isOnLoopThread }
+    public var isOnLoopThread: Bool { jobs.isOnLoopThread }
 
     /// Stops the program, in release builds too, unless the calling thread is the loop's, with a
     /// message naming both threads (swift-nio's `preconditionInEventLoop()`).
     public func preconditionOnLoopThread() {
-        executor.jobs.checkOnLoopThread("RunLoop.Handle.preconditionOnLoopThread()")
+        jobs.checkOnLoopThread("RunLoop.Handle.preconditionOnLoopThread()")
     }
 }

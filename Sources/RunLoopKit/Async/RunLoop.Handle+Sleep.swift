@@ -28,7 +28,7 @@ extension RunLoop.Handle {
             try await withLoopThrowingContinuation { continuation in
                 sleeper.start(continuation)
                 if isOnLoopThread {
-                    executor.jobs.withLoop { loop in
+                    jobs.withLoop { loop in
                         sleeper.schedule(on: loop, until: deadline, tolerance: tolerance, inModes: modes)
                     }
                 } else {

@@ -28,6 +28,13 @@ extension RunLoop.Handle {
     /// ```
     public func ticks(
         every interval: Duration, tolerance: Duration = .zero, inModes modes: [RunLoop.Mode] = [.common]
+    ) -> some AsyncSequence<RunLoop.Tick, Never> & Sendable {
+        tickSequence(every: interval, tolerance: tolerance, inModes: modes)
+    }
+
+    /// ``ticks(every:tolerance:inModes:)`` as the sequence it is, whose iterations tests look into.
+    func tickSequence(
+        every interval: Duration, tolerance: Duration, inModes modes: [RunLoop.Mode]
     ) -> TimeSequence<RunLoop.Tick> {
         let merge: @Sendable (inout RunLoop.Tick, RunLoop.Tick) -> Void = { pending, next in
             let missed = pending.missedTicks + next.missedTicks + 1

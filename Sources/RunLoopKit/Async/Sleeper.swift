@@ -48,7 +48,7 @@ final class Sleeper: Sendable {
 
     private func checkOnLoopThread() {
         #if DEBUG
-        handle.executor.jobs.checkOnLoopThread("Sleeper.timer")
+        handle.jobs.checkOnLoopThread("Sleeper.timer")
         #endif
     }
 

@@ -1,4 +1,4 @@
-/// The buffer between a timer on a run loop and the task iterating a ``TimeSequence``: at most one
+/// The buffer between a timer on a run loop and the task iterating a time sequence: at most one
 /// element waits, later ones are merged into it by the sequence's rule (rule C-X3). Finishing it —
 /// the iteration ended or its task was cancelled — resumes a waiting `next()` with `nil` at once
 /// and stops the timer on the loop's thread.

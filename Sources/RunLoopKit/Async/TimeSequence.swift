@@ -1,5 +1,6 @@
-/// An asynchronous sequence of a timer's events on a run loop: ``RunLoop/Handle/ticks(every:tolerance:inModes:)``,
-/// ``DisplayLink/frames`` and ``DispatchTimer/events`` (rule C-X3).
+/// The asynchronous sequence of a timer's events on a run loop behind ``RunLoop/Handle/ticks(every:tolerance:inModes:)``,
+/// ``DisplayLink/frames`` and ``DispatchTimer/events`` (rule C-X3), which return it as
+/// `some AsyncSequence<Element, Never> & Sendable`.
 ///
 /// Each iteration starts its own timer on the loop's thread (at once when the iterating task runs
 /// there, else at the loop's next pass) and stops it when the iteration ends — the loop is left,
@@ -13,7 +14,7 @@
 ///     for await tick in ticks where tick.missedTicks > 0 { print("skipped", tick.missedTicks) }
 /// }
 /// ```
-public struct TimeSequence<Element: Sendable>: AsyncSequence, Sendable {
+struct TimeSequence<Element: Sendable>: AsyncSequence, Sendable {
     /// Starts the timer on the loop's thread with a function that delivers an element; returns
     /// what stops the timer.
     typealias Start = @Sendable (RunLoop, _ deliver: @escaping (Element) -> Void) -> () -> Void
@@ -32,7 +33,7 @@ public struct TimeSequence<Element: Sendable>: AsyncSequence, Sendable {
     }
 
     /// Starts an iteration and its timer.
-    public func makeAsyncIterator() -> Iterator {
+    func makeAsyncIterator() -> Iterator {
         let events = TimeEvents<Element>(handle: handle, merge: merge)
         let start = self.start
         let begin: @Sendable (RunLoop) -> Void = { loop in
@@ -40,24 +41,24 @@ public struct TimeSequence<Element: Sendable>: AsyncSequence, Sendable {
             events.started(stop: LoopBound(stop, on: loop))
         }
         if handle.isOnLoopThread {
-            handle.executor.jobs.withLoop(begin)
+            handle.jobs.withLoop(begin)
         } else {
             handle.execute(wake: true, begin)
         }
         return Iterator(iteration: Iteration(events: events))
     }
 
-    /// Iterates a ``TimeSequence``; dropping it stops the timer.
-    public struct Iterator: AsyncIteratorProtocol {
+    /// Iterates a time sequence; dropping it stops the timer.
+    struct Iterator: AsyncIteratorProtocol {
         let iteration: Iteration
 
         /// The next element, `nil` once the task is cancelled.
-        public mutating func next() async -> Element? {
+        mutating func next() async -> Element? {
             await iteration.events.next()
         }
 
         /// The next element, `nil` once the task is cancelled.
-        public mutating func next(isolation actor: isolated (any Actor)?) async -> Element? {
+        mutating func next(isolation actor: isolated (any Actor)?) async -> Element? {
             await iteration.events.next()
         }
     }

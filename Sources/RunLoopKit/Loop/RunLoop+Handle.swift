@@ -17,10 +17,45 @@ extension RunLoop {
     /// ```
     public struct Handle: Sendable {
         let shared: LoopShared
-        /// The loop as the serial executor of actors bound to it (rule C-X1).
-        public let executor: Executor
-        /// The loop as the task executor of tasks that prefer it (rule C-X1).
-        public let taskExecutor: LoopTaskExecutor
+        /// The loop's executor jobs, which both its executors queue.
+        let jobs: JobQueue
+        let serialExecutor: Executor
+        let loopTaskExecutor: LoopTaskExecutor
+
+        /// The loop as the serial executor of actors bound to it (rule C-X1): their jobs run on the
+        /// loop's thread, between timer callouts, in the passes of the modes in
+        /// ``RunLoop/executorModes`` (default: the common modes), in the order they were enqueued,
+        /// and never inside another job (swift-nio's `NIOSerialEventLoopExecutor`).
+        ///
+        /// ```swift
+        /// actor Counter {
+        ///     nonisolated let unownedExecutor: UnownedSerialExecutor
+        ///     var count = 0
+        ///     init(loop: RunLoop.Handle) { unownedExecutor = loop.executor.asUnownedSerialExecutor() }
+        ///     func increment() { count += 1 }   // on the loop's thread, between timer callouts
+        /// }
+        /// ```
+        ///
+        /// A loop must outlive every actor bound to it: `UnownedSerialExecutor` does not retain the
+        /// executor. A job enqueued after its loop is gone stops the program with a message, in every
+        /// build: the executors of a loop that went away (two small objects) are kept for that, so a
+        /// stale executor never touches freed memory. Jobs still queued when the loop goes away — a
+        /// task resumed or started on the loop that never got its turn — would never run: the program
+        /// stops with a message saying how many, rather than leave their tasks waiting forever. Run
+        /// the loop until its tasks and actors are done before letting it go.
+        public var executor: any SerialExecutor { serialExecutor }
+
+        /// The loop as the task executor of tasks that prefer it (rule C-X1): their jobs run on the
+        /// loop's thread, under the same rule as actor jobs. Sleeps on the loop from such a task are
+        /// added to the loop at once, which is what makes a run on a ``VirtualClock`` deterministic.
+        ///
+        /// ```swift
+        /// Task(executorPreference: loop.taskExecutor) {
+        ///     try await handle.sleep(for: .seconds(1))
+        ///     refresh()                                     // on the loop's thread
+        /// }
+        /// ```
+        public var taskExecutor: any TaskExecutor { loopTaskExecutor }
         /// Where the loop's time comes from (its ``RunLoop/timeSource``).
         public let timeSource: TimeSource
 

@@ -78,7 +78,7 @@ extension RunLoop {
 
 extension RunLoop.Handle {
     /// Whether jobs wait for the loop's executors.
-    package var hasPendingJobs: Bool { executor.jobs.hasPendingJobs }
+    package var hasPendingJobs: Bool { jobs.hasPendingJobs }
 
     /// Whether work outside the loop is under way (``beginExternalWork()``).
     package var hasExternalWork: Bool { shared.externalWork.load(ordering: .acquiring) > 0 }
@@ -91,14 +91,14 @@ extension RunLoop.Handle {
     /// Queues `job`, a job the runtime gave its global executor, on the loop (rule C-X1), to run
     /// with `taskExecutor` as its task executor; wakes the loop.
     package func enqueueGlobalJob(_ job: UnownedJob, taskExecutor: any TaskExecutor) {
-        executor.jobs.add(job, isolated: false, taskExecutor: taskExecutor)
+        jobs.add(job, isolated: false, taskExecutor: taskExecutor)
     }
 
     /// Runs `body` with the loop: at once on the loop's thread, and at the start of its next pass,
     /// waking it, from another thread.
     package func withLoopSoon(_ body: @escaping @Sendable (RunLoop) -> Void) {
         if isOnLoopThread {
-            executor.jobs.withLoop(body)
+            jobs.withLoop(body)
         } else {
             execute(wake: true, body)
         }

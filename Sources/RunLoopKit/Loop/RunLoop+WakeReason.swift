@@ -24,7 +24,7 @@ extension RunLoop {
     func wakeReason(ready: [Int32], limit: Int64) -> WakeReason {
         if !ready.isEmpty { return .input }
         if waiter.mainQueueSignalled { return .block }
-        if waiter.sawWakeUp { return shared.hasPendingPerform || executor.jobs.hasPendingJobs ? .block : .wakeUp }
+        if waiter.sawWakeUp { return shared.hasPendingPerform || handle.jobs.hasPendingJobs ? .block : .wakeUp }
         return now.nanoseconds >= limit ? .timeout : .timer
     }
 }

@@ -25,9 +25,9 @@ public final class RunLoop {
     /// The `Sendable` part of the loop for other threads.
     public let handle: Handle
     /// The loop as the serial executor of actors bound to it (rule C-X1).
-    public var executor: Executor { handle.executor }
+    public var executor: any SerialExecutor { handle.executor }
     /// The loop as the task executor of tasks that prefer it (rule C-X1).
-    public var taskExecutor: LoopTaskExecutor { handle.taskExecutor }
+    public var taskExecutor: any TaskExecutor { handle.taskExecutor }
 
     let shared: LoopShared
     let waiter: Waiter
@@ -142,7 +142,8 @@ public final class RunLoop {
         let jobs = JobQueue(
             shared: resources.shared, life: life, ownerThread: ownerThread, ownerThreadKernelID: ownerThreadKernelID)
         handle = Handle(
-            shared: resources.shared, executor: Executor(jobs: jobs), taskExecutor: LoopTaskExecutor(jobs: jobs),
+            shared: resources.shared, jobs: jobs, serialExecutor: Executor(jobs: jobs),
+            loopTaskExecutor: LoopTaskExecutor(jobs: jobs),
             timeSource: clock)
         waiter.adopt(resources.defaultEpoll, for: modeState(for: .default))
         life.bind(self)
@@ -164,11 +165,11 @@ public final class RunLoop {
         life.end()
         commonItems.forgetAll()
         releaseTimers()
-        executor.jobs.close(alsoDropping: takenJobs.count - nextTakenJob)
+        handle.jobs.close(alsoDropping: takenJobs.count - nextTakenJob)
         // Kept for good, in every build: an actor or task that outlives the loop meets the trap of
         // a closed queue (rule C-X1) rather than freed memory. Two small objects per loop made.
-        _ = Unmanaged.passRetained(executor)
-        _ = Unmanaged.passRetained(taskExecutor)
+        _ = Unmanaged.passRetained(handle.serialExecutor)
+        _ = Unmanaged.passRetained(handle.loopTaskExecutor)
         timeSource.servingLoop?.release(handle)
     }
 

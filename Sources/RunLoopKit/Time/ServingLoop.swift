@@ -13,7 +13,7 @@ final class ServingLoop: Sendable {
     /// Lets go of `loop`'s handle if it is the server.
     func release(_ loop: RunLoop.Handle) {
         handle.withLock { handle in
-            if handle?.executor === loop.executor { handle = nil }
+            if handle?.jobs === loop.jobs { handle = nil }
         }
     }
 

@@ -5,11 +5,11 @@ import Synchronization
 /// every timer, display link and loop-delivered dispatch timer on it, for real deadlines as for
 /// virtual ones.
 ///
-/// - **Pause** (``pause()``): its time stands still; a loop on it sleeps without a deadline (no
-///   wake-up at all) until input, a wake-up or ``resume()``.
+/// - **Pause** (``isPaused``): its time stands still; a loop on it sleeps without a deadline (no
+///   wake-up at all) until input, a wake-up or the end of the pause.
 /// - **Advance** (``advance(to:)``): time jumps to an instant, such as the loop's next fire date
 ///   (``RunLoop/nextFireDate(forMode:)``), and what is due there fires.
-/// - **Rate** (``setRate(_:per:)``): time runs at a fraction of the base's, so every timer on it runs
+/// - **Rate** (``rate``): time runs at a fraction of the base's, so every timer on it runs
 ///   that much slower in real terms, consistently.
 /// - **Sleep** (``sleepMachine(for:)``, seed G3): continuous and wall time move on by the sleep,
 ///   uptime does not.
@@ -23,8 +23,8 @@ import Synchronization
 /// ```swift
 /// let time = TimeControl(base: .system)
 /// let loop = RunLoop(timeSource: .controlled(time))
-/// time.setRate(1, per: 4)          // quarter speed
-/// time.pause()
+/// time.rate = (1, 4)               // quarter speed
+/// time.isPaused = true
 /// if let next = loop.nextFireDate(forMode: .default) {
 ///     time.advance(to: next)       // the next timer fires, then time stands still again
 /// }
@@ -84,29 +84,22 @@ public final class TimeControl: Sendable {
         return Instant(nanoseconds: uptime + baseDistance + extra).read(from: kind)
     }
 
-    /// Whether time stands still.
-    public var isPaused: Bool { state.withLock { $0.isPaused } }
+    /// Whether time stands still. Set it to stop time (timers on it wait where they are) or to let
+    /// it run again from where it stood.
+    public var isPaused: Bool {
+        get { state.withLock { $0.isPaused } }
+        set { change { state in state.isPaused = newValue } }
+    }
 
-    /// Controlled time per base time, as `(numerator, denominator)`: `(1, 4)` is quarter speed.
+    /// Controlled time per base time, as `(numerator, denominator)`: `(1, 4)` is quarter speed. Set,
+    /// it applies from now on, each part clamped to 1…1000.
     public var rate: (numerator: Int64, denominator: Int64) {
-        state.withLock { ($0.numerator, $0.denominator) }
-    }
-
-    /// Stops time; timers on it wait where they are.
-    public func pause() {
-        change { state in state.isPaused = true }
-    }
-
-    /// Lets time run again from where it stood.
-    public func resume() {
-        change { state in state.isPaused = false }
-    }
-
-    /// Runs time at `numerator / denominator` of the base's rate (each clamped to 1…1000), from now on.
-    public func setRate(_ numerator: Int64, per denominator: Int64) {
-        change { state in
-            state.numerator = min(max(numerator, 1), 1_000)
-            state.denominator = min(max(denominator, 1), 1_000)
+        get { state.withLock { ($0.numerator, $0.denominator) } }
+        set {
+            change { state in
+                state.numerator = min(max(newValue.numerator, 1), 1_000)
+                state.denominator = min(max(newValue.denominator, 1), 1_000)
+            }
         }
     }
 

@@ -6,14 +6,14 @@ extension DashboardDriver {
     func changeTime(_ change: TimeChange) {
         guard let control = loop.timeSource.timeControl else { return }
         switch change {
-        case .pause: control.pause()
-        case .resume: control.resume()
+        case .pause: control.isPaused = true
+        case .resume: control.isPaused = false
         case .step:
-            control.pause()
+            control.isPaused = true
             control.step(loop)
         case .rate(let rate):
             let (numerator, denominator) = rate.fraction
-            control.setRate(numerator, per: denominator)
+            control.rate = (numerator, denominator)
         case .sleep(let duration): control.sleepMachine(for: duration)
         case .jumpWall(let offset): control.setWall(to: control.now(.wall) + offset)
         }

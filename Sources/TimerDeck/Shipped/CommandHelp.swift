@@ -119,7 +119,8 @@ package enum CommandHelp {
             "the running and paused countdowns, alarms and stopwatches, kept across a quit, `kill -9` or a "
                 + "reboot (`--state PATH` moves it, `--fresh` starts without them; a headless run keeps them only "
                 + "with `--state`); written to a temporary file beside it and renamed over it; a corrupt one is kept "
-                + "aside as `timers.state.corrupt`",
+                + "aside as `timers.state.corrupt`; `timers.state.lock` beside it holds the running dashboard's PID, so a "
+                + "second one on the file is refused",
             .file
         ),
         (
