@@ -45,6 +45,21 @@ struct PlainModeTests {
             """)
     }
 
+    /// What a selection line says the row's keys do.
+    static let rowKeys = "(s starts or stops it, p suspends, m moves, f fires, x invalidates)"
+
+    @Test("Tab, the arrows and ? are told: the panel and timer selected, the key list as lines")
+    func selectionAndKeyListNarrated() throws {
+        let lines = try plainLines("key down\nkey tab\nkey ?\nquit\n", config: scene)
+        #expect(lines.contains("selected sms-common in the countdowns panel: idle, common \(Self.rowKeys)"))
+        #expect(lines.contains { $0.hasPrefix("selected ticker in the ticker panel: ") }, "\(lines)")
+        let end = try #require(lines.firstIndex(of: "end of the key list; ? or Esc closes it"), "\(lines)")
+        let start = try #require(lines.lastIndex { $0.hasPrefix("selected ") }) + 1
+        let list = lines[start..<end]
+        #expect(list.count > 10, "the key list, a line per key: \(lines)")
+        #expect(list.allSatisfy { !$0.isEmpty && $0 == $0.trimmingCharacters(in: .whitespaces) }, "\(list)")
+    }
+
     /// The standard scene's SMS rows and ripple, without the upload jobs.
     var scene: Config {
         var config = Config()
@@ -61,6 +76,7 @@ struct PlainModeTests {
             lines == [
                 "ticker started in default mode",
                 "sms-default started in default mode",
+                "selected sms-common in the countdowns panel: idle, common \(Self.rowKeys)",
                 "sms-common started in common mode",
                 "sms-default fired in default mode",
                 "sms-common fired in default mode",
@@ -83,6 +99,8 @@ struct PlainModeTests {
         #expect(
             lines == [
                 "ticker started in default mode",
+                "selected sms-common in the countdowns panel: idle, common \(Self.rowKeys)",
+                "selected sms-gcd in the countdowns panel: idle, any mode \(Self.rowKeys)",
                 "sms-gcd started on its queue",
                 "sms-gcd fired in default mode",
                 "sms-gcd fired in default mode",
@@ -105,7 +123,11 @@ struct PlainModeTests {
             "key a\nkey t\nkey e\nkey a\nkey space\nkey 2\nkey s\nkey enter\nwait 2s\nkey d\nquit\n", config: scene)
         #expect(lines.contains("tea added, started in default mode"))
         #expect(lines.contains("tea fired in default mode"))
-        #expect(lines.suffix(2) == ["sms-default deleted", "deleted sms-default: u puts it back"])
+        #expect(
+            lines.suffix(3) == [
+                "sms-default deleted", "selected sms-common in the countdowns panel: idle, common \(Self.rowKeys)",
+                "deleted sms-default: u puts it back",
+            ])
     }
 
     @Test("An alarm rings, an overtime countdown passes its end, a stopwatch takes a lap: each told as such")

@@ -31,6 +31,11 @@ struct PlainNarration {
     /// The modes of the nested runs at the last event, innermost last.
     private var runModes: [RunLoop.Mode] = []
     private var hint: String?
+    /// The focused panel and its selected row at the last event.
+    private var focus: Panel = .countdowns
+    private var selectedRow: RowID?
+    /// Whether the key list was open at the last event.
+    private var helpWasOpen = false
 
     /// A narration that starts from `state`: only what changes after it is told.
     init(_ state: DashboardState, commonModes: [RunLoop.Mode]) {
@@ -74,6 +79,12 @@ struct PlainNarration {
             let changed = entered ? nowWaiting.subtracting(waiting) : waiting.subtracting(nowWaiting)
             lines.append("\(run?.rawValue ?? "run"): " + Self.pausedOrResumed(changed, paused: entered, in: state))
         }
+        if state.focus != focus || state.selectedRow?.id != selectedRow { lines.append(Self.selection(in: state)) }
+        if state.isHelpVisible && !helpWasOpen {
+            // The key list the screen shows as an overlay, as lines: each stands alone.
+            lines += state.helpLines.filter { !$0.isEmpty }.map { $0.trimmingCharacters(in: .whitespaces) }
+            lines.append("end of the key list; ? or Esc closes it")
+        }
         let isKey = if case .key = event { true } else { false }
         if let text = state.hint, text != hint || isKey { lines.append(text) }
         remember(state, commonModes: commonModes)
@@ -110,6 +121,32 @@ struct PlainNarration {
         waiting = Self.waiting(in: state, commonModes: commonModes)
         runModes = state.runs.map(\.mode)
         hint = state.hint
+        focus = state.focus
+        selectedRow = state.selectedRow?.id
+        helpWasOpen = state.isHelpVisible
+    }
+
+    /// What the focus and the selection are now: `selected tea in the countdowns panel: idle,
+    /// default mode (s starts or stops it, p suspends, m moves, f fires, x invalidates)`, with the
+    /// keys the config bound.
+    private static func selection(in state: DashboardState) -> String {
+        let panel = panelName(state.focus)
+        guard let row = state.selectedRow else { return "focus: the \(panel), no timer selected" }
+        let key = { (action: KeyAction) in state.keys.key(of: action) }
+        return "selected \(row.name) in the \(panel): \(row.run), \(PanelText.mode(row.mode)) "
+            + "(\(key(.startStop)) starts or stops it, \(key(.pause)) suspends, \(key(.mode)) moves, "
+            + "\(key(.fire)) fires, \(key(.invalidate)) invalidates)"
+    }
+
+    /// A panel in words.
+    private static func panelName(_ panel: Panel) -> String {
+        switch panel {
+        case .countdowns: "countdowns panel"
+        case .ticker: "ticker panel"
+        case .inspector: "timers panel"
+        case .log: "fire log"
+        case .uploads: "uploads panel"
+        }
     }
 
     /// A fire, or a hook's end, as a line: `sms-default fired in default mode, 2.5s late`.
