@@ -32,11 +32,40 @@ private func outsideWorkExample(loop: RunLoop) async -> Int {
     return value
 }
 
-@Suite("The Testing Time article's exit test")
+/// The article's timeout race: the winner, and the loop's time when the test ended.
+private func cancelledTimeoutExample() throws -> (String, Instant) {
+    let loop = RunLoop(timeSource: .virtual(VirtualClock()))
+    let winner = try VirtualTime.test(on: loop) {
+        try await withThrowingTaskGroup(of: String.self) { group in
+            group.addTask {
+                try await Task.sleep(for: .seconds(1))
+                return "work"
+            }
+            group.addTask {
+                try await Task.sleep(for: .seconds(30))
+                return "timeout"
+            }
+            let first = try await group.next() ?? "none"
+            group.cancelAll()
+            return first
+        }
+    }
+    // winner == "work", at loop.now == Instant.zero + .seconds(1)
+    return (winner, loop.now)
+}
+
+@Suite("The Testing Time article's exit tests")
 struct VirtualTimeArticleExamples {
     @Test func anHourPassesAtOnce() async {
         await #expect(processExitsWith: .success) {
             exit(try anHourOfSleep() == "3600" ? 0 : 1)
+        }
+    }
+
+    @Test func aCancelledTimeoutLeavesNothing() async {
+        await #expect(processExitsWith: .success) {
+            let (winner, now) = try cancelledTimeoutExample()
+            exit(winner == "work" && now == Instant.zero + .seconds(1) ? 0 : 1)
         }
     }
 }

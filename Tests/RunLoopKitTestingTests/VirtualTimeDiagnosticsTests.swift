@@ -114,14 +114,6 @@ struct VirtualTimeDiagnosticsTests {
     }
 }
 
-/// Ends a child process: status 0 when `failure` is `nil`, else 1 with `failure` on standard error.
-private func reportAndExit(_ failure: String?) -> Never {
-    guard let failure else { exit(0) }
-    let line = "differed: " + failure + "\n"
-    _ = line.withCString { write(2, $0, strlen($0)) }
-    exit(1)
-}
-
 /// The child of ``VirtualTimeDiagnosticsTests/testRunsTheTask()``: what differed, or `nil`.
 private func childTestRunsTheTask() throws -> String? {
     let (loop, _) = makeVirtualLoop()
@@ -235,9 +227,4 @@ private func childWatchdogEndsAWaitInVain() throws -> String? {
     } catch let error as VirtualTimeError {
         return mismatch(error.kind, .watchdog) ?? mismatch(error.registrations.map(\.kind), [.descriptorSource])
     }
-}
-
-/// `nil` when `actual` equals `expected`, else both, for a child's report.
-private func mismatch<Value: Equatable>(_ actual: Value, _ expected: Value) -> String? {
-    actual == expected ? nil : "got \(actual), expected \(expected)"
 }

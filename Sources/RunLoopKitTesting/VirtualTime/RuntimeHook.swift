@@ -140,6 +140,18 @@ enum RuntimeHook {
         active.withLock { $0?.handle.isHandle(ofSameLoopAs: handle) == true ? $0 : nil }
     }
 
+    /// The address of the running task, or `nil` outside a task. A task is its own job, so this is
+    /// also the address of every job that resumes it. `UnsafeCurrentTask` holds the task's
+    /// reference and nothing else (Swift 6.3, the toolchain the hook is installed with).
+    static var currentTaskAddress: UInt? {
+        withUnsafeCurrentTask { task in task.map { unsafeBitCast($0, to: UInt.self) } }
+    }
+
+    /// The address of `job`: for a task's job, the task's.
+    static func address(of job: UnownedJob) -> UInt {
+        unsafeBitCast(job, to: UInt.self)
+    }
+
     /// The active scope's reading of `clock` for the runtime's `swift_get_time`: the loop's
     /// continuous time for `CLOCK_BOOTTIME` (`ContinuousClock`), its uptime for `CLOCK_MONOTONIC`
     /// (`SuspendingClock`); `nil` for another clock or when no scope is active.

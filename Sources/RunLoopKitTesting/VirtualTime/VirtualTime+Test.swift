@@ -29,7 +29,8 @@ extension VirtualTime {
     ///   lists what waits (Go's `synctest`). With `RunLoop.Autojump.after(_:)` input gets that
     ///   long to come first; with `RunLoop.Autojump.off` the loop waits for it.
     /// - **Leaks**: when the task has ended, timers, sleepers and timeouts left in any mode throw
-    ///   ``VirtualTimeError/Kind/leaked`` with where they were made (`checkingLeaks`).
+    ///   ``VirtualTimeError/Kind/leaked`` with where they were made (`checkingLeaks`). A cancelled
+    ///   sleep is none of them: the timeout that lost a race is gone when its task resumes.
     /// - **Watchdog**: after `timeLimit` of real time the run stops with
     ///   ``VirtualTimeError/Kind/watchdog``; if the loop's thread is stuck in a callout and cannot
     ///   stop, the program stops with a message after a second `timeLimit` (ten seconds at least).

@@ -19,6 +19,9 @@ import Synchronization
 /// `SuspendingClock().sleep(for:)` — becomes a one-shot timer of the loop in its common modes,
 /// at the loop's uptime now plus the time left: sleepers resume in deadline order, equal
 /// deadlines in the order they slept (C-T3). Both runtime clocks map to the loop's uptime.
+/// A cancelled sleep leaves nothing: its timer is gone by the time its task resumes with
+/// `CancellationError`, whether it was cancelled on the loop's thread or another, so a timeout
+/// that lost its race is neither waited for nor reported as a leak.
 ///
 /// The runtime's clocks read virtual time in a scope: this library's C part (CVirtualClockReads)
 /// defines the process's `clock_gettime`, and while a scope is active, the runtime's
@@ -121,17 +124,49 @@ public enum VirtualTime {
     }
 }
 
+/// A runtime sleep of a scope that has neither fired nor been cancelled: the runtime's wake-up job
+/// for it, and the timer that queues that job. `timer` and `isOver` are touched on the loop's
+/// thread only.
+private final class RuntimeSleep: @unchecked Sendable {
+    /// The job the runtime made to end the sleep: it resumes the sleeping task when the sleep is
+    /// still on, and frees the sleep's state when a cancellation has resumed the task already.
+    let wakeUp: UnownedJob
+    var timer: Timer?
+    /// Whether the wake-up job has been queued: a timer not yet made is not made.
+    var isOver = false
+
+    init(wakeUp: UnownedJob) {
+        self.wakeUp = wakeUp
+    }
+}
+
 /// The executor of one ``VirtualTime`` scope: the runtime's global jobs go to its loop, and the
 /// sleeps of tasks running on it become timers of the loop.
 ///
 /// A job of the scope runs on the loop with the scope as its thread's task executor, so the
 /// runtime's sleeps (`Task.sleep`, the clocks' `sleep`) find it as their scheduling executor and
 /// call ``enqueue(_:after:tolerance:clock:)`` or ``enqueue(_:at:tolerance:clock:)``.
+///
+/// A cancelled sleep leaves nothing: the runtime resumes a task sleeping on the scope either
+/// through the sleep's wake-up job, which the scope holds until the sleep's timer fires, or — when
+/// the task is cancelled — at once, with `CancellationError`, by queuing the task's own job on the
+/// executor it slept on. So a job of a task whose sleep is still listed means the sleep was
+/// cancelled: its timer is invalidated before the task resumes, and the wake-up job runs then,
+/// finds the sleep cancelled and frees it. One case escapes: a cancellation on another thread
+/// between the runtime publishing the sleep and the task suspending resumes the task in place,
+/// queuing no job. The sleep then stays listed until the task's next job comes (its state is
+/// cancelled by then, so ending it is safe), a later sleep listed at its address replaces it,
+/// or its timer fires. Ending it sooner would need the runtime's private sleep state: before the
+/// cancellation handler has run, the wake-up job would end the sleep early, as if it finished.
 final class VirtualTimeScope: TaskExecutor {
     let handle: RunLoop.Handle
     /// What the time left until a deadline of the runtime's clocks is rounded up to a multiple of.
     private let resolution: Duration
-    /// Sleeps whose timer has not fired yet.
+    /// The runtime's sleeps of the scope whose timer has not fired, by the address of the task
+    /// that sleeps (a task's job has the task's address).
+    private let sleeps = Mutex<[UInt: RuntimeSleep]>([:])
+    /// How many sleeps have been listed and their wake-up job not queued yet, read without a lock:
+    /// a cancelled sleep counts until its wake-up job is queued, on the loop's thread.
     private let waitingSleeps = Atomic<Int>(0)
 
     init(handle: RunLoop.Handle, resolution: Duration) {
@@ -139,8 +174,14 @@ final class VirtualTimeScope: TaskExecutor {
         self.resolution = resolution
     }
 
-    /// Queues `job` on the loop (rule C-X1), to run with the scope as its task executor.
+    /// Queues `job` on the loop (rule C-X1), to run with the scope as its task executor. A job of a
+    /// task whose sleep is listed resumes it from a cancellation: the sleep ends first, at once on
+    /// the loop's thread and, from another, by a message the loop handles before it takes the jobs
+    /// queued after it (`RunLoop.Handle`'s sleepers do the same), so the task never sees its timer.
     func enqueue(_ job: UnownedJob) {
+        if waitingSleeps.load(ordering: .acquiring) > 0, let sleep = take(RuntimeHook.address(of: job)) {
+            handle.withLoopSoon { _ in self.end(sleep) }
+        }
         handle.enqueueGlobalJob(job, taskExecutor: self)
     }
 
@@ -148,20 +189,60 @@ final class VirtualTimeScope: TaskExecutor {
         enqueue(UnownedJob(job))
     }
 
-    /// Queues `job` on the loop when `delay` of its uptime has passed: a one-shot timer in its
-    /// common modes, added at once on the loop's thread and at its next pass from another.
+    /// Lists `job`, the wake-up job of a sleep of the running task, and queues it on the loop when
+    /// `delay` of its uptime has passed: a one-shot timer in its common modes, added at once on
+    /// the loop's thread and at its next pass from another.
     private func enqueue(_ job: UnownedJob, after delay: Duration) {
-        waitingSleeps.add(1, ordering: .relaxed)
         let deadline = handle.timeSource.now(.uptime) + delay
-        let schedule: @Sendable (RunLoop) -> Void = { loop in
+        let sleep = RuntimeSleep(wakeUp: job)
+        // The runtime sleeps in a task; without one, the sleep's own address is a key no job has.
+        let key = RuntimeHook.currentTaskAddress ?? UInt(bitPattern: Unmanaged.passUnretained(sleep).toOpaque())
+        let stale = sleeps.withLock { sleeps in
+            waitingSleeps.add(1, ordering: .releasing)
+            return sleeps.updateValue(sleep, forKey: key)
+        }
+        handle.withLoopSoon { loop in
+            // A sleep listed for a task that runs again without its job having come here was
+            // resumed elsewhere, by its cancellation: it ends now.
+            if let stale { self.end(stale) }
+            guard !sleep.isOver else { return }
             let timer = Timer(fireAt: deadline, interval: .zero, repeats: false) { _ in
-                self.enqueue(job)
-                self.waitingSleeps.subtract(1, ordering: .relaxed)
+                sleep.timer = nil
+                guard self.take(key, ifItIs: sleep) != nil else { return }
+                self.queueWakeUp(of: sleep)
             }
             timer.isSleeper = true
             loop.add(timer, forMode: .common)
+            sleep.timer = timer
         }
-        handle.withLoopSoon(schedule)
+    }
+
+    /// Removes the sleep listed under `key` (only if it is `expected`, when given) and returns it.
+    private func take(_ key: UInt, ifItIs expected: RuntimeSleep? = nil) -> RuntimeSleep? {
+        sleeps.withLock { sleeps in
+            guard let sleep = sleeps[key], expected.map({ $0 === sleep }) ?? true else { return nil }
+            sleeps[key] = nil
+            // A burst of sleeps leaves no table behind.
+            if sleeps.isEmpty && sleeps.capacity > 64 { sleeps = [:] }
+            return sleep
+        }
+    }
+
+    /// Ends a cancelled sleep, taken from the list, on the loop's thread: its timer goes, and the
+    /// runtime's wake-up job runs, which finds the sleep cancelled and frees it.
+    private func end(_ sleep: RuntimeSleep) {
+        guard !sleep.isOver else { return }
+        sleep.timer?.invalidate()
+        sleep.timer = nil
+        queueWakeUp(of: sleep)
+    }
+
+    /// Queues the wake-up job of `sleep`, taken from the list, on the loop's thread; the sleep no
+    /// longer waits.
+    private func queueWakeUp(of sleep: RuntimeSleep) {
+        sleep.isOver = true
+        handle.enqueueGlobalJob(sleep.wakeUp, taskExecutor: self)
+        waitingSleeps.subtract(1, ordering: .releasing)
     }
 
     /// Whether a job of the scope is queued, a sleep of it waits, a task sleeps on `loop`'s own
