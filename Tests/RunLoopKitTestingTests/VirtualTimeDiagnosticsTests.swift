@@ -95,6 +95,15 @@ struct VirtualTimeDiagnosticsTests {
         #expect(!errors.contains("differed:"), "\(errors)")
     }
 
+    @Test("Leaks: a runtime sleep left behind names no line of the library, and says the runtime gives none")
+    func runtimeSleepLeakNamesNoLibraryLine() async {
+        let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+            reportAndExit(try childRuntimeSleepLeak())
+        }
+        let errors = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(!errors.contains("differed:"), "\(errors)")
+    }
+
     @Test("Leaks: a test that leaves nothing behind passes")
     func noLeakNoError() async {
         let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
@@ -203,6 +212,28 @@ private func childLeaksAreListed() throws -> String? {
                 [
                     "sleeper due at 10.000s made at \(file):\(sleepLine) in default",
                     "timer due at 60.000s made at \(file):\(timerLine) in default",
+                ])
+    }
+}
+
+/// The child of ``VirtualTimeDiagnosticsTests/runtimeSleepLeakNamesNoLibraryLine()``: what
+/// differed, or `nil`. A `Task.sleep` and a `SuspendingClock` sleep are left waiting.
+private func childRuntimeSleepLeak() throws -> String? {
+    let (loop, _) = makeVirtualLoop()
+    do {
+        try VirtualTime.test(on: loop) {
+            Task { try await Task.sleep(for: .seconds(10)) }
+            Task { try await SuspendingClock().sleep(for: .seconds(20)) }
+        }
+        return "no error"
+    } catch let error as VirtualTimeError {
+        return mismatch(error.kind, .leaked) ?? mismatch(error.registrations.map(\.site), [nil, nil])
+            ?? mismatch(error.description.contains("RunLoopKitTesting/"), false)
+            ?? mismatch(
+                error.registrations.map(\.description),
+                [
+                    "sleeper \"ContinuousClock sleep (the runtime gives no call site)\" due at 10.000s in default",
+                    "sleeper \"SuspendingClock sleep (the runtime gives no call site)\" due at 20.000s in default",
                 ])
     }
 }

@@ -82,6 +82,19 @@ struct VirtualTimeTests {
         #expect(error?.message.contains("RunLoop(timeSource: .virtual(VirtualClock()))") == true)
     }
 
+    @Test("VirtualTime.test on a loop whose clock is not virtual throws before it queues the body")
+    func testOnARealLoopQueuesNothing() throws {
+        let loop = RunLoop()
+        let ran = Transcript()
+        let error = #expect(throws: VirtualTimeError.self) {
+            try VirtualTime.test(on: loop) { ran.append("body") }
+        }
+        #expect(error?.kind == .notVirtual)
+        #expect(!loop.handle.hasPendingJobs)
+        loop.run(mode: .default, until: .zero)  // one pass, without waiting: a queued body would run
+        #expect(ran.entries.isEmpty)
+    }
+
     @Test("A scope inside a scope stops the program")
     func nestedScopeStops() async {
         await #expect(processExitsWith: .failure) {

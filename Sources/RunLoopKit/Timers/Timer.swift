@@ -341,6 +341,14 @@ public final class Timer {
         extras.creationLine = line
     }
 
+    /// Forgets where the timer was made: a timer made for a caller whose site is not known (a
+    /// runtime sleep in RunLoopKitTesting's virtual-time scope), which would otherwise name the
+    /// line that made it on the caller's behalf.
+    package func forgetCreationSite() {
+        extras?.creationFile = nil
+        extras?.creationLine = 0
+    }
+
     /// Whether the timer is a sleep's one-shot timer rather than a plain timer. A flag, not a field
     /// of `extras`: every sleep marks its timer, and would otherwise allocate them.
     package var isSleeper: Bool {

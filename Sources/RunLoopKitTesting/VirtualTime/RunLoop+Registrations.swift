@@ -25,9 +25,12 @@ extension RunLoop {
         public let mode: Mode
         /// When it fires next (timers, sleepers, a timeout set's first timeout); `nil` for sources.
         public let fireDate: Instant?
-        /// A timer's metrics name, a sleep's clock, a timeout set's count, a descriptor's number.
+        /// A timer's metrics name, a runtime sleep's clock (`ContinuousClock sleep (the runtime
+        /// gives no call site)`), a timeout set's count, a descriptor's number.
         public let name: String?
-        /// Where the timer or sleep was made, when known (``CreationSite``).
+        /// Where the timer or sleep was made, when known (``CreationSite``). A runtime sleep inside
+        /// ``VirtualTime`` (`Task.sleep`, the runtime clocks' `sleep`) has none: the runtime does
+        /// not say where it was called, and its name says so.
         public let site: CreationSite?
 
         /// A memberwise registration.

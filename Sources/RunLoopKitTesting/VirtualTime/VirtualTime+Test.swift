@@ -30,12 +30,16 @@ extension VirtualTime {
     ///   long to come first; with `RunLoop.Autojump.off` the loop waits for it.
     /// - **Leaks**: when the task has ended, timers, sleepers and timeouts left in any mode throw
     ///   ``VirtualTimeError/Kind/leaked`` with where they were made (`checkingLeaks`). A cancelled
-    ///   sleep is none of them: the timeout that lost a race is gone when its task resumes.
+    ///   sleep is none of them: the timeout that lost a race is gone when its task resumes. A
+    ///   runtime sleep left waiting (`Task.sleep`, `ContinuousClock().sleep`) is named by its clock
+    ///   and has no site: the runtime does not say where it was called.
     /// - **Watchdog**: after `timeLimit` of real time the run stops with
     ///   ``VirtualTimeError/Kind/watchdog``; if the loop's thread is stuck in a callout and cannot
     ///   stop, the program stops with a message after a second `timeLimit` (ten seconds at least).
     /// - **Runtime**: a runtime the scope cannot take over throws as
-    ///   ``run(on:resolution:runawayJobLimit:_:)`` does, before the task starts.
+    ///   ``run(on:resolution:runawayJobLimit:_:)`` does, before the task starts; so does a loop
+    ///   whose clock is not a `VirtualClock` (``VirtualTimeError/Kind/notVirtual``): the body is
+    ///   never queued, on that loop or elsewhere.
     ///
     /// Runs the loop's default mode. Call it on the loop's thread.
     ///

@@ -190,9 +190,10 @@ final class VirtualTimeScope: TaskExecutor {
     }
 
     /// Lists `job`, the wake-up job of a sleep of the running task, and queues it on the loop when
-    /// `delay` of its uptime has passed: a one-shot timer in its common modes, added at once on
-    /// the loop's thread and at its next pass from another.
-    private func enqueue(_ job: UnownedJob, after delay: Duration) {
+    /// `delay` of its uptime has passed: a one-shot timer in its common modes named `name`, added
+    /// at once on the loop's thread and at its next pass from another. The runtime gives no call
+    /// site, so the timer names none (it would be this file's).
+    private func enqueue(_ job: UnownedJob, after delay: Duration, name: String) {
         let deadline = handle.timeSource.now(.uptime) + delay
         let sleep = RuntimeSleep(wakeUp: job)
         // The runtime sleeps in a task; without one, the sleep's own address is a key no job has.
@@ -212,6 +213,8 @@ final class VirtualTimeScope: TaskExecutor {
                 self.queueWakeUp(of: sleep)
             }
             timer.isSleeper = true
+            timer.forgetCreationSite()
+            timer.metricsName = name
             loop.add(timer, forMode: .common)
             sleep.timer = timer
         }
@@ -300,7 +303,7 @@ final class VirtualTimeScope: TaskExecutor {
 extension VirtualTimeScope: SchedulingExecutor {
     /// Queues `job` on the loop after `delay` of its virtual uptime, whatever `clock` is.
     func enqueue<C: Clock>(_ job: consuming ExecutorJob, after delay: C.Duration, tolerance: C.Duration?, clock: C) {
-        enqueue(UnownedJob(job), after: Self.duration(delay, of: clock))
+        enqueue(UnownedJob(job), after: Self.duration(delay, of: clock), name: Self.sleepName(on: clock))
     }
 
     /// Queues `job` on the loop when the time left until `instant` of `clock` has passed on its
@@ -313,7 +316,15 @@ extension VirtualTimeScope: SchedulingExecutor {
             let whole = left - left % step
             delay = .nanoseconds(whole == left ? left : whole + min(step, Int64.max - whole))
         }
-        enqueue(UnownedJob(job), after: delay)
+        enqueue(UnownedJob(job), after: delay, name: Self.sleepName(on: clock))
+    }
+
+    /// What a registration, a leak or a deadlock calls a runtime sleep on `clock`: string literals,
+    /// so that a sleep allocates no name.
+    private static func sleepName<C: Clock>(on clock: C) -> String {
+        if clock is ContinuousClock { return "ContinuousClock sleep (the runtime gives no call site)" }
+        if clock is SuspendingClock { return "SuspendingClock sleep (the runtime gives no call site)" }
+        return "runtime sleep (the runtime gives no call site)"
     }
 
     /// `duration` of `clock` as a `Duration`; the program stops for a clock whose durations are not.
