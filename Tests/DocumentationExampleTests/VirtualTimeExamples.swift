@@ -54,6 +54,49 @@ private func cancelledTimeoutExample() throws -> (String, Instant) {
     return (winner, loop.now)
 }
 
+/// ``VirtualTime/isActive``'s example: whether the test's task saw the scope and ran on its loop.
+private func scopeQueryExample() throws -> Bool {
+    let loop = RunLoop(timeSource: .virtual(VirtualClock()))
+    let onTheLoop = try VirtualTime.test(on: loop) {
+        VirtualTime.isActive && VirtualTime.activeLoop?.isOnLoopThread == true
+    }
+    // onTheLoop == true; after the test, VirtualTime.isActive == false
+    return onTheLoop && !VirtualTime.isActive
+}
+
+/// Runs `work` on a dispatch queue; inside a scope the loop waits for it.
+func runOutside(_ work: @escaping @Sendable () -> Void) {
+    let declared = VirtualTime.activeLoop?.beginExternalWork()
+    DispatchQueue.global().async {
+        work()  // hands its result to the loop: resumes a continuation, posts a block
+        declared?.finish()
+    }
+}
+
+/// ``runOutside(_:)`` racing a 30 s timeout in a test: the outside work wins, at the virtual instant
+/// the test started.
+private func runOutsideExample() throws -> (Int, Instant) {
+    let loop = RunLoop(timeSource: .virtual(VirtualClock()))
+    let handle = loop.handle
+    let first = try VirtualTime.test(on: loop) {
+        try await withThrowingTaskGroup(of: Int.self) { group in
+            group.addTask {
+                await withCheckedContinuation { continuation in
+                    runOutside { continuation.resume(returning: 42) }
+                }
+            }
+            group.addTask {
+                try await handle.sleep(for: .seconds(30))
+                return -1
+            }
+            let first = try await group.next() ?? 0
+            group.cancelAll()
+            return first
+        }
+    }
+    return (first, loop.now)
+}
+
 @Suite("The Testing Time article's exit tests")
 struct VirtualTimeArticleExamples {
     @Test func anHourPassesAtOnce() async {
@@ -66,6 +109,20 @@ struct VirtualTimeArticleExamples {
         await #expect(processExitsWith: .success) {
             let (winner, now) = try cancelledTimeoutExample()
             exit(winner == "work" && now == Instant.zero + .seconds(1) ? 0 : 1)
+        }
+    }
+
+    @Test func theScopeCanBeAskedFor() async {
+        await #expect(processExitsWith: .success) {
+            let before = !VirtualTime.isActive && VirtualTime.activeLoop == nil
+            exit(try before && scopeQueryExample() ? 0 : 1)
+        }
+    }
+
+    @Test func workRunOutsideIsWaitedFor() async {
+        await #expect(processExitsWith: .success) {
+            let (first, now) = try runOutsideExample()
+            exit(first == 42 && now == .zero ? 0 : 1)
         }
     }
 }

@@ -95,6 +95,15 @@ struct VirtualTimeTests {
         #expect(ran.entries.isEmpty)
     }
 
+    @Test(
+        "VirtualTime.isActive and activeLoop: the scope's loop in its tasks and on other threads, nothing before or after"
+    )
+    func scopeQuery() async {
+        await #expect(processExitsWith: .success) {
+            exit(try scopeQueries() == expectedScopeQueries ? 0 : 1)
+        }
+    }
+
     @Test("A scope inside a scope stops the program")
     func nestedScopeStops() async {
         await #expect(processExitsWith: .failure) {
@@ -117,6 +126,49 @@ struct VirtualTimeTests {
             exit(try scopeReplacesAndRestoresHook() && sleepChain(inScope: false).isEmpty ? 0 : 1)
         }
     }
+}
+
+/// What ``scopeQueries()`` sees: whether a scope is active, and whether the caller runs on its loop.
+private let expectedScopeQueries = [
+    "before: inactive", "test's task: on the loop", "thread: active, off the loop", "timer: on the loop",
+    "between: inactive", "run's body: on the loop", "run's task: on the loop", "after: inactive",
+]
+
+/// ``VirtualTime/isActive`` and ``VirtualTime/activeLoop`` asked before, in and after a
+/// `VirtualTime.test` and a `VirtualTime.run`, from their tasks, a thread and a timer's callout.
+private func scopeQueries() throws -> [String] {
+    let (loop, _) = makeVirtualLoop()
+    let handle = loop.handle
+    let seen = Transcript()
+    let ask: @Sendable (String) -> Void = { place in
+        guard VirtualTime.isActive, let active = VirtualTime.activeLoop else {
+            return seen.append("\(place): \(VirtualTime.activeLoop == nil ? "inactive" : "loop without scope")")
+        }
+        let position = active.isOnLoopThread ? "on the loop" : "active, off the loop"
+        seen.append("\(place): \(active.isHandle(ofSameLoopAs: handle) ? position : "another loop")")
+    }
+    ask("before")
+    try VirtualTime.test(on: loop) {
+        ask("test's task")
+        await withCheckedContinuation { continuation in
+            let work = handle.beginExternalWork()
+            spawnThread {
+                ask("thread")
+                continuation.resume()
+                work.finish()
+            }
+        }
+        try await handle.sleep(for: .seconds(1))
+    }
+    loop.add(Timer(fireAt: ms(1_500), interval: .zero, repeats: false) { _ in ask("timer") }, forMode: .default)
+    try VirtualTime.run(on: loop) { try loop.advance(by: .seconds(1)) }
+    ask("between")
+    try VirtualTime.run(on: loop) {
+        ask("run's body")
+        Task { ask("run's task") }
+    }
+    ask("after")
+    return seen.entries
 }
 
 /// The virtual times, since the start of the run, at which `sleepChain(inScope: true)` records.

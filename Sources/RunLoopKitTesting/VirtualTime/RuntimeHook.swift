@@ -140,6 +140,11 @@ enum RuntimeHook {
         active.withLock { $0?.handle.isHandle(ofSameLoopAs: handle) == true ? $0 : nil }
     }
 
+    /// The loop of the active scope, if a scope is active.
+    static var activeHandle: RunLoop.Handle? {
+        active.withLock { $0?.handle }
+    }
+
     /// The address of the running task, or `nil` outside a task. A task is its own job, so this is
     /// also the address of every job that resumes it. `UnsafeCurrentTask` holds the task's
     /// reference and nothing else (Swift 6.3, the toolchain the hook is installed with).

@@ -122,6 +122,44 @@ public enum VirtualTime {
         }
         return try result.get()
     }
+
+    /// Whether a virtual-time scope is active in the process — from ``run(on:resolution:runawayJobLimit:_:)``,
+    /// ``test(on:timeLimit:checkingLeaks:resolution:_:)``, the `.virtualTime` trait or XCTest's
+    /// `runWithVirtualTime` — on any thread. While one is, the runtime's global executor is the
+    /// scope's loop, and `ContinuousClock.now` and `SuspendingClock.now` read its virtual time.
+    /// Test helpers ask it to tell a scope from real time: code that waits on another thread
+    /// declares that work to the loop (``activeLoop``), a check of real elapsed time is skipped.
+    ///
+    /// ```swift
+    /// let loop = RunLoop(timeSource: .virtual(VirtualClock()))
+    /// let onTheLoop = try VirtualTime.test(on: loop) {
+    ///     VirtualTime.isActive && VirtualTime.activeLoop?.isOnLoopThread == true
+    /// }
+    /// // onTheLoop == true; after the test, VirtualTime.isActive == false
+    /// ```
+    public static var isActive: Bool {
+        RuntimeHook.activeHandle != nil
+    }
+
+    /// The handle of the active scope's loop, from any thread; `nil` when no scope is active
+    /// (``isActive``). `VirtualTime.activeLoop?.isOnLoopThread == true` says the caller runs on
+    /// the scope's loop: a task of the scope, a timer's or a source's callout. A helper that hands
+    /// work to another thread declares it with the handle's `beginExternalWork()`, so the scope
+    /// neither jumps nor reports a deadlock while it runs:
+    ///
+    /// ```swift
+    /// /// Runs `work` on a dispatch queue; inside a scope the loop waits for it.
+    /// func runOutside(_ work: @escaping @Sendable () -> Void) {
+    ///     let declared = VirtualTime.activeLoop?.beginExternalWork()
+    ///     DispatchQueue.global().async {
+    ///         work()  // hands its result to the loop: resumes a continuation, posts a block
+    ///         declared?.finish()
+    ///     }
+    /// }
+    /// ```
+    public static var activeLoop: RunLoop.Handle? {
+        RuntimeHook.activeHandle
+    }
 }
 
 /// A runtime sleep of a scope that has neither fired nor been cancelled: the runtime's wake-up job
