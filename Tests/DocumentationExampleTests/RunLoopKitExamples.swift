@@ -75,6 +75,14 @@ private func timerExample() {
     timer.invalidate()
 }
 
+private func backgroundTimerExample() {
+    let heartbeat = Timer.scheduledTimer(withInterval: .seconds(1), repeats: true) { _ in
+        print("still here")
+    }
+    heartbeat.isBackground = true
+    heartbeat.invalidate()
+}
+
 private func moveExample() {
     let loop = RunLoop.current
     let timer = Timer(fireAt: loop.now + .seconds(1), interval: .seconds(1), repeats: true) { _ in print("tick") }

@@ -97,6 +97,20 @@ private func runOutsideExample() throws -> (Int, Instant) {
     return (first, loop.now)
 }
 
+/// The article's test beside a background heartbeat: how many beats it saw.
+private func backgroundHeartbeatExample() throws -> Int {
+    let loop = RunLoop(timeSource: .virtual(VirtualClock()))
+    var beats = 0
+    let heartbeat = Timer.scheduledTimer(withInterval: .seconds(1), repeats: true, on: loop) { _ in beats += 1 }
+    heartbeat.isBackground = true
+    try VirtualTime.test(on: loop) {
+        try await Task.sleep(for: .seconds(10))  // ten beats meanwhile
+    }
+    // passes: the heartbeat left running is no leak
+    heartbeat.invalidate()
+    return beats
+}
+
 @Suite("The Testing Time article's exit tests")
 struct VirtualTimeArticleExamples {
     @Test func anHourPassesAtOnce() async {
@@ -109,6 +123,12 @@ struct VirtualTimeArticleExamples {
         await #expect(processExitsWith: .success) {
             let (winner, now) = try cancelledTimeoutExample()
             exit(winner == "work" && now == Instant.zero + .seconds(1) ? 0 : 1)
+        }
+    }
+
+    @Test func aBackgroundHeartbeatIsNoLeak() async {
+        await #expect(processExitsWith: .success) {
+            exit(try backgroundHeartbeatExample() == 10 ? 0 : 1)
         }
     }
 

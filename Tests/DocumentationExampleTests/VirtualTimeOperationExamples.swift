@@ -20,6 +20,18 @@ struct VirtualTimeOperationExamples {
         #expect(fires == [1, 2, 3, 63].map { Instant.zero + .seconds($0) })
     }
 
+    @Test func backgroundHeartbeatLetsTheModeBeIdle() throws {
+        let loop = RunLoop(timeSource: .virtual(VirtualClock()))
+        var beats = 0
+        let heartbeat = Timer.scheduledTimer(withInterval: .seconds(1), repeats: true, on: loop) { _ in beats += 1 }
+        heartbeat.isBackground = true
+        var done = false
+        Timer.scheduledTimer(withInterval: .milliseconds(5_500), repeats: false, on: loop) { _ in done = true }
+        try loop.runUntilIdle()  // idle at 5.5 s, after five beats
+        heartbeat.invalidate()
+        #expect(beats == 5 && done && loop.now == Instant.zero + .milliseconds(5_500))
+    }
+
     @Test func countSleepers() throws {
         let loop = RunLoop(timeSource: .virtual(VirtualClock()))
         let handle = loop.handle

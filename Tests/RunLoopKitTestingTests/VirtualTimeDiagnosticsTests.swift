@@ -104,6 +104,24 @@ struct VirtualTimeDiagnosticsTests {
         #expect(!errors.contains("differed:"), "\(errors)")
     }
 
+    @Test("A background heartbeat beats while the test's task sleeps, and is no leak when the test ends")
+    func backgroundHeartbeatIsNoLeak() async {
+        let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+            reportAndExit(try childBackgroundHeartbeatIsNoLeak())
+        }
+        let errors = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(!errors.contains("differed:"), "\(errors)")
+    }
+
+    @Test("Deadlock: a task awaiting a stream while only a background heartbeat is scheduled fails at once")
+    func deadlockBesideABackgroundHeartbeat() async {
+        let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+            reportAndExit(try childDeadlockBesideABackgroundHeartbeat())
+        }
+        let errors = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(!errors.contains("differed:"), "\(errors)")
+    }
+
     @Test("Leaks: a test that leaves nothing behind passes")
     func noLeakNoError() async {
         let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
@@ -235,6 +253,44 @@ private func childRuntimeSleepLeak() throws -> String? {
                     "sleeper \"ContinuousClock sleep (the runtime gives no call site)\" due at 10.000s in default",
                     "sleeper \"SuspendingClock sleep (the runtime gives no call site)\" due at 20.000s in default",
                 ])
+    }
+}
+
+/// A 1 Hz heartbeat on `loop` marked as a background timer, counting its beats in `beats`.
+private func backgroundHeartbeat(on loop: RunLoop, counting beats: Transcript) -> Timer {
+    let heartbeat = Timer(fireAt: ms(1_000), interval: .seconds(1), repeats: true) { _ in beats.append("beat") }
+    heartbeat.isBackground = true
+    loop.add(heartbeat, forMode: .default)
+    return heartbeat
+}
+
+/// The child of ``VirtualTimeDiagnosticsTests/backgroundHeartbeatIsNoLeak()``: what differed, or
+/// `nil`. Without the mark the heartbeat is a leak.
+private func childBackgroundHeartbeatIsNoLeak() throws -> String? {
+    let (loop, _) = makeVirtualLoop()
+    let beats = Transcript()
+    let heartbeat = backgroundHeartbeat(on: loop, counting: beats)
+    defer { heartbeat.invalidate() }
+    try VirtualTime.test(on: loop) { try await Task.sleep(for: .seconds(10)) }
+    return mismatch(beats.entries.count, 10) ?? mismatch(loop.now, ms(10_000))
+}
+
+/// The child of ``VirtualTimeDiagnosticsTests/deadlockBesideABackgroundHeartbeat()``: what
+/// differed, or `nil`. Without the mark the heartbeat moves time forever, until the watchdog.
+private func childDeadlockBesideABackgroundHeartbeat() throws -> String? {
+    let (loop, _) = makeVirtualLoop()
+    let beats = Transcript()
+    let heartbeat = backgroundHeartbeat(on: loop, counting: beats)
+    defer { heartbeat.invalidate() }
+    let (stream, _) = AsyncStream.makeStream(of: Int.self)
+    do {
+        try VirtualTime.test(on: loop, timeLimit: .seconds(5)) { for await _ in stream {} }
+        return "no error"
+    } catch let error as VirtualTimeError {
+        let listed = "background timer due at 1.000s made at RunLoopKitTestingTests/VirtualTimeDiagnosticsTests.swift:"
+        return mismatch(error.kind, .deadlock) ?? mismatch(error.instant, .zero) ?? mismatch(beats.entries, [])
+            ?? mismatch(error.registrations.map(\.isBackground), [true])
+            ?? mismatch(error.registrations.first?.description.hasPrefix(listed), true)
     }
 }
 

@@ -113,6 +113,30 @@ struct VirtualTimeOperationsTests {
         beat.invalidate()
     }
 
+    @Test("runUntilIdle(): a background heartbeat fires on the way and does not keep the mode from idle")
+    func runUntilIdleIgnoresABackgroundHeartbeat() throws {
+        let (loop, _) = makeVirtualLoop()
+        let log = Transcript()
+        let heartbeat = Timer(fireAt: ms(1_000), interval: .seconds(1), repeats: true) { _ in
+            log.append("beat at \(loop.now.milliseconds)")
+        }
+        heartbeat.isBackground = true
+        loop.add(heartbeat, forMode: .default)
+        oneShot("done", at: 5_500, on: loop, into: log)
+        try loop.runUntilIdle(limit: 100)  // without the mark: notIdle after 100 deadlines
+        #expect(
+            log.entries == [
+                "beat at 1000", "beat at 2000", "beat at 3000", "beat at 4000", "beat at 5000", "done at 5500",
+            ])
+        #expect(loop.now == ms(5_500))
+        let left = loop.registrations(inMode: .default)
+        #expect(left.map(\.isBackground) == [true])
+        #expect(left.first?.description.hasPrefix("background timer due at 6.000s made at ") == true)
+        try loop.runUntilIdle()  // only the heartbeat is left: idle at once, time stands still
+        #expect(loop.now == ms(5_500))
+        heartbeat.invalidate()
+    }
+
     @Test("jump(by:): each timer fires at most once, as after a system sleep; missed slots are skipped")
     func jumpFiresEachTimerOnce() throws {
         let (loop, _) = makeVirtualLoop()

@@ -31,6 +31,17 @@ extension RunLoop {
         return count
     }
 
+    /// How many of the plain timers of `mode` are background timers (``Timer/isBackground``);
+    /// allocates nothing.
+    package func backgroundTimerCount(inMode mode: Mode) -> Int {
+        guard let state = existingModeState(for: mode) else { return 0 }
+        var count = 0
+        state.timers.forEachEntry { entry in
+            if entry.timer._withUnsafeGuaranteedRef({ $0.isBackground && !$0.isSleeper }) { count += 1 }
+        }
+        return count
+    }
+
     /// The timeout sets of `mode` with a timeout scheduled, in the order they were made: how many
     /// timeouts each holds, and the first deadline.
     package func scheduledTimeoutSets(inMode mode: Mode) -> [(count: Int, nextDeadline: Instant)] {

@@ -63,6 +63,8 @@ public final class Timer {
         static let commonItem = Flags(rawValue: 1 << 3)
         /// The one-shot timer of a sleeping task (``isSleeper``).
         static let sleeper = Flags(rawValue: 1 << 4)
+        /// A timer nothing waits for (``isBackground``).
+        static let background = Flags(rawValue: 1 << 5)
     }
 
     /// True while the timer's own callout runs (C-T4).
@@ -354,6 +356,27 @@ public final class Timer {
     package var isSleeper: Bool {
         get { flags.contains(.sleeper) }
         set { setFlag(.sleeper, newValue) }
+    }
+
+    /// Whether the timer is a background timer: one that nothing waits for, such as a heartbeat,
+    /// a metrics flush or a cache sweep, most often repeating. The loop fires it like any other
+    /// timer; only RunLoopKitTesting's checks on a `VirtualClock` read the mark. There its loop's
+    /// `runUntilIdle(inMode:limit:)` ends once only background timers are left (they fire on the
+    /// way), a virtual-time test's task that waits while only background timers are scheduled is
+    /// a deadlock, and a background timer left when the test ends is no leak. So a test whose only
+    /// other timer is a 1 Hz heartbeat ends instead of moving time forever. Mark only a timer no
+    /// task awaits: a task waiting for what it does would be reported as a deadlock. `false`
+    /// unless set; a flag, so the timer stays as small as it was.
+    ///
+    /// ```swift
+    /// let heartbeat = Timer.scheduledTimer(withInterval: .seconds(1), repeats: true) { _ in
+    ///     print("still here")
+    /// }
+    /// heartbeat.isBackground = true
+    /// ```
+    public var isBackground: Bool {
+        get { flags.contains(.background) }
+        set { setFlag(.background, newValue) }
     }
 
     /// Whether the timer has allocated its rarely used state (a repeating timer, a handle, user

@@ -32,19 +32,26 @@ extension RunLoop {
         /// ``VirtualTime`` (`Task.sleep`, the runtime clocks' `sleep`) has none: the runtime does
         /// not say where it was called, and its name says so.
         public let site: CreationSite?
+        /// Whether it is a background timer (`Timer`'s `isBackground`), which the idle, deadlock
+        /// and leak checks of virtual time ignore.
+        public let isBackground: Bool
 
         /// A memberwise registration.
-        init(kind: Kind, mode: Mode, fireDate: Instant?, name: String?, site: CreationSite?) {
+        init(
+            kind: Kind, mode: Mode, fireDate: Instant?, name: String?, site: CreationSite?, isBackground: Bool = false
+        ) {
             self.kind = kind
             self.mode = mode
             self.fireDate = fireDate
             self.name = name
             self.site = site
+            self.isBackground = isBackground
         }
 
-        /// `sleeper "ticks" due at 1.5 s made at Module/File.swift:12 in default`, with the parts known.
+        /// `sleeper "ticks" due at 1.5 s made at Module/File.swift:12 in default`, with the parts
+        /// known; a background timer's starts with `background timer`.
         public var description: String {
-            var text = "\(kind)"
+            var text = isBackground ? "background \(kind)" : "\(kind)"
             if let name { text += " \"\(name)\"" }
             if let fireDate { text += " due at \(fireDate)" }
             if let site { text += " made at \(site)" }
@@ -58,7 +65,7 @@ extension RunLoop {
         var result = timersInFiringOrder(inMode: mode).map { timer, fireDate in
             Registration(
                 kind: timer.isSleeper ? .sleeper : .timer, mode: mode, fireDate: fireDate, name: timer.metricsName,
-                site: CreationSite(of: timer))
+                site: CreationSite(of: timer), isBackground: timer.isBackground && !timer.isSleeper)
         }
         for set in scheduledTimeoutSets(inMode: mode) {
             result.append(
@@ -86,6 +93,13 @@ extension RunLoop {
         case .source: sourceCount(inMode: mode)
         case .descriptorSource: watchedDescriptors(inMode: mode).count
         }
+    }
+
+    /// Whether `mode` holds something a test may wait for: a sleeper, a scheduled timeout or a
+    /// timer that is not a background timer (`Timer`'s `isBackground`).
+    func hasForegroundSchedule(inMode mode: Mode) -> Bool {
+        timerCount(inMode: mode, sleepers: true) > 0 || !scheduledTimeoutSets(inMode: mode).isEmpty
+            || timerCount(inMode: mode, sleepers: false) > backgroundTimerCount(inMode: mode)
     }
 
     /// Everything registered in every mode (a common item once per mode it is in).

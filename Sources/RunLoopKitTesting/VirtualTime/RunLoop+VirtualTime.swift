@@ -151,14 +151,15 @@ extension RunLoop {
 
     /// Runs `mode` until nothing is scheduled in it (kotlinx's `advanceUntilIdle`): time jumps from
     /// deadline to deadline, as in ``advance(to:inMode:)``, until no timer, sleeper or timeout is
-    /// left. Throws ``VirtualTimeError/Kind/notIdle`` after `limit` deadlines, listing what is still
-    /// scheduled (a repeating timer never lets a mode become idle).
+    /// left but background timers (`Timer`'s `isBackground`), which fire on the way. Throws
+    /// ``VirtualTimeError/Kind/notIdle`` after `limit` deadlines, listing what is still scheduled
+    /// (a repeating timer that is not a background timer never lets a mode become idle).
     @available(*, noasync)
     public func runUntilIdle(inMode mode: Mode = .default, limit: Int = 10_000) throws(VirtualTimeError) {
         let clock = try virtualClockForTesting("runUntilIdle(inMode:limit:)")
         try runCurrent(inMode: mode)
         var deadlines = 0
-        while let next = nextFireDate(forMode: mode) {
+        while let next = nextFireDate(forMode: mode), hasForegroundSchedule(inMode: mode) {
             guard deadlines < limit else {
                 throw VirtualTimeError(
                     kind: .notIdle, instant: now,

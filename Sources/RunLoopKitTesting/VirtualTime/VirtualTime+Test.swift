@@ -27,12 +27,15 @@ extension VirtualTime {
     /// - **Deadlock**: when the task waits while nothing is due, scheduled or running, no source
     ///   could deliver input and no outside work is under way, ``VirtualTimeError/Kind/deadlock``
     ///   lists what waits (Go's `synctest`). With `RunLoop.Autojump.after(_:)` input gets that
-    ///   long to come first; with `RunLoop.Autojump.off` the loop waits for it.
+    ///   long to come first; with `RunLoop.Autojump.off` the loop waits for it. Background timers
+    ///   (`Timer`'s `isBackground`) count as nothing scheduled: a heartbeat does not keep a stuck
+    ///   test moving time forever.
     /// - **Leaks**: when the task has ended, timers, sleepers and timeouts left in any mode throw
-    ///   ``VirtualTimeError/Kind/leaked`` with where they were made (`checkingLeaks`). A cancelled
-    ///   sleep is none of them: the timeout that lost a race is gone when its task resumes. A
-    ///   runtime sleep left waiting (`Task.sleep`, `ContinuousClock().sleep`) is named by its clock
-    ///   and has no site: the runtime does not say where it was called.
+    ///   ``VirtualTimeError/Kind/leaked`` with where they were made (`checkingLeaks`). Neither a
+    ///   background timer nor a cancelled sleep is one of them: the timeout that lost a race is
+    ///   gone when its task resumes. A runtime sleep left waiting (`Task.sleep`,
+    ///   `ContinuousClock().sleep`) is named by its clock and has no site: the runtime does not
+    ///   say where it was called.
     /// - **Watchdog**: after `timeLimit` of real time the run stops with
     ///   ``VirtualTimeError/Kind/watchdog``; if the loop's thread is stuck in a callout and cannot
     ///   stop, the program stops with a message after a second `timeLimit` (ten seconds at least).
@@ -150,7 +153,9 @@ extension VirtualTime {
             loop.run(mode: .default, until: .zero)
         }
         guard checkingLeaks, success == true else { return }
-        let left = loop.allRegistrations.filter { [.timer, .sleeper, .timeoutSet].contains($0.kind) }
+        let left = loop.allRegistrations.filter {
+            [.timer, .sleeper, .timeoutSet].contains($0.kind) && !$0.isBackground
+        }
         if !left.isEmpty {
             throw VirtualTimeError(
                 kind: .leaked, instant: loop.now,
@@ -163,7 +168,9 @@ extension VirtualTime {
 extension RunLoop {
     /// Moves on from a point where nothing is due in the default mode, as ``autojump`` says: jumps
     /// to the next deadline, or first waits for input that could come; throws a deadlock when there
-    /// is no deadline and nothing could ever come.
+    /// is no deadline and nothing could ever come. Background timers (`Timer`'s `isBackground`)
+    /// fire on the way to a deadline of something else, and are no deadline of their own: with
+    /// only them scheduled, the test's task waits on nothing that will come.
     fileprivate func moveOn(on clock: VirtualClock) throws(VirtualTimeError) {
         // Declared outside work (`RunLoop.Handle.beginExternalWork()`) holds time under every
         // autojump: its result comes in real time, and the wait ends when the work finishes.
@@ -171,7 +178,7 @@ extension RunLoop {
             _ = awaitInput(inMode: .default, forReal: VirtualTime.Watchdog.pollInterval)
             return
         }
-        let next = nextFireDate(forMode: .default)
+        let next = hasForegroundSchedule(inMode: .default) ? nextFireDate(forMode: .default) : nil
         let inputPossible = mayReceiveInput(inMode: .default)
         switch autojump {
         case .immediately:
