@@ -175,8 +175,10 @@ private func childCancelledFromAnotherThread() throws -> String? {
 /// The child of ``VirtualTimeCancellationTests/manyCancelledSleeps()``: what differed, or
 /// `nil`. `batches` times, `size` tasks each start a one-hour `Task.sleep`, are seen waiting, and
 /// are cancelled. Leaks are checked by `VirtualTime.test` itself. The resident memory after the
-/// tenth batch and at the end are within 5 % of each other: a cancelled sleep whose runtime state
-/// was never freed (its wake-up job never run) would add some 300 bytes each.
+/// tenth batch and at the end are within 20 % of each other: a cancelled sleep whose runtime state
+/// was never freed (its wake-up job never run) would add some 300 bytes each, 27 MB over the last
+/// 90 batches (the resident memory nearly doubles), while the process's own drift stays under 6 %
+/// beside a CPU hog (the runtime's threads and the allocator's caches).
 private func childManyCancelledSleeps(batches: Int, of size: Int) throws -> String? {
     let (loop, _) = makeVirtualLoop()
     let reader = LoopOnItsThread(loop: loop)
@@ -198,7 +200,7 @@ private func childManyCancelledSleeps(batches: Int, of size: Int) throws -> Stri
     let grown = Double(residentBytes() - residentAtStart) / Double(residentAtStart)
     return mismatch(waiting, [size]) ?? mismatch(cancelled, batches * size) ?? mismatch(left, 0)
         ?? mismatch(loop.now, .zero) ?? mismatch(loop.registrations(inMode: .default), [])
-        ?? (grown < 0.05 ? nil : "resident memory grew by \(Int(grown * 100)) %, from \(residentAtStart) bytes")
+        ?? (grown < 0.2 ? nil : "resident memory grew by \(Int(grown * 100)) %, from \(residentAtStart) bytes")
 }
 
 /// The process's resident memory, in bytes (`/proc/self/statm`'s second field, in pages).
