@@ -13,7 +13,7 @@ enum ActorBench {
         nonisolated let unownedExecutor: UnownedSerialExecutor
         private(set) var count = 0
 
-        init(executor: RunLoop.Executor) {
+        init(executor: any SerialExecutor) {
             unownedExecutor = executor.asUnownedSerialExecutor()
         }
 
@@ -24,7 +24,7 @@ enum ActorBench {
     actor LoopCaller {
         nonisolated let unownedExecutor: UnownedSerialExecutor
 
-        init(executor: RunLoop.Executor) {
+        init(executor: any SerialExecutor) {
             unownedExecutor = executor.asUnownedSerialExecutor()
         }
 
