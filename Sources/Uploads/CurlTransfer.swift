@@ -158,6 +158,8 @@ enum CurlTransfer {
                 }
             }
         }
+        // This handshake only words a refusal already reported: when it cannot be made, the
+        // caller says the hedged reason instead.
         return (try? result.get()) ?? nil
     }
 

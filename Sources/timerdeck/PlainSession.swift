@@ -42,8 +42,12 @@ enum PlainSession {
             // A file (or /dev/null) on standard input cannot be waited on: its keys are all there,
             // so they come at once, as a pipe's would; with none the session narrates until a signal.
             input.invalidate()
-            let keys = readToEnd(STDIN_FILENO)
-            if !keys.isEmpty { loop.perform(inModes: [.common]) { driver.receive(KeyDecoder.decode(bytes: keys)) } }
+            do {
+                let keys = try FileIO.readAll(STDIN_FILENO, path: "standard input", maximum: 1 << 20)
+                if !keys.isEmpty { loop.perform(inModes: [.common]) { driver.receive(KeyDecoder.decode(bytes: keys)) } }
+            } catch {
+                _ = write("no keys: \(error); the timers go on until a signal ends the session\n")
+            }
         }
         let signalSource = try SignalSource(signals: signals.filter { $0 != SIGPIPE }) { signal in
             switch signal {
@@ -73,11 +77,6 @@ enum PlainSession {
             for mode in RunLoop.Mode.inputModes { loop.remove(input, forMode: mode) }
             return false
         }
-    }
-
-    /// What `descriptor` holds up to its end (nothing when it cannot be read).
-    private static func readToEnd(_ descriptor: Int32) -> [UInt8] {
-        (try? FileIO.readAll(descriptor, path: "standard input", maximum: 1 << 20)) ?? []
     }
 
     /// Writes `text` to standard output whole; `false` when it cannot (the reader went away).

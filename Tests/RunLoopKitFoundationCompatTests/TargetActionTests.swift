@@ -1,78 +1,20 @@
 import Dispatch
 import RunLoopKit
 import RunLoopKitFoundationCompat
+import TestSupport
 import Testing
-import TimeUnits
 
 // This file exercises the target–action idioms on RunLoopKit's own timers and loops: these two
 // lines pick RunLoopKit's names over the Foundation-named ones of the compat module.
 private typealias RunLoop = RunLoopKit.RunLoop
 private typealias Timer = RunLoopKit.Timer
 
-/// A run loop on a fresh virtual clock, bound to the calling thread.
-private func makeVirtualLoop() -> (RunLoop, VirtualClock) {
-    let clock = VirtualClock()
-    return (RunLoop(timeSource: .virtual(clock)), clock)
-}
-
-/// Milliseconds on the uptime axis.
-private func ms(_ value: Int64) -> Instant {
-    Instant(nanoseconds: value * Nanoseconds.perMillisecond)
-}
-
-/// Counts deinits of the owners that share it.
-private final class DeinitCounter {
-    var count = 0
-}
-
-/// An owner that counts its deinits and its callouts.
-private final class Owner {
-    let deinits: DeinitCounter
-    var callouts = 0
-    var timer: Timer?
-
-    init(deinits: DeinitCounter = DeinitCounter()) {
-        self.deinits = deinits
-    }
-
-    func tick(_ timer: Timer) { callouts += 1 }
-
-    deinit {
-        deinits.count += 1
-        timer?.invalidate()
-    }
-}
-
 @Suite("Target–action timers (seeds L1, L2b–L2d, decisions.md 11, runloop-reference 1.8)", .serialized)
 struct TargetActionTimerTests {
-    /// Runs a scene where an owner schedules a timer it holds, drops the owner after two fires, and
-    /// runs on; returns whether the owner was freed, the callouts seen after, the timer and the deinits.
-    private func scene(_ make: (Owner, RunLoop) -> Timer)
-        -> (freed: Bool, calloutsAfterDrop: Int, timer: Timer, deinits: DeinitCounter)
-    {
-        let (loop, _) = makeVirtualLoop()
-        let deinits = DeinitCounter()
-        weak var weakOwner: Owner?
-        let timer: Timer
-        do {
-            let owner = Owner(deinits: deinits)
-            weakOwner = owner
-            timer = make(owner, loop)
-            owner.timer = timer
-            loop.add(timer, forMode: .default)
-            loop.run(until: ms(250))
-            #expect(owner.callouts == 2)
-        }
-        let freed = weakOwner == nil
-        let before = weakOwner?.callouts ?? 2
-        loop.run(until: ms(1_000))
-        return (freed, (weakOwner?.callouts ?? before) - before, timer, deinits)
-    }
-
     @Test("L1: a strong-target timer keeps its owner alive and firing until invalidated")
     func strongTargetLeaks() {
-        let (freed, after, timer, deinits) = scene { owner, _ in
-            Timer(fireAt: ms(100), interval: .milliseconds(100), repeats: true, target: owner, action: Owner.tick)
+        let (freed, after, timer, deinits) = ownerScene { owner, _ in
+            Timer(fireAt: ms(100), interval: .milliseconds(100), repeats: true, target: owner, action: TimerOwner.tick)
         }
         #expect(!freed, "the run loop holds the timer, the timer its target: deinit never runs")
         #expect(after == 8, "it keeps firing after its screen is gone")
@@ -82,7 +24,7 @@ struct TargetActionTimerTests {
 
     @Test("L2b: the block in the user info with a long-lived target frees the owner")
     func blockInUserInfo() {
-        let (freed, after, timer, _) = scene { owner, _ in
+        let (freed, after, timer, _) = ownerScene { owner, _ in
             Timer.withBlockInUserInfo(fireAt: ms(100), interval: .milliseconds(100), repeats: true) {
                 [weak owner] timer in
                 owner?.tick(timer)
@@ -94,13 +36,13 @@ struct TargetActionTimerTests {
     @Test("L2c/decision 11: a weak-target timer frees the owner and invalidates itself at its next fire")
     func weakTargetInvalidatesItself() {
         let (loop, _) = makeVirtualLoop()
-        weak var weakOwner: Owner?
+        weak var weakOwner: TimerOwner?
         var timer: Timer?
         do {
-            let owner = Owner()
+            let owner = TimerOwner()
             weakOwner = owner
             timer = Timer.weakTarget(
-                owner, fireAt: ms(100), interval: .milliseconds(100), repeats: true, action: Owner.tick)
+                owner, fireAt: ms(100), interval: .milliseconds(100), repeats: true, action: TimerOwner.tick)
             loop.add(timer!, forMode: .default)
             loop.run(until: ms(250))
             #expect(owner.callouts == 2)
@@ -113,10 +55,10 @@ struct TargetActionTimerTests {
 
     @Test("L2d: a weak proxy as the target lets the owner's deinit run and invalidate the timer")
     func weakProxy() {
-        let (freed, after, timer, _) = scene { owner, _ in
+        let (freed, after, timer, _) = ownerScene { owner, _ in
             Timer(
                 fireAt: ms(100), interval: .milliseconds(100), repeats: true,
-                target: WeakProxy(owner), action: WeakProxy.forward(Owner.tick))
+                target: WeakProxy(owner), action: WeakProxy.forward(TimerOwner.tick))
         }
         #expect(freed && after == 0 && !timer.isValid)
     }

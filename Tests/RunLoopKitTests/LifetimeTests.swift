@@ -6,60 +6,12 @@ import enum RunLoopKitFoundationCompat.DispatchAfter
 
 @testable import RunLoopKit
 
-/// Counts deinits of the owners that share it.
-private final class DeinitCounter {
-    var count = 0
-}
-
-/// An owner that counts its deinits and its callouts.
-private final class Owner {
-    let deinits: DeinitCounter
-    var callouts = 0
-    var timer: Timer?
-    var dispatchTimer: DispatchTimer?
-
-    init(deinits: DeinitCounter = DeinitCounter()) {
-        self.deinits = deinits
-    }
-
-    func tick(_ timer: Timer) { callouts += 1 }
-
-    deinit {
-        deinits.count += 1
-        timer?.invalidate()
-    }
-}
-
 /// The target–action remedies (L1, L2b–L2d) are RunLoopKitFoundationCompat's, tested with it.
 @Suite("Lifetime-safe timers (seeds L2a, L2e, L3, runloop-reference 1.8)", .serialized)
 struct LifetimeTests {
-    /// Runs a scene where an owner schedules a timer it holds, drops the owner after two fires, and
-    /// runs on; returns (callouts before drop, whether the owner was freed, callouts seen after).
-    private func scene(_ make: (Owner, RunLoop) -> Timer)
-        -> (freed: Bool, calloutsAfterDrop: Int, timer: Timer, deinits: DeinitCounter)
-    {
-        let (loop, _) = makeVirtualLoop()
-        let deinits = DeinitCounter()
-        weak var weakOwner: Owner?
-        let timer: Timer
-        do {
-            let owner = Owner(deinits: deinits)
-            weakOwner = owner
-            timer = make(owner, loop)
-            owner.timer = timer
-            loop.add(timer, forMode: .default)
-            loop.run(until: ms(250))
-            #expect(owner.callouts == 2)
-        }
-        let freed = weakOwner == nil
-        let before = weakOwner?.callouts ?? 2
-        loop.run(until: ms(1_000))
-        return (freed, (weakOwner?.callouts ?? before) - before, timer, deinits)
-    }
-
     @Test("L3: a block that captures its owner strongly recreates the cycle")
     func strongCaptureLeaks() {
-        let (freed, _, timer, deinits) = scene { owner, _ in
+        let (freed, _, timer, deinits) = ownerScene { owner, _ in
             Timer(fireAt: ms(100), interval: .milliseconds(100), repeats: true) { timer in owner.tick(timer) }
         }
         #expect(!freed)
@@ -69,7 +21,7 @@ struct LifetimeTests {
 
     @Test("L2a: the block timer passes itself; with a weak capture the owner is freed at once")
     func blockWithWeakCapture() {
-        let (freed, after, timer, _) = scene { owner, _ in
+        let (freed, after, timer, _) = ownerScene { owner, _ in
             Timer(fireAt: ms(100), interval: .milliseconds(100), repeats: true) { [weak owner] timer in
                 owner?.tick(timer)
             }
@@ -82,10 +34,10 @@ struct LifetimeTests {
     func ownedDispatchTimer() {
         let (loop, _) = makeVirtualLoop()
         let deinits = DeinitCounter()
-        weak var weakOwner: Owner?
+        weak var weakOwner: TimerOwner?
         var events = 0
         do {
-            let owner = Owner(deinits: deinits)
+            let owner = TimerOwner(deinits: deinits)
             weakOwner = owner
             let timer = DispatchTimer(runLoop: loop) { [weak owner] _ in
                 if owner != nil { events += 1 }

@@ -79,7 +79,8 @@ package enum ChildEnvironment {
     }
 
     /// The text of the secret file at `path` without its surrounding white space, as the uploads
-    /// read it; `nil` when it cannot be read or is empty.
+    /// read it; `nil` when it cannot be read or is empty. An unreadable file holds nothing to keep
+    /// from a child; the uploads report it themselves, naming the option.
     private static func text(of path: String) -> String? {
         guard let bytes = try? FileIO.read(atPath: path) else { return nil }
         let text = String(decoding: bytes, as: UTF8.self).trimmingWhiteSpace
