@@ -34,6 +34,9 @@ public struct VirtualTimeTrait: TestTrait, SuiteTrait, TestScoping {
     /// Their deadlines are read on the loop's virtual time in a process that links this library,
     /// so a sleep's time left is exact at any resolution.
     public var resolution: Duration
+    /// What may run at one virtual instant before the test fails with
+    /// ``VirtualTimeError/Kind/runaway`` (the loop's `runawayLimits`).
+    public var runawayLimits: RunLoopKit.RunLoop.RunawayLimits
 
     /// The handle of the loop the current test runs on, inside a test with the trait.
     @TaskLocal public static var currentLoop: RunLoopKit.RunLoop.Handle?
@@ -73,8 +76,9 @@ public struct VirtualTimeTrait: TestTrait, SuiteTrait, TestScoping {
             let go = DispatchSemaphore(value: 0)
             typealias Made = Result<(handle: RunLoopKit.RunLoop.Handle, executor: any TaskExecutor), VirtualTimeError>
             let scope = await withCheckedContinuation { (made: CheckedContinuation<Made, Never>) in
-                Thread.detachNewThread { [timeLimit, checkingLeaks, resolution] in
+                Thread.detachNewThread { [timeLimit, checkingLeaks, resolution, runawayLimits] in
                     let loop = RunLoopKit.RunLoop(timeSource: .virtual(VirtualClock()))
+                    loop.runawayLimits = runawayLimits
                     let executor: any TaskExecutor
                     do throws(VirtualTimeError) {
                         executor = try VirtualTime.scope(for: loop, resolution: resolution)
@@ -87,7 +91,7 @@ public struct VirtualTimeTrait: TestTrait, SuiteTrait, TestScoping {
                     do {
                         try VirtualTime.drive(
                             on: loop, executor: executor, timeLimit: timeLimit, checkingLeaks: checkingLeaks,
-                            succeeded: { run.bodySucceeded })
+                            cancel: { run.cancelBody() }, succeeded: { run.bodySucceeded })
                         run.finish(nil)
                     } catch {
                         run.finish(error)
@@ -95,7 +99,7 @@ public struct VirtualTimeTrait: TestTrait, SuiteTrait, TestScoping {
                 }
             }
             let (handle, executor) = try scope.get()
-            Task(executorPreference: executor) {
+            let task = Task(executorPreference: executor) {
                 do {
                     try await Self.$currentLoop.withValue(handle) { try await body.value() }
                     run.bodyEnded(nil)
@@ -104,6 +108,7 @@ public struct VirtualTimeTrait: TestTrait, SuiteTrait, TestScoping {
                 }
                 handle.wakeUp()
             }
+            run.started(task)
             go.signal()
             if let error = await run.waitForDrive() {
                 guard run.bodySucceeded != nil else {
@@ -124,12 +129,20 @@ extension Trait where Self == VirtualTimeTrait {
     /// leaks checked and the runtime's sleeps rounded to a millisecond; see ``VirtualTimeTrait``.
     public static var virtualTime: Self { virtualTime() }
 
-    /// Runs the test on virtual time with a real-time limit, leaks checked if asked, and the
-    /// runtime's sleeps rounded up to a multiple of `resolution`.
+    /// Runs the test on virtual time with a real-time limit, leaks checked if asked, the
+    /// runtime's sleeps rounded up to a multiple of `resolution`, and a runaway at one instant
+    /// stopped at `runawayLimits`.
+    ///
+    /// ```swift
+    /// @Test(.virtualTime(runawayLimits: RunLoop.RunawayLimits(jobs: 1_000)))
+    /// func spinsBriefly() async {}
+    /// ```
     public static func virtualTime(
-        timeLimit: Duration = .seconds(60), checkingLeaks: Bool = true, resolution: Duration = .milliseconds(1)
+        timeLimit: Duration = .seconds(60), checkingLeaks: Bool = true, resolution: Duration = .milliseconds(1),
+        runawayLimits: RunLoopKit.RunLoop.RunawayLimits = .init()
     ) -> Self {
-        VirtualTimeTrait(timeLimit: timeLimit, checkingLeaks: checkingLeaks, resolution: resolution)
+        VirtualTimeTrait(
+            timeLimit: timeLimit, checkingLeaks: checkingLeaks, resolution: resolution, runawayLimits: runawayLimits)
     }
 }
 
@@ -148,6 +161,7 @@ private final class VirtualRun: Sendable {
         var body: (any Error)??
         var drive: (any Error)??
         var waiter: CheckedContinuation<(any Error)?, Never>?
+        var task: Task<Void, Never>?
     }
 
     private let state = Mutex(State())
@@ -159,6 +173,16 @@ private final class VirtualRun: Sendable {
 
     func bodyEnded(_ error: (any Error)?) {
         state.withLock { $0.body = .some(error) }
+    }
+
+    /// The body's task was made.
+    func started(_ task: Task<Void, Never>) {
+        state.withLock { $0.task = task }
+    }
+
+    /// Cancels the body's task: the teardown of a test that failed.
+    func cancelBody() {
+        state.withLock { $0.task }?.cancel()
     }
 
     /// The drive ended, with its error if any (the body's error comes first).

@@ -7,7 +7,7 @@ extension XCTestCase {
     /// ``VirtualTime/test(on:timeLimit:checkingLeaks:resolution:_:)`` — its tasks run on the loop,
     /// its sleeps take virtual time, and a runaway, a deadlock, a leak or the real-time limit
     /// throws a ``VirtualTimeError`` (a thrown error fails the test). `resolution` rounds the
-    /// runtime's sleeps, as there.
+    /// runtime's sleeps, as there; `runawayLimits` are the loop's.
     ///
     /// XCTest runs one test at a time in a process (and `swift test --parallel` runs workers as
     /// processes), so the process-wide scope needs no child process here. XCTest's own waits
@@ -30,9 +30,11 @@ extension XCTestCase {
     @discardableResult
     public func runWithVirtualTime<Result: Sendable>(
         timeLimit: Duration = .seconds(60), checkingLeaks: Bool = true, resolution: Duration = .milliseconds(1),
+        runawayLimits: RunLoopKit.RunLoop.RunawayLimits = .init(),
         _ body: @escaping @Sendable (RunLoopKit.RunLoop.Handle) async throws -> Result
     ) throws -> Result {
         let loop = RunLoopKit.RunLoop(timeSource: .virtual(VirtualClock()))
+        loop.runawayLimits = runawayLimits
         let handle = loop.handle
         return try VirtualTime.test(
             on: loop, timeLimit: timeLimit, checkingLeaks: checkingLeaks, resolution: resolution

@@ -17,7 +17,7 @@ import RunLoopKit
 let modal = RunLoop.Mode("modal")
 let scenario = CommandLine.arguments.dropFirst().first
 let time = TimeControl(base: .system)
-let loop = scenario == "paused" ? RunLoop.main(timeSource: .controlled(time)) : RunLoop.main
+let loop = scenario == "paused" ? try RunLoop.makeMain(timeSource: .controlled(time)) : RunLoop.main
 
 /// What the main-queue work did; only the main thread touches it.
 @MainActor final class Record {
@@ -80,8 +80,8 @@ let loop = scenario == "paused" ? RunLoop.main(timeSource: .controlled(time)) : 
     loop.run(mode: .default, until: .zero)  // the timer's first fire, due at once
     DispatchQueue.main.async { record.ran.append("block") }
     let result = loop.run(mode: .default, for: .seconds(60), returnAfterSourceHandled: true)
-    print(
-        "main loop on the controlled clock: \(RunLoop.main.timeSource.timeControl === time), paused: \(time.isPaused)")
+    let onTheControl = if case .controlled(let control) = RunLoop.main.timeSource { control === time } else { false }
+    print("main loop on the controlled clock: \(onTheControl), paused: \(time.isPaused)")
     print("paused run: \(result), ran \(record.ran), timer fires \(record.calls)")
 }
 

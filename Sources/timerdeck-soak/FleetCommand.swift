@@ -81,7 +81,7 @@ struct FleetCommand: ParsableCommand {
             total + Int(seqs) * 3 + (0..<Int(seqs)).filter { route[$0 % route.count].elevation != nil }.count
         }
         let at = Date(
-            timeIntervalSince1970: Nanoseconds.seconds(VirtualClock.defaultWallStart.nanoseconds)
+            timeIntervalSince1970: Nanoseconds.seconds(VirtualClock().now(.wall).nanoseconds)
                 + Double(hours * 3_600 + 1))
         let window = "\(hours + 1)h"
         let stored = try prometheus.query("count_over_time(timerdeck_sample_seq[\(window)])", at: at)

@@ -63,6 +63,22 @@ struct VirtualTimeOperationExamples {
     }
 }
 
+@Suite("Runaway limits, as documented")
+struct RunawayLimitsExamples {
+    @Test func limitsAreTheLoops() {
+        do {
+            let loop = RunLoop(timeSource: .virtual(VirtualClock()))
+            loop.runawayLimits = RunLoop.RunawayLimits(jobs: 1_000_000)  // a test that starts many tasks at once
+            #expect(loop.runawayLimits == RunLoop.RunawayLimits(jobs: 1_000_000, passes: 10_000))
+        }
+        do {
+            let loop = RunLoop(timeSource: .virtual(VirtualClock()))
+            loop.runawayLimits = RunLoop.RunawayLimits(jobs: 2_000_000, passes: 10_000)
+            #expect(loop.runawayLimits.jobs == 2_000_000)
+        }
+    }
+}
+
 /// The example of ``VirtualTime/test(on:timeLimit:checkingLeaks:resolution:_:)``, in a child process: the
 /// test's scope takes over the runtime's global executor.
 private func ninetySecondsOfSleep() throws -> Instant {

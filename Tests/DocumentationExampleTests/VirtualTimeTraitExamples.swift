@@ -20,4 +20,7 @@ struct VirtualTimeTraitExamples {
         }
         #expect(try await child.value == Instant.zero + .seconds(90))
     }
+
+    @Test(.virtualTime(runawayLimits: RunLoop.RunawayLimits(jobs: 1_000)))
+    func spinsBriefly() async {}
 }

@@ -13,7 +13,7 @@ struct VirtualTimeDiagnosticsTests {
     @Test("Runaway: a timer that re-arms itself at the same instant is named, with where it was made")
     func runawayNamesTheTimer() throws {
         let (loop, _) = makeVirtualLoop()
-        loop.runawayPassLimit = 50
+        loop.runawayLimits.passes = 50
         let line = #line + 1
         let spinner = Timer(fireAt: ms(1_000), interval: .seconds(1), repeats: true) { timer in
             timer.fireDate = loop.now
@@ -33,7 +33,7 @@ struct VirtualTimeDiagnosticsTests {
     @Test("Runaway: jobs that queue jobs forever with time standing still stop the run")
     func runawayJobs() throws {
         let (loop, _) = makeVirtualLoop()
-        loop.runawayPassLimit = 20
+        loop.runawayLimits.passes = 20
         let spinning = Atomic<Bool>(true)
         Task(executorPreference: loop.taskExecutor) {
             while spinning.load(ordering: .relaxed) { await Task.yield() }
@@ -126,6 +126,33 @@ struct VirtualTimeDiagnosticsTests {
     func noLeakNoError() async {
         let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
             reportAndExit(try childNoLeakNoError())
+        }
+        let errors = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(!errors.contains("differed:"), "\(errors)")
+    }
+
+    @Test("Runaway: VirtualTime.test stops a task that yields without waiting at 100,000 jobs, and names the tasks")
+    func jobRunawayStopsAtTheJobLimit() async {
+        let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+            reportAndExit(try childJobRunaway(limits: RunLoop.RunawayLimits(), expectedJobs: 100_000))
+        }
+        let errors = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(!errors.contains("differed:"), "\(errors)")
+    }
+
+    @Test("Runaway: the loop's job limit is settable; 2,000 stops the same task at 2,000 jobs")
+    func jobRunawayLimitIsSettable() async {
+        let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+            reportAndExit(try childJobRunaway(limits: RunLoop.RunawayLimits(jobs: 2_000), expectedJobs: 2_000))
+        }
+        let errors = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(!errors.contains("differed:"), "\(errors)")
+    }
+
+    @Test("Teardown: after a deadlock the task is cancelled, its defer runs, and what it left is reported")
+    func deadlockIsTornDown() async {
+        let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+            reportAndExit(try childDeadlockIsTornDown())
         }
         let errors = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
         #expect(!errors.contains("differed:"), "\(errors)")
@@ -313,5 +340,60 @@ private func childWatchdogEndsAWaitInVain() throws -> String? {
         return "no error"
     } catch let error as VirtualTimeError {
         return mismatch(error.kind, .watchdog) ?? mismatch(error.registrations.map(\.kind), [.descriptorSource])
+    }
+}
+
+/// The child of ``VirtualTimeDiagnosticsTests/jobRunawayStopsAtTheJobLimit()`` and
+/// ``VirtualTimeDiagnosticsTests/jobRunawayLimitIsSettable()``: a task yielding until it is
+/// cancelled, under `limits`, must stop within a pass's jobs (1,024) of `expectedJobs` — each of
+/// its turns is two jobs, its own and the yield's — be named as tasks, and end in the teardown.
+/// Under the pass limit alone it would have run 10,000 passes of 1,024 jobs. What differed, or `nil`.
+private func childJobRunaway(limits: RunLoop.RunawayLimits, expectedJobs: Int) throws -> String? {
+    let (loop, _) = makeVirtualLoop()
+    loop.runawayLimits = limits
+    let yields = Atomic<Int>(0)
+    do {
+        try VirtualTime.test(on: loop) {
+            while !Task.isCancelled {
+                yields.add(1, ordering: .relaxed)
+                await Task.yield()
+            }
+        }
+        return "no error"
+    } catch let error as VirtualTimeError {
+        let jobs = error.message.firstMatch(of: /(\d+) executor jobs in/).flatMap { Int($0.1) } ?? 0
+        let turns = yields.load(ordering: .relaxed)
+        return mismatch(error.kind, .runaway)
+            ?? mismatch((expectedJobs...expectedJobs + 1_024).contains(jobs), true).map { "\(jobs) jobs: \($0)" }
+            ?? mismatch(abs(turns * 2 - jobs) <= 2, true).map { "\(turns) turns for \(jobs) jobs: \($0)" }
+            ?? mismatch(error.message.contains("tasks that yield without waiting"), true)
+            ?? mismatch(error.message.contains("the test's task was cancelled and it ended"), true)
+    }
+}
+
+/// The child of ``VirtualTimeDiagnosticsTests/deadlockIsTornDown()``: what differed, or `nil`.
+/// Without the teardown the task never resumes: its `defer` does not run and nothing is reported
+/// as left.
+private func childDeadlockIsTornDown() throws -> String? {
+    let (loop, _) = makeVirtualLoop()
+    let handle = loop.handle
+    let tornDown = Atomic<Bool>(false)
+    let line = #line + 1
+    let leftBehind = Timer(fireAt: ms(10_000), interval: .seconds(10), repeats: true) { _ in }
+    loop.add(leftBehind, forMode: .tracking)
+    defer { leftBehind.invalidate() }
+    do {
+        try VirtualTime.test(on: loop) {
+            defer { tornDown.store(true, ordering: .relaxed) }
+            try await handle.sleep(for: .seconds(1), inModes: [.tracking])
+        }
+        return "no error"
+    } catch let error as VirtualTimeError {
+        let site = CreationSite(fileID: "RunLoopKitTestingTests/VirtualTimeDiagnosticsTests.swift", line: line)
+        return mismatch(error.kind, .deadlock) ?? mismatch(tornDown.load(ordering: .relaxed), true)
+            ?? mismatch(error.message.contains("the test's task was cancelled and it ended"), true)
+            ?? mismatch(
+                error.leftAfterTeardown.map(\.description), ["timer due at 10.000s made at \(site) in tracking"])
+            ?? mismatch(error.description.contains("left after the teardown:"), true)
     }
 }

@@ -51,8 +51,7 @@ struct VirtualTimeTests {
             let loop = RunLoop(timeSource: .virtual(VirtualClock()))
             let error = thrownError { try yieldForever(on: loop) }
             let expected = "jobs in"
-            let message =
-                "ran with virtual time standing still at 5.000s: executor jobs or blocks that keep queuing more"
+            let message = "ran with virtual time standing still at 5.000s: tasks that yield without waiting"
             let matches =
                 error?.kind == .runaway && error?.instant == Instant.zero + .seconds(5)
                 && error?.message.contains(expected) == true && error?.message.contains(message) == true
@@ -288,7 +287,8 @@ private func runtimeClockReads() throws -> [String] {
 /// A task on `loop` that yields forever, after five virtual seconds of sleep, with a limit of
 /// 1000 jobs.
 private func yieldForever(on loop: RunLoop) throws {
-    try VirtualTime.run(on: loop, resolution: .seconds(1), runawayJobLimit: 1_000) {
+    loop.runawayLimits.jobs = 1_000
+    try VirtualTime.run(on: loop, resolution: .seconds(1)) {
         Task {
             try await Task.sleep(for: .seconds(5))
             while true { await Task.yield() }
@@ -300,7 +300,7 @@ private func yieldForever(on loop: RunLoop) throws {
 /// 50 passes; returns the line that made the timer and the error the scope threw.
 private func spinningTimer() -> (line: Int, error: VirtualTimeError?) {
     let loop = RunLoop(timeSource: .virtual(VirtualClock()))
-    loop.runawayPassLimit = 50
+    loop.runawayLimits.passes = 50
     let line = #line + 3
     let error = thrownError {
         try VirtualTime.run(on: loop, resolution: .seconds(1)) {

@@ -41,6 +41,20 @@ struct VirtualTimeTraitTests {
             "\(String(describing: failure))")
     }
 
+    @Test("The trait's runaway limits reach its loop: 3,000 jobs stop a task that yields, which the teardown ends")
+    func runawayLimitsReachTheLoop() async throws {
+        let failure = await #expect(throws: ChildProcess.Failure.self) {
+            try await ChildProcess.run(
+                testID: "RunLoopKitTestingTests.VirtualTimeRunawayFixtures/yieldsUntilCancelled()",
+                variable: VirtualTimeTrait.childVariable)
+        }
+        let report = failure?.report ?? ""
+        let jobs = report.firstMatch(of: /(\d+) executor jobs in/).flatMap { Int($0.1) }
+        #expect(jobs.map { (3_000...4_025).contains($0) } == true, "\(report)")
+        #expect(report.contains("tasks that yield without waiting"), "\(report)")
+        #expect(report.contains("the test's task was cancelled and it ended"), "\(report)")
+    }
+
     @Test("A name that matches no test is an error, not a silent pass")
     func unknownTestRefused() async throws {
         let failure = await #expect(throws: ChildProcess.Failure.self) {
@@ -82,5 +96,13 @@ struct VirtualTimeTraitFixtures {
     @Test(.enabled(if: inItsChild("leavesASleeper()")))
     func leavesASleeper() async throws {
         Task { try await Task.sleep(for: .seconds(5)) }
+    }
+}
+
+@Suite(.virtualTime(timeLimit: .seconds(30), runawayLimits: RunLoop.RunawayLimits(jobs: 3_000)))
+struct VirtualTimeRunawayFixtures {
+    @Test(.enabled(if: inItsChild("yieldsUntilCancelled()")))
+    func yieldsUntilCancelled() async {
+        while !Task.isCancelled { await Task.yield() }
     }
 }

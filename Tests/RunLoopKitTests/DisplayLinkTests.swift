@@ -118,16 +118,6 @@ struct DisplayLinkTests {
         #expect(times == [16, 83, 100])
     }
 
-    @Test("Measured frame rate follows the callbacks")
-    func measuredFrameRate() {
-        let (loop, _) = makeVirtualLoop()
-        let link = DisplayLink(refreshRate: 60) { _ in }
-        link.frameInterval = 2
-        link.add(to: loop, forMode: .default)
-        run(link, on: loop, until: 1_000)
-        #expect(abs(link.measuredFramesPerSecond - 30) < 0.1)
-    }
-
     @Test("C-D1: the run loop holds a scheduled link; invalidate releases the callback's captures")
     func lifetime() {
         final class Owner {}

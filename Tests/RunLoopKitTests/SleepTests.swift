@@ -134,9 +134,9 @@ struct SleepTests {
         time.rate = (1, 4)
         Task(executorPreference: handle.taskExecutor) {
             try await handle.sleep(for: .milliseconds(10))
-            log.append("slow: controlled \(time.now.milliseconds), base \(base.now.milliseconds)")
-            try await time.sleep(for: .milliseconds(10))
-            log.append("stepped: controlled \(time.now.milliseconds), base \(base.now.milliseconds)")
+            log.append("slow: controlled \(time.now().milliseconds), base \(base.now.milliseconds)")
+            try await handle.clock(.uptime).sleep(for: .milliseconds(10))
+            log.append("stepped: controlled \(time.now().milliseconds), base \(base.now.milliseconds)")
         }
         loop.run(mode: .default, until: ms(11))
         #expect(log.entries == ["slow: controlled 10, base 40"])

@@ -39,7 +39,7 @@ struct TimeoutSetTests {
         #expect(loop.run(until: ms(100)) == .finished)
         #expect(log.tags == [1, 4, 2, 3])
         #expect(log.times == [10, 10, 20, 30])
-        #expect(set.isEmpty)
+        #expect(set.count == 0)
     }
 
     @Test("C-T3: timeouts and timers of one mode fire together by (fire time, insertion order)")
@@ -223,7 +223,7 @@ struct TimeoutSetTests {
         set.schedule(at: ms(10), tag: 3)
         loop.run(until: ms(100))
         #expect(log.tags == [1, 2, 3, 4])
-        #expect(set.isEmpty && set.isConsistent)
+        #expect(set.count == 0 && set.isConsistent)
     }
 
     @Test("A fired timeout's slot serves a timeout scheduled in its own callout")
@@ -254,7 +254,7 @@ struct TimeoutSetTests {
         let timeout = set.schedule(at: ms(10))
         set.invalidate()
         #expect(released == nil)
-        #expect(!set.isValid && set.isEmpty && !set.isScheduled(timeout))
+        #expect(!set.isValid && set.count == 0 && !set.isScheduled(timeout))
         #expect(loop.run(until: ms(100)) == .finished)
         #expect(!set.isScheduled(set.schedule(at: ms(10))))
     }

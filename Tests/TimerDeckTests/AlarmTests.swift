@@ -36,7 +36,7 @@ struct AlarmTests {
             #expect(TimerDefinition.FirstFire(text: text) == nil, "\(text)")
         }
         #expect(try utc("1970-01-01T00:00") == Instant(nanoseconds: 0))
-        #expect(try utc("2026-01-01T00:00") == VirtualClock.defaultWallStart)
+        #expect(try utc("2026-01-01T00:00") == VirtualClock().now(.wall))
     }
 
     @Test("Summer time starting (New York, Berlin): 01:30 is before, 03:30 after, and the skipped 02:30 is 03:30")
@@ -97,7 +97,7 @@ struct AlarmTests {
         var state = DashboardState(scene: .standard(config, uploadsLabel: nil), size: DashboardLayout.minimumSize)
         let row = RowID(number: 0)
         state[row].run = .running
-        let wall = VirtualClock.defaultWallStart + .seconds(45_000)
+        let wall = VirtualClock().now(.wall) + .seconds(45_000)
         let effects = state.apply(
             .fired(
                 row,

@@ -9,7 +9,7 @@ import TimeUnits
 @Suite("first_fire: now, after one interval, or at a local time of day")
 struct FirstFireTests {
     /// 2026-01-01T00:00:00Z, the virtual clock's wall start.
-    private let newYear = VirtualClock.defaultWallStart
+    private let newYear = VirtualClock().now(.wall)
 
     @Test("A time of day is HH:MM or HH:MM:SS in range; anything else is refused")
     func parsing() {

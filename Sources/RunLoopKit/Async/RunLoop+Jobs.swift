@@ -21,7 +21,7 @@ extension RunLoop {
     package var isOnLoopThread: Bool { isOnOwnerThread }
 
     /// Stops the program, in release builds too, unless the calling thread is the loop's, with a
-    /// message naming `call` and both threads (``Handle/preconditionOnLoopThread()``).
+    /// message naming `call` and both threads.
     package func preconditionOnLoopThread(_ call: String) {
         precondition(isOnOwnerThread, threadMismatch(call))
     }

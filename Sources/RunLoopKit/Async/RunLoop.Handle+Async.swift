@@ -16,10 +16,4 @@ extension RunLoop.Handle {
 
     /// Whether the calling thread is the loop's (swift-nio's `inEventLoop`).
     public var isOnLoopThread: Bool { jobs.isOnLoopThread }
-
-    /// Stops the program, in release builds too, unless the calling thread is the loop's, with a
-    /// message naming both threads (swift-nio's `preconditionInEventLoop()`).
-    public func preconditionOnLoopThread() {
-        jobs.checkOnLoopThread("RunLoop.Handle.preconditionOnLoopThread()")
-    }
 }

@@ -14,17 +14,13 @@ extension RunLoop {
     /// Only the main thread may use it; the program stops with a message on any other thread.
     /// Other threads reach the main thread with `DispatchQueue.main.async` or through the loop's
     /// ``handle``, obtained on the main thread.
+    ///
+    /// A process out of descriptors stops with a message here; ``makeMain(timeSource:)`` reports that
+    /// as an error instead, and is how a program gets its main loop on a ``TimeControl``.
     @available(*, noasync)
-    public static var main: RunLoop { main(timeSource: .system) }
-
-    /// ``main``, created on first use with `timeSource` (a program that wants its main loop on a
-    /// ``TimeControl`` asks for it this way before anything else uses ``main``); once it exists it
-    /// is returned as it is, on the clock it was made with. A process out of descriptors stops with
-    /// a message; ``makeMain(timeSource:)`` reports that as an error instead.
-    @available(*, noasync)
-    public static func main(timeSource: TimeSource) -> RunLoop {
+    public static var main: RunLoop {
         do {
-            return try makeMain(timeSource: timeSource)
+            return try makeMain(timeSource: .system)
         } catch {
             fatalError(
                 "RunLoop.main: cannot create the main run loop: \(error); free descriptors or raise the limit (ulimit -n)"
@@ -32,10 +28,14 @@ extension RunLoop {
         }
     }
 
-    /// ``main(timeSource:)``, reporting a failed system call (out of descriptors: `EMFILE`) as a
-    /// ``SystemCallError`` instead of stopping the program. Besides the loop's own descriptors it
-    /// checks that one is free for the eventfd libdispatch opens for the main queue, since
-    /// libdispatch stops the process itself when it cannot open it.
+    /// ``main``, created on first use with `timeSource` (a program that wants its main loop on a
+    /// ``TimeControl`` asks for it this way before anything else uses ``main``); once it exists it
+    /// is returned as it is, on the clock it was made with.
+    ///
+    /// A failed system call (out of descriptors: `EMFILE`) is reported as a ``SystemCallError``
+    /// instead of stopping the program. Besides the loop's own descriptors it checks that one is
+    /// free for the eventfd libdispatch opens for the main queue, since libdispatch stops the process
+    /// itself when it cannot open it.
     @available(*, noasync)
     public static func makeMain(timeSource: TimeSource) throws(SystemCallError) -> RunLoop {
         precondition(

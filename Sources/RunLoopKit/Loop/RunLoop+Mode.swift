@@ -37,7 +37,9 @@ extension RunLoop {
     }
 
     /// Why a call to ``RunLoop/run(mode:until:returnAfterSourceHandled:)`` returned (runloop-reference C-R10).
-    public enum RunResult: Int, Sendable, CustomStringConvertible {
+    ///
+    /// Its cases print as their names (`"\(result)"` is `timedOut`), which trace lines rely on.
+    public enum RunResult: Int, Sendable {
         /// The mode has nothing in it (or was the common pseudo-mode).
         case finished = 1
         /// ``RunLoop/stop()`` ended this run.
@@ -46,15 +48,6 @@ extension RunLoop {
         case timedOut = 3
         /// A source was handled and the caller asked to return after one.
         case handledSource = 4
-
-        public var description: String {
-            switch self {
-            case .finished: "finished"
-            case .stopped: "stopped"
-            case .timedOut: "timedOut"
-            case .handledSource: "handledSource"
-            }
-        }
     }
 
     /// Points in a run loop pass that an ``Observer`` can watch (runloop-reference C-R9).

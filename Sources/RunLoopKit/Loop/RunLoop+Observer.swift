@@ -13,11 +13,11 @@ extension RunLoop {
     /// ```
     public final class Observer {
         /// The activities the observer is called for.
-        public let activities: Activity
+        let activities: Activity
         /// Whether the observer stays valid after its first callout.
-        public let repeats: Bool
+        let repeats: Bool
         /// Position among the mode's observers; lower runs first.
-        public let order: Int
+        let order: Int
         private var callback: ((Observer, Activity) -> Void)?
         private(set) var isFiring = false
         private var validity = true

@@ -16,7 +16,7 @@ extension RunLoop {
     /// ```
     public final class Source {
         /// Position among signalled sources; lower runs first.
-        public let order: Int
+        let order: Int
         private var perform: (() -> Void)?
         let signalState: SourceSignal
         private var validity = true

@@ -78,8 +78,10 @@ public final class RunLoop {
     /// The swift-metrics handles while ``reportMetrics(label:dimensions:factory:)`` is on; nil (and free) otherwise.
     @exclusivity(unchecked) var metrics: LoopMetrics?
     /// How many passes at one virtual instant RunLoopKitTesting's operations on the loop allow
-    /// before they report a runaway (its `runawayPassLimit`).
+    /// before they report a runaway (its `runawayLimits`).
     package var passLimitAtOneInstant = 10_000
+    /// How many executor jobs at one virtual instant they allow (its `runawayLimits`).
+    package var jobLimitAtOneInstant = 100_000
     /// The state found by the last ``existingModeState(for:)`` lookup, to skip hashing the mode name.
     /// Read on every timer added and every pass; only touched on the loop's thread and read or
     /// written whole, so its dynamic exclusivity check is off.
@@ -310,11 +312,6 @@ public final class RunLoop {
         checkThread("stop()")
         guard !runs.isEmpty else { return }
         runs[runs.count - 1].stopped = true
-        shared.wakeUp()
-    }
-
-    /// Wakes the loop if it is sleeping (C-R6).
-    public func wakeUp() {
         shared.wakeUp()
     }
 

@@ -25,14 +25,6 @@ public final class SignalSource {
         pthread_sigmask(SIG_BLOCK, &set, nil)
     }
 
-    /// Unblocks `signals` for the calling thread (before stopping the process with `SIGSTOP`, say).
-    public static func unblock(_ signals: [Int32]) {
-        var set = sigset_t()
-        sigemptyset(&set)
-        for signal in signals { sigaddset(&set, signal) }
-        pthread_sigmask(SIG_UNBLOCK, &set, nil)
-    }
-
     /// Creates a source calling `handler` on the run loop's thread with each signal received.
     ///
     /// Throws when the kernel gives no descriptor (`EMFILE`, `ENFILE`, `ENOMEM`), as

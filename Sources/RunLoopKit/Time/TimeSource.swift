@@ -43,7 +43,7 @@ public enum TimeSource: Sendable {
     }
 
     /// The time control, if this is a controlled clock.
-    public var timeControl: TimeControl? {
+    package var timeControl: TimeControl? {
         if case .controlled(let control) = self { return control }
         return nil
     }

@@ -47,7 +47,7 @@ public final class VirtualClock: Sendable {
     let servingLoop = ServingLoop()
 
     /// The wall-clock origin of a new virtual clock: 2026-01-01T00:00:00Z.
-    public static let defaultWallStart = Instant(nanoseconds: 1_767_225_600 * Nanoseconds.perSecond)
+    @usableFromInline package static let defaultWallStart = Instant(nanoseconds: 1_767_225_600 * Nanoseconds.perSecond)
 
     /// How many virtual clocks exist: timers and sleeps keep where they were made while one does
     /// (``Timer/creationSite``), for the diagnostics of tests; a program on the system clock keeps
@@ -57,7 +57,8 @@ public final class VirtualClock: Sendable {
     /// Whether a virtual clock exists in the process.
     static var anyExists: Bool { count.load(ordering: .relaxed) > 0 }
 
-    /// Creates a clock whose uptime and continuous time start at zero and whose wall time starts at `wallStart`.
+    /// Creates a clock whose uptime and continuous time start at zero and whose wall time starts at
+    /// `wallStart`, by default 2026-01-01T00:00:00Z.
     public init(wallStart: Instant = VirtualClock.defaultWallStart) {
         uptime = Atomic(0)
         continuous = Atomic(0)

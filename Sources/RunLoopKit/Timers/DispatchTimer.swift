@@ -126,9 +126,6 @@ public final class DispatchTimer {
         if isStarted && suspensions == 1 { backend.suspend() }
     }
 
-    /// Whether the timer is suspended (or not yet started).
-    public var isSuspended: Bool { suspensions > 0 || !isStarted }
-
     /// Stops the timer for good; a running handler finishes, no event follows, and `handler` (if
     /// any) runs once, after the timer is resumed if it is suspended (C-G7).
     public func cancel(handler: (@Sendable () -> Void)? = nil) {

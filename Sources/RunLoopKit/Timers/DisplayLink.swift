@@ -41,7 +41,6 @@ public final class DisplayLink {
     @exclusivity(unchecked) private var origin: Int64 = 0
     /// Slot index of the callback phase: callbacks happen at slots `phase + k × frameInterval`.
     @exclusivity(unchecked) private var phase: Int64 = 0
-    @exclusivity(unchecked) private var recentCallbacks: [Int64] = []
     @exclusivity(unchecked) private var validity = true
 
     /// The vsync time of the frame being handled (valid in and after the first callback).
@@ -117,14 +116,6 @@ public final class DisplayLink {
 
     /// Whether the link can still call back.
     public var isValid: Bool { validity }
-
-    /// Callbacks per second measured over the last callbacks (0 until there are two).
-    public var measuredFramesPerSecond: Double {
-        guard recentCallbacks.count >= 2, let first = recentCallbacks.first, let last = recentCallbacks.last,
-            last > first
-        else { return 0 }
-        return Double(recentCallbacks.count - 1) / Nanoseconds.seconds(last - first)
-    }
 
     /// The modes the link is scheduled in.
     public var modes: [RunLoop.Mode] { timer?.modes ?? [] }
@@ -222,8 +213,6 @@ public final class DisplayLink {
         targetTimestamp = Instant(nanoseconds: vsync(slot + interval))
         duration = .nanoseconds(period)
         frameCount += 1
-        recentCallbacks.append(now)
-        if recentCallbacks.count > 30 { recentCallbacks.removeFirst(recentCallbacks.count - 30) }
         callback(self)
         frameObserver?(self)
         guard validity, !isPaused, self.timer === timer else { return }

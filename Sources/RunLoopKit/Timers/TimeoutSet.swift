@@ -90,7 +90,7 @@ public final class TimeoutSet {
     public var count: Int { records.liveCount }
 
     /// Whether no timeout is scheduled.
-    public var isEmpty: Bool { records.liveCount == 0 }
+    var isEmpty: Bool { records.liveCount == 0 }
 
     /// Whether the set is still in its run loop: ``invalidate()`` takes it out for good.
     public var isValid: Bool { handler != nil }

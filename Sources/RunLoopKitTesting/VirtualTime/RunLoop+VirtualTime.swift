@@ -33,12 +33,37 @@ extension RunLoop {
         }
     }
 
-    /// How many passes at one virtual instant the virtual-time operations (``runCurrent(inMode:)``,
-    /// ``advance(to:inMode:)``, ``runUntilIdle(inMode:limit:)``) allow before they throw a
-    /// ``VirtualTimeError/Kind/runaway`` error; 10,000 unless set.
-    public var runawayPassLimit: Int {
-        get { passLimitAtOneInstant }
-        set { passLimitAtOneInstant = newValue }
+    /// How much may run with virtual time standing still before it is a runaway: a task that never
+    /// waits (`while true { await Task.yield() }`) or a timer that re-arms itself at the same
+    /// instant would otherwise keep a test busy forever.
+    ///
+    /// The defaults stop either in a fraction of a second of real time.
+    ///
+    /// ```swift
+    /// let loop = RunLoop(timeSource: .virtual(VirtualClock()))
+    /// loop.runawayLimits = RunLoop.RunawayLimits(jobs: 1_000_000)  // a test that starts many tasks at once
+    /// ```
+    public struct RunawayLimits: Sendable, Equatable {
+        /// Executor jobs at one instant — each a task's stretch between two suspensions, or an
+        /// actor's turn; 100,000 unless set.
+        public var jobs: Int
+        /// Passes of the loop at one instant; 10,000 unless set.
+        public var passes: Int
+
+        /// Limits of `jobs` executor jobs and `passes` passes at one instant; each at least 1.
+        public init(jobs: Int = 100_000, passes: Int = 10_000) {
+            precondition(jobs > 0 && passes > 0, "RunLoop.RunawayLimits: each limit must be positive")
+            self.jobs = jobs
+            self.passes = passes
+        }
+    }
+
+    /// What the virtual-time operations (``runCurrent(inMode:)``, ``advance(to:inMode:)``,
+    /// ``runUntilIdle(inMode:limit:)``), `VirtualTime.run` and `VirtualTime.test` on this loop
+    /// allow at one virtual instant before they throw a ``VirtualTimeError/Kind/runaway`` error.
+    public var runawayLimits: RunawayLimits {
+        get { RunawayLimits(jobs: jobLimitAtOneInstant, passes: passLimitAtOneInstant) }
+        set { (jobLimitAtOneInstant, passLimitAtOneInstant) = (newValue.jobs, newValue.passes) }
     }
 
     /// Runs `body` with ``autojump`` ``Autojump/off``, then restores it: inside, time moves only when
@@ -55,21 +80,16 @@ extension RunLoop {
 
     /// Runs what is due now in `mode`, without moving time: due timers and sleepers, queued blocks,
     /// signalled sources and executor jobs, pass after pass until none is left (kotlinx's
-    /// `runCurrent`). Throws ``VirtualTimeError/Kind/runaway`` after ``runawayPassLimit`` passes
-    /// with virtual time standing still, naming the timer due first and where it was made.
+    /// `runCurrent`). Throws ``VirtualTimeError/Kind/runaway`` once ``runawayLimits`` is reached
+    /// with virtual time standing still, naming the timer due first and where it was made, or the
+    /// tasks that yield without waiting.
     @available(*, noasync)
     public func runCurrent(inMode mode: Mode = .default) throws(VirtualTimeError) {
         _ = try virtualClockForTesting("runCurrent(inMode:)")
-        var instant = now
-        var passes = 0
+        var count = RunawayCount(on: self)
         while hasWorkNow(inMode: mode) {
-            if now != instant {
-                instant = now
-                passes = 0
-            }
-            if passes >= runawayPassLimit { throw runawayError(inMode: mode, after: "\(passes) passes") }
+            try count.check(self, inMode: mode)
             run(mode: mode, until: .zero)
-            passes += 1
         }
     }
 
@@ -182,13 +202,44 @@ extension RunLoop {
     }
 
     /// The runaway error for `mode` after `work` (such as "50 passes") ran at one instant, naming
-    /// what is due now.
-    func runawayError(inMode mode: Mode, after work: String) -> VirtualTimeError {
+    /// what kept running: the timer due first, or — when the jobs' limit was reached, or nothing is
+    /// due — the tasks.
+    func runawayError(inMode mode: Mode, after work: String, jobsReachedLimit: Bool) -> VirtualTimeError {
         let due = registrations(inMode: mode).filter { $0.fireDate.map { $0 <= now } ?? false }
-        let culprit = due.first.map { "\($0)" } ?? "executor jobs or blocks that keep queuing more"
+        let tasks = "tasks that yield without waiting, or executor jobs or blocks that keep queuing more"
+        let culprit = jobsReachedLimit ? tasks : due.first.map { "\($0)" } ?? tasks
         return VirtualTimeError(
             kind: .runaway, instant: now,
             message: "\(work) ran with virtual time standing still at \(now): \(culprit)",
             registrations: due)
+    }
+}
+
+/// The passes and executor jobs a loop has run at its current virtual instant, against its
+/// ``RunLoop/runawayLimits``.
+struct RunawayCount {
+    private var instant: Instant
+    private var jobsBefore: Int
+    private var passes = 0
+
+    init(on loop: RunLoop) {
+        instant = loop.now
+        jobsBefore = loop.executorJobsRun
+    }
+
+    /// Counts a pass about to run on `loop`; throws the runaway error for `mode` when the pass or
+    /// the jobs already run at this instant reach a limit. A new instant starts a new count.
+    mutating func check(_ loop: RunLoop, inMode mode: RunLoop.Mode) throws(VirtualTimeError) {
+        if loop.now != instant { (instant, jobsBefore, passes) = (loop.now, loop.executorJobsRun, 0) }
+        let jobs = loop.executorJobsRun - jobsBefore
+        let limits = loop.runawayLimits
+        if jobs >= limits.jobs {
+            throw loop.runawayError(
+                inMode: mode, after: "\(jobs) executor jobs in \(passes) passes", jobsReachedLimit: true)
+        }
+        if passes >= limits.passes {
+            throw loop.runawayError(inMode: mode, after: "\(passes) passes", jobsReachedLimit: false)
+        }
+        passes += 1
     }
 }

@@ -7,7 +7,7 @@ extension VirtualTime {
     /// time until the task ends; returns what it returned, or throws what it threw or a
     /// ``VirtualTimeError`` — a test on it fails and never hangs.
     ///
-    /// It runs in a virtual-time scope, as ``run(on:resolution:runawayJobLimit:_:)`` does (it
+    /// It runs in a virtual-time scope, as ``run(on:resolution:_:)`` does (it
     /// joins the active one of the same loop, or makes one for its duration): `Task {}`,
     /// `Task.detached {}`, child tasks, `Task.sleep(for:)` and `ContinuousClock().sleep(for:)`
     /// run on the loop and take virtual time, and so does `RunLoop.Handle`'s `sleep(for:tolerance:inModes:file:line:)`.
@@ -16,14 +16,15 @@ extension VirtualTime {
     /// each next deadline once nothing is due, by default.
     ///
     /// The runtime's sleeps are rounded up to a multiple of `resolution`, as in
-    /// ``run(on:resolution:runawayJobLimit:_:)``: a test that sleeps whole seconds with
+    /// ``run(on:resolution:_:)``: a test that sleeps whole seconds with
     /// `Task.sleep` and must be exact on a loaded machine passes `.seconds(1)`.
     ///
     /// When it returns or throws, the scope (if it made one) ends at once, without waiting for the
     /// jobs of the scope: a task still running later goes on on the loop, whose thread must run it.
     ///
-    /// - **Runaway**: the loop's `runawayPassLimit` passes at one instant throw
-    ///   ``VirtualTimeError/Kind/runaway``, naming the timer due first and where it was made.
+    /// - **Runaway**: what the loop's `runawayLimits` allow at one instant (100,000 executor jobs
+    ///   or 10,000 passes, a fraction of a second) throws ``VirtualTimeError/Kind/runaway``,
+    ///   naming the timer due first and where it was made, or the tasks that yield without waiting.
     /// - **Deadlock**: when the task waits while nothing is due, scheduled or running, no source
     ///   could deliver input and no outside work is under way, ``VirtualTimeError/Kind/deadlock``
     ///   lists what waits (Go's `synctest`). With `RunLoop.Autojump.after(_:)` input gets that
@@ -39,8 +40,12 @@ extension VirtualTime {
     /// - **Watchdog**: after `timeLimit` of real time the run stops with
     ///   ``VirtualTimeError/Kind/watchdog``; if the loop's thread is stuck in a callout and cannot
     ///   stop, the program stops with a message after a second `timeLimit` (ten seconds at least).
+    /// - **Teardown**: after a runaway, a deadlock or the watchdog, the task is cancelled and what
+    ///   that makes due runs, time standing still (so `defer` blocks and cancellation handlers
+    ///   run); the error then says whether the task ended, and lists what was still scheduled in
+    ///   ``VirtualTimeError/leftAfterTeardown`` (with `checkingLeaks`).
     /// - **Runtime**: a runtime the scope cannot take over throws as
-    ///   ``run(on:resolution:runawayJobLimit:_:)`` does, before the task starts; so does a loop
+    ///   ``run(on:resolution:_:)`` does, before the task starts; so does a loop
     ///   whose clock is not a `VirtualClock` (``VirtualTimeError/Kind/notVirtual``): the body is
     ///   never queued, on that loop or elsewhere.
     ///
@@ -64,7 +69,7 @@ extension VirtualTime {
         let outcome = LockedValue<Swift.Result<Result, any Error>?>(nil)
         let handle = loop.handle
         let executor = try scope(for: loop, resolution: resolution)
-        Task(executorPreference: executor) {
+        let task = Task(executorPreference: executor) {
             let result: Swift.Result<Result, any Error>
             do {
                 result = .success(try await body())
@@ -76,6 +81,7 @@ extension VirtualTime {
         }
         try drive(
             on: loop, executor: executor, timeLimit: timeLimit, checkingLeaks: checkingLeaks,
+            cancel: { task.cancel() },
             succeeded: {
                 guard let result = outcome.withLock({ $0 }) else { return nil }
                 if case .success = result { return true }
@@ -91,7 +97,7 @@ extension VirtualTime {
     /// the active virtual-time scope of that loop, or a new one, rounding the runtime's sleeps to
     /// `resolution`, that ``drive(on:executor:timeLimit:checkingLeaks:succeeded:)`` installs. Its
     /// sleeps take the loop's virtual time. Throws, before the task is made, what installing the
-    /// new scope would (the errors of ``run(on:resolution:runawayJobLimit:_:)`` before anything
+    /// new scope would (the errors of ``run(on:resolution:_:)`` before anything
     /// runs).
     package static func scope(for loop: RunLoop, resolution: Duration) throws(VirtualTimeError) -> any TaskExecutor {
         guard case .virtual = loop.timeSource else {
@@ -108,10 +114,11 @@ extension VirtualTime {
     /// ``scope(for:resolution:)``), until `succeeded` says the task has ended (`true` when it
     /// succeeded, `false` when it failed, `nil` while it runs); see
     /// ``test(on:timeLimit:checkingLeaks:resolution:_:)``, whose errors it throws. Leaks are
-    /// checked after a success only. Installs the scope for its duration unless it is the active one.
+    /// checked after a success, and after the teardown of a failure (`cancel` cancels the task).
+    /// Installs the scope for its duration unless it is the active one.
     package static func drive(
         on loop: RunLoop, executor: any TaskExecutor, timeLimit: Duration, checkingLeaks: Bool,
-        succeeded: () -> Bool?
+        cancel: () -> Void, succeeded: () -> Bool?
     ) throws(VirtualTimeError) {
         guard case .virtual(let clock) = loop.timeSource else {
             throw .notVirtual("VirtualTime.test(on:)", loop: loop)
@@ -121,16 +128,23 @@ extension VirtualTime {
             preconditionFailure(
                 "VirtualTime.drive: the executor is not VirtualTime.scope(for:resolution:) of this loop")
         }
-        if RuntimeHook.activeScope(for: loop.handle) === scope {
-            try runUntilDone(on: loop, clock: clock, timeLimit: timeLimit, checkingLeaks: checkingLeaks, succeeded)
-        } else {
-            try RuntimeHook.with(scope) { () throws(VirtualTimeError) in
+        func run() throws(VirtualTimeError) {
+            do throws(VirtualTimeError) {
                 try runUntilDone(on: loop, clock: clock, timeLimit: timeLimit, checkingLeaks: checkingLeaks, succeeded)
+            } catch {
+                let failedWhileRunning: Set<VirtualTimeError.Kind> = [.runaway, .deadlock, .watchdog]
+                guard failedWhileRunning.contains(error.kind) else { throw error }
+                throw tearDown(after: error, on: loop, checkingLeaks: checkingLeaks, cancel: cancel, succeeded)
             }
+        }
+        if RuntimeHook.activeScope(for: loop.handle) === scope {
+            try run()
+        } else {
+            try RuntimeHook.with(scope, run)
         }
     }
 
-    /// The drive of ``drive(on:executor:timeLimit:checkingLeaks:succeeded:)``, in the scope.
+    /// The drive of ``drive(on:executor:timeLimit:checkingLeaks:cancel:succeeded:)``, in the scope.
     private static func runUntilDone(
         on loop: RunLoop, clock: VirtualClock, timeLimit: Duration, checkingLeaks: Bool, _ succeeded: () -> Bool?
     ) throws(VirtualTimeError) {
@@ -153,15 +167,37 @@ extension VirtualTime {
             loop.run(mode: .default, until: .zero)
         }
         guard checkingLeaks, success == true else { return }
-        let left = loop.allRegistrations.filter {
-            [.timer, .sleeper, .timeoutSet].contains($0.kind) && !$0.isBackground
-        }
+        let left = leftScheduled(on: loop)
         if !left.isEmpty {
             throw VirtualTimeError(
                 kind: .leaked, instant: loop.now,
                 message: "the test ended with \(left.count) timers, sleepers or timeouts still scheduled",
                 registrations: left)
         }
+    }
+
+    /// The timers, sleepers and timeouts scheduled on `loop` that a test must not leave: all but
+    /// background timers.
+    private static func leftScheduled(on loop: RunLoop) -> [RunLoop.Registration] {
+        loop.allRegistrations.filter { [.timer, .sleeper, .timeoutSet].contains($0.kind) && !$0.isBackground }
+    }
+
+    /// Tears down a test that failed with `error` (a runaway, a deadlock, the watchdog): cancels
+    /// its task, runs what that made due with time standing still — cancelled sleeps resume, so
+    /// `defer` blocks and cancellation handlers run — and returns `error` saying whether the task
+    /// ended and what was left. The loop's runaway limits bound the run, so a task that ignores
+    /// its cancellation stops it as it stopped the test.
+    private static func tearDown(
+        after error: VirtualTimeError, on loop: RunLoop, checkingLeaks: Bool, cancel: () -> Void,
+        _ succeeded: () -> Bool?
+    ) -> VirtualTimeError {
+        cancel()
+        do throws(VirtualTimeError) {
+            try loop.runCurrent()
+        } catch {
+            // A task that spins on after its cancellation: the teardown ends here.
+        }
+        return error.tornDown(taskEnded: succeeded() != nil, left: checkingLeaks ? leftScheduled(on: loop) : [])
     }
 }
 

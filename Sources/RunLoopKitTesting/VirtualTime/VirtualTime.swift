@@ -10,7 +10,7 @@ import Synchronization
 /// task that is not bound to an actor or an executor runs on the loop's thread, and the runtime's
 /// sleeps are timers of the loop, so they take virtual time.
 ///
-/// Inside ``run(on:resolution:runawayJobLimit:_:)``, a job the runtime would give its global
+/// Inside ``run(on:resolution:_:)``, a job the runtime would give its global
 /// executor — the start and every resumption of a `Task {}`, a `Task.detached {}` or a child task
 /// without an executor preference — is queued on the loop like a job of its
 /// `RunLoop.LoopTaskExecutor` (rule C-X1), from any thread, waking the loop. Such a job runs with
@@ -97,8 +97,8 @@ public enum VirtualTime {
     ///   ``VirtualTimeError/Kind/clockReads`` before anything runs, when the runtime cannot be taken
     ///   over (another toolchain, another hook, clock reads that stay real), and
     ///   ``VirtualTimeError/Kind/hookInUse`` at the end if another hook replaced the scope's;
-    /// - ``VirtualTimeError/Kind/runaway`` once the loop has run `runawayJobLimit` jobs, or
-    ///   the loop's `runawayPassLimit` passes, at one virtual instant after `body` returned: a task
+    /// - ``VirtualTimeError/Kind/runaway`` once the loop has run what its `runawayLimits` allow at
+    ///   one virtual instant after `body` returned (100,000 jobs or 10,000 passes): a task
     ///   that neither sleeps nor ends (`while true { await Task.yield() }`), or a timer that
     ///   re-arms itself at the same instant. The error names the instant, and the timers due then
     ///   with where they were made. The scope ends there: the jobs still queued stay on the loop,
@@ -106,24 +106,23 @@ public enum VirtualTime {
     @available(*, noasync)
     @discardableResult
     public static func run<Result>(
-        on loop: RunLoop, resolution: Duration = .milliseconds(1), runawayJobLimit: Int = 100_000,
-        _ body: () throws -> Result
+        on loop: RunLoop, resolution: Duration = .milliseconds(1), _ body: () throws -> Result
     ) throws -> Result {
         guard loop.timeSource.virtualClock != nil else {
             throw VirtualTimeError.notVirtual("VirtualTime.run(on:)", loop: loop)
         }
-        loop.preconditionOnLoopThread("VirtualTime.run(on:resolution:runawayJobLimit:_:)")
+        loop.preconditionOnLoopThread("VirtualTime.run(on:resolution:_:)")
         precondition(resolution > .zero, "VirtualTime.run(on:): the resolution must be positive")
         let scope = VirtualTimeScope(handle: loop.handle, resolution: resolution)
         let result = try RuntimeHook.with(scope) { () throws(VirtualTimeError) in
             let result = Swift.Result { try body() }
-            try scope.finish(on: loop, runawayJobLimit: runawayJobLimit)
+            try scope.finish(on: loop)
             return result
         }
         return try result.get()
     }
 
-    /// Whether a virtual-time scope is active in the process — from ``run(on:resolution:runawayJobLimit:_:)``,
+    /// Whether a virtual-time scope is active in the process — from ``run(on:resolution:_:)``,
     /// ``test(on:timeLimit:checkingLeaks:resolution:_:)``, the `.virtualTime` trait or XCTest's
     /// `runWithVirtualTime` — on any thread. While one is, the runtime's global executor is the
     /// scope's loop, and `ContinuousClock.now` and `SuspendingClock.now` read its virtual time.
@@ -301,14 +300,11 @@ final class VirtualTimeScope: TaskExecutor {
     }
 
     /// Runs `loop` in its default mode until the scope is no longer busy: an observer stops the
-    /// run before the loop would wait with nothing of the scope left. Throws a runaway once
-    /// `runawayJobLimit` jobs, or the loop's `runawayPassLimit` passes, have run at one
-    /// virtual instant.
-    func finish(on loop: RunLoop, runawayJobLimit: Int) throws(VirtualTimeError) {
+    /// run before the loop would wait with nothing of the scope left. Throws a runaway once the
+    /// loop's `runawayLimits` are reached at one virtual instant.
+    func finish(on loop: RunLoop) throws(VirtualTimeError) {
         guard isBusy(loop) else { return }
-        var instant = loop.now
-        var jobsAtInstant = loop.executorJobsRun
-        var passesAtInstant = 0
+        var count = RunawayCount(on: loop)
         var runaway: VirtualTimeError?
         let observer = RunLoop.Observer(activities: [.beforeTimers, .beforeWaiting]) {
             [unowned loop] _, activity in
@@ -316,13 +312,10 @@ final class VirtualTimeScope: TaskExecutor {
                 if !self.isBusy(loop) { loop.stop() }
                 return
             }
-            if loop.now != instant {
-                (instant, jobsAtInstant, passesAtInstant) = (loop.now, loop.executorJobsRun, 0)
-            }
-            passesAtInstant += 1
-            let jobs = loop.executorJobsRun - jobsAtInstant
-            if jobs >= runawayJobLimit || passesAtInstant >= loop.runawayPassLimit {
-                runaway = loop.runawayError(inMode: .default, after: "\(jobs) jobs in \(passesAtInstant) passes")
+            do throws(VirtualTimeError) {
+                try count.check(loop, inMode: .default)
+            } catch {
+                runaway = error
                 loop.stop()
             }
         }

@@ -51,13 +51,35 @@ public struct VirtualTimeError: Error, Sendable, CustomStringConvertible {
     /// What was involved: the timers due in a runaway, what is scheduled, what was left, with the
     /// sites they were made at.
     public let registrations: [RunLoop.Registration]
+    /// The leak report of a test that failed by deadlock, runaway or watchdog: the timers, sleepers
+    /// and timeouts still scheduled after its teardown — its task cancelled and what that made due
+    /// run, so its `defer` blocks and cancellation handlers ran. Empty for other errors, and when
+    /// leaks are not checked.
+    public let leftAfterTeardown: [RunLoop.Registration]
 
     /// An error of `kind` at `instant`.
-    init(kind: Kind, instant: Instant, message: String, registrations: [RunLoop.Registration] = []) {
+    init(
+        kind: Kind, instant: Instant, message: String, registrations: [RunLoop.Registration] = [],
+        leftAfterTeardown: [RunLoop.Registration] = []
+    ) {
         self.kind = kind
         self.instant = instant
         self.message = message
         self.registrations = registrations
+        self.leftAfterTeardown = leftAfterTeardown
+    }
+
+    /// This error, after the failed test was torn down: whether its task then ended, and what was
+    /// still scheduled.
+    func tornDown(taskEnded: Bool, left: [RunLoop.Registration]) -> VirtualTimeError {
+        let task = taskEnded ? "it ended" : "it still waits"
+        let leftover =
+            left.isEmpty
+            ? "nothing was left scheduled" : "\(left.count) timers, sleepers or timeouts were left scheduled"
+        return VirtualTimeError(
+            kind: kind, instant: instant,
+            message: message + "; torn down: the test's task was cancelled and \(task), and \(leftover)",
+            registrations: registrations, leftAfterTeardown: left)
     }
 
     /// `call` was given `loop`, whose clock is not a `VirtualClock`.
@@ -68,8 +90,9 @@ public struct VirtualTimeError: Error, Sendable, CustomStringConvertible {
                 "\(call) needs a loop on a VirtualClock: make it with RunLoop(timeSource: .virtual(VirtualClock()))")
     }
 
-    /// The message, then each registration on a line of its own.
+    /// The message, then each registration on a line of its own, then what was left after a teardown.
     public var description: String {
-        ([message] + registrations.map { "  \($0)" }).joined(separator: "\n")
+        let left = leftAfterTeardown.isEmpty ? [] : ["left after the teardown:"] + leftAfterTeardown.map { "  \($0)" }
+        return ([message] + registrations.map { "  \($0)" } + left).joined(separator: "\n")
     }
 }

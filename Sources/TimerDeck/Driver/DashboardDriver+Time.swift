@@ -4,7 +4,7 @@ extension DashboardDriver {
     /// Applies a change the state decided to the loop's clock. A loop without a controllable clock
     /// (a test rig on a plain virtual clock) gets none: its state has no ``DashboardState/time``.
     func changeTime(_ change: TimeChange) {
-        guard let control = loop.timeSource.timeControl else { return }
+        guard case .controlled(let control) = loop.timeSource else { return }
         switch change {
         case .pause: control.isPaused = true
         case .resume: control.isPaused = false
@@ -21,7 +21,7 @@ extension DashboardDriver {
 
     /// Where `loop`'s clock stands for the time-control keys at the start; `nil` when it has none.
     static func timeStatus(of loop: RunLoop) -> TimeStatus? {
-        guard let control = loop.timeSource.timeControl else { return nil }
+        guard case .controlled(let control) = loop.timeSource else { return nil }
         let (numerator, denominator) = control.rate
         return TimeStatus(
             isPaused: control.isPaused, rate: TimeRate(numerator: numerator, denominator: denominator) ?? .normal)

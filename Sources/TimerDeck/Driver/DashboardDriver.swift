@@ -102,7 +102,8 @@ package final class DashboardDriver {
     /// same whether the dashboard's clock was paused or slowed down meanwhile (a script's waits are
     /// on that clock too).
     package var inputTime: Instant {
-        loop.timeSource.timeControl?.base.now() ?? loop.now
+        guard case .controlled(let control) = loop.timeSource else { return loop.now }
+        return control.base.now()
     }
 
     /// Whether `q` or a terminating signal asked to end the session.

@@ -17,6 +17,9 @@ final class DispatchRowTimer: FirableRowTimer {
     private var timer: DispatchTimer?
     /// When the running timer's first event is due, on its clock: the grid its events fall on.
     private var firstDue: Instant?
+    /// Whether the running timer is held by ``suspend()``: libdispatch counts suspensions, the row
+    /// holds at most one.
+    private var isSuspended = false
 
     init(
         loop: RunLoop, clock: ClockKind, queue: DispatchQueueChoice = .background, interval: Duration,
@@ -50,6 +53,7 @@ final class DispatchRowTimer: FirableRowTimer {
         timer.schedule(deadline: deadline, repeating: repeats ? interval : nil, leeway: leeway)
         timer.resume()
         self.timer = timer
+        isSuspended = false
     }
 
     /// The dispatch timer for ``queue``: libdispatch's main queue on the main run loop, which runs
@@ -67,14 +71,19 @@ final class DispatchRowTimer: FirableRowTimer {
         timer?.cancel()
         timer = nil
         firstDue = nil
+        isSuspended = false
     }
 
     func suspend() {
-        if timer?.isSuspended == false { timer?.suspend() }
+        guard let timer, !isSuspended else { return }
+        timer.suspend()
+        isSuspended = true
     }
 
     func resume() {
-        if timer?.isSuspended == true { timer?.resume() }
+        guard let timer, isSuspended else { return }
+        timer.resume()
+        isSuspended = false
     }
 
     /// Reports an event now, outside the schedule: the row refreshes its label from its grid.
@@ -87,7 +96,7 @@ final class DispatchRowTimer: FirableRowTimer {
 
     /// The next point of its grid, on the loop's uptime clock.
     var nextFire: Instant? {
-        guard let firstDue, let timer, !timer.isSuspended else { return nil }
+        guard let firstDue, timer != nil, !isSuspended else { return nil }
         let clockNow = loop.timeSource.now(clock)
         return loop.now
             + clockNow.duration(to: DispatchGrid(origin: firstDue, interval: interval).next(after: clockNow))

@@ -11,6 +11,7 @@ final class DisplayLinkRowTimer: MovableRowTimer {
     private var link: DisplayLink?
     /// The mode it is scheduled in, while scheduled.
     private var scheduledMode: RunLoop.Mode?
+    private var frameRate = FrameRateMeter()
 
     init(loop: RunLoop, refreshRate: Int, name: String, onFire: @escaping (Fire) -> Void) {
         self.loop = loop
@@ -45,6 +46,7 @@ final class DisplayLinkRowTimer: MovableRowTimer {
     func invalidate() {
         link?.invalidate()
         link = nil
+        frameRate.reset()
         scheduledMode = nil
     }
 
@@ -59,7 +61,7 @@ final class DisplayLinkRowTimer: MovableRowTimer {
     }
 
     /// Callbacks per second, measured.
-    var framesPerSecond: Double { link?.measuredFramesPerSecond ?? 0 }
+    var framesPerSecond: Double { frameRate.framesPerSecond }
 
     private func makeLink(frameInterval: Int) -> DisplayLink {
         let link = DisplayLink(refreshRate: refreshRate) { [weak self] link in self?.deliver(link) }
@@ -70,6 +72,7 @@ final class DisplayLinkRowTimer: MovableRowTimer {
     }
 
     private func deliver(_ link: DisplayLink) {
+        frameRate.record(loop.now)
         onFire(
             .frame(
                 time: loop.now, mode: loop.currentMode, timestamp: link.timestamp, duration: link.duration,

@@ -66,7 +66,7 @@ package final class HeadlessSession {
         }
         steps = resolved
         self.output = output
-        let base = VirtualClock(wallStart: setup?.headlessWallStart ?? VirtualClock.defaultWallStart)
+        let base = setup?.headlessWallStart.map { VirtualClock(wallStart: $0) } ?? VirtualClock()
         virtualClock = base
         time = TimeControl(base: .virtual(base))
         loop = try RunLoop.make(timeSource: .controlled(time))
