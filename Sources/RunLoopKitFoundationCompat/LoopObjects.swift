@@ -5,11 +5,13 @@ import RunLoopKit
 /// is identical from call to call.
 ///
 /// Each thread keeps its own table (a `ThreadLocal`), because a RunLoopKit loop is only used on its
-/// own thread. An entry holds its object weakly: an object nobody holds any more cannot be compared
+/// own thread. An entry holds its object weakly (strongly while it has ports): an object nobody holds any more cannot be compared
 /// with a new one.
 final class LoopObjects {
     private final class Entry {
         weak var object: RunLoop?
+        /// The object, held while it has ports, whose modes only it knows.
+        var kept: RunLoop?
     }
 
     private var entries: [ObjectIdentifier: Entry] = [:]
@@ -34,5 +36,11 @@ final class LoopObjects {
         table.entries = table.entries.filter { $0.value.object != nil }
         table.entries[id] = entry
         return object
+    }
+
+    /// Holds `object` for its thread while `alive`, so that `RunLoop.current` stays that object:
+    /// a loop object with ports must be the one a later `remove(_:forMode:)` is called on.
+    static func keep(_ object: RunLoop, alive: Bool) {
+        tables.value?.entries[ObjectIdentifier(object.base)]?.kept = alive ? object : nil
     }
 }

@@ -19,6 +19,8 @@ import RunLoopKit
 public final class RunLoop: Hashable {
     /// The RunLoopKit loop this object stands for: its modes, observers, sources, clock and handle.
     public let base: RunLoopKit.RunLoop
+    /// The ports added to this loop and the modes each is in; held weakly (``Port``).
+    private var ports: [ObjectIdentifier: ScheduledPort] = [:]
 
     init(base: RunLoopKit.RunLoop) {
         self.base = base
@@ -47,6 +49,36 @@ public final class RunLoop: Hashable {
     /// A timer belongs to one run loop.
     public func add(_ timer: Timer, forMode mode: Mode) {
         timer.schedule(on: self, forMode: mode)
+    }
+
+    /// Adds `port` to `mode`: the first time it is added to that mode, the port's
+    /// ``Port/schedule(in:forMode:)`` is called; adding it again changes nothing.
+    public func add(_ port: Port, forMode mode: Mode) {
+        prunePorts()
+        let id = ObjectIdentifier(port)
+        let entry = ports[id] ?? ScheduledPort(port: port)
+        guard !entry.modes.contains(mode) else { return }
+        entry.modes.append(mode)
+        ports[id] = entry
+        LoopObjects.keep(self, alive: true)
+        port.schedule(in: self, forMode: mode)
+    }
+
+    /// Takes `port` out of `mode`, calling its ``Port/remove(from:forMode:)``; a port that is not
+    /// in `mode` is left alone.
+    public func remove(_ port: Port, forMode mode: Mode) {
+        let id = ObjectIdentifier(port)
+        guard let entry = ports[id], entry.port === port, let index = entry.modes.firstIndex(of: mode) else { return }
+        entry.modes.remove(at: index)
+        if entry.modes.isEmpty { ports[id] = nil }
+        prunePorts()
+        port.remove(from: self, forMode: mode)
+    }
+
+    /// Forgets the ports that went away; a loop object with no port left need not outlive its holders.
+    private func prunePorts() {
+        ports = ports.filter { $0.value.port != nil }
+        if ports.isEmpty { LoopObjects.keep(self, alive: false) }
     }
 
     /// Runs the default mode until nothing is left in it: `run(mode:before:)` with a distant-future
@@ -94,5 +126,15 @@ public final class RunLoop: Hashable {
 
     public func hash(into hasher: inout Hasher) {
         hasher.combine(ObjectIdentifier(base))
+    }
+}
+
+/// A port added to a ``RunLoop``, held weakly, and the modes it is in.
+private final class ScheduledPort {
+    weak var port: Port?
+    var modes: [RunLoop.Mode] = []
+
+    init(port: Port) {
+        self.port = port
     }
 }

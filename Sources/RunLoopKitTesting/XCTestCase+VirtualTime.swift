@@ -45,8 +45,8 @@ extension XCTestCase {
 }
 
 extension XCTestCase {
-    /// Lets XCTest's waits (`wait(for:timeout:)`, `waitForExpectations(timeout:)`) run `loop`, the
-    /// calling thread's RunLoopKit loop by default, until the test ends.
+    /// Lets XCTest's waits (`wait(for:timeout:)`, `waitForExpectations(timeout:)`) run `mode` of
+    /// `loop`, the calling thread's RunLoopKit loop by default, until the test ends.
     ///
     /// XCTest's waits on Linux spin Foundation's `RunLoop.current` in its default mode, which knows
     /// nothing of RunLoopKit's loop; Foundation on Linux has no public way to add a source or a
@@ -55,15 +55,19 @@ extension XCTestCase {
     /// RunLoopKit's due timers, sources and jobs run up to `interval` late. Outside XCTest's
     /// waits nothing changes.
     ///
+    /// The default mode of the waiting thread's loop needs no call: this library serves it in every
+    /// XCTest wait of a process that links it. Call this for another mode or another loop.
+    ///
     /// ```swift
     /// func testFiresDuringAWait() {
-    ///     pumpRunLoopKitDuringWaits()
+    ///     let modal = RunLoopKit.RunLoop.Mode("modal")
+    ///     pumpRunLoopKitDuringWaits(mode: modal)
     ///     let loop = RunLoopKit.RunLoop.current
     ///     let fired = expectation(description: "fired")
     ///     let timer = RunLoopKit.Timer(fireAt: loop.now + .seconds(1), interval: .zero, repeats: false) { _ in
     ///         fired.fulfill()
     ///     }
-    ///     loop.add(timer, forMode: .common)
+    ///     loop.add(timer, forMode: modal)
     ///     XCTAssertEqual(XCTWaiter.wait(for: [fired], timeout: 10), .completed)
     /// }
     /// ```

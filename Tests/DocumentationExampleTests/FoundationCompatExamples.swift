@@ -38,3 +38,13 @@ private func portingDispatchExample() {
     let queue = DispatchQueue(label: "refresh")
     queue.asyncAfter(deadline: .now() + .seconds(1)) { print("one second later, on the queue") }
 }
+
+/// Port's documentation comment.
+private func portExample() {
+    final class Doorbell: Port {
+        override func schedule(in runLoop: RunLoop, forMode mode: RunLoop.Mode) { print("in \(mode)") }
+    }
+    let doorbell = Doorbell()
+    RunLoop.current.add(doorbell, forMode: .default)  // prints "in kCFRunLoopDefaultMode"
+    RunLoop.current.add(doorbell, forMode: .default)  // already there: prints nothing
+}

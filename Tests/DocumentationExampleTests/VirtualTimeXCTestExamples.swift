@@ -17,13 +17,14 @@ final class CountdownTests: XCTestCase {
 // The example of pumpRunLoopKitDuringWaits(), run by XCTest as written, in RunLoopKit's names.
 final class PumpExampleTests: XCTestCase {
     func testFiresDuringAWait() {
-        pumpRunLoopKitDuringWaits()
+        let modal = RunLoopKit.RunLoop.Mode("modal")
+        pumpRunLoopKitDuringWaits(mode: modal)
         let loop = RunLoopKit.RunLoop.current
         let fired = expectation(description: "fired")
         let timer = RunLoopKit.Timer(fireAt: loop.now + .seconds(1), interval: .zero, repeats: false) { _ in
             fired.fulfill()
         }
-        loop.add(timer, forMode: .common)
+        loop.add(timer, forMode: modal)
         XCTAssertEqual(XCTWaiter.wait(for: [fired], timeout: 10), .completed)
     }
 }

@@ -61,6 +61,43 @@ struct TestRunLoopPorts {
         #expect(fired)
     }
 
+    @Test(
+        "test_addingRemovingPorts: a port is told once per mode it is added to and when it is taken out, and goes away with its owner"
+    )
+    func addingRemovingPorts() {
+        final class RecordingPort: Port {
+            var scheduledModes: [RunLoop.Mode] = []
+            let onDeinit: () -> Void
+            init(onDeinit: @escaping () -> Void) { self.onDeinit = onDeinit }
+            deinit { onDeinit() }
+            override func schedule(in runLoop: RunLoop, forMode mode: RunLoop.Mode) { scheduledModes.append(mode) }
+            override func remove(from runLoop: RunLoop, forMode mode: RunLoop.Mode) {
+                scheduledModes.removeAll { $0 == mode }
+            }
+        }
+        let runLoop = RunLoop.current
+        var deallocated = false
+        do {
+            let port = RecordingPort { deallocated = true }
+            let custom = RunLoop.Mode(rawValue: "Custom")
+            #expect(port.scheduledModes == [])
+            runLoop.add(port, forMode: .default)
+            runLoop.add(port, forMode: .default)
+            #expect(port.scheduledModes == [.default])
+            runLoop.add(port, forMode: custom)
+            #expect(port.scheduledModes == [.default, custom])
+            runLoop.remove(port, forMode: custom)
+            runLoop.remove(port, forMode: custom)
+            #expect(port.scheduledModes == [.default])
+            // Through a new lookup of the current loop: the loop object that has the port is kept.
+            RunLoop.current.add(port, forMode: custom)
+            #expect(port.scheduledModes == [.default, custom])
+            port.invalidate()
+            #expect(!port.isValid)
+        }
+        #expect(deallocated)
+    }
+
     @Test("perform(_:) and perform(inModes:block:) run in a later pass of their modes only")
     func performRunsInItsModes() {
         let runLoop = RunLoop.current
