@@ -10,7 +10,8 @@ extension Outbox {
     /// v2 keeps totals so ``Outbox/counters()`` reads only pending rows: each batch's
     /// `sample_count`, an index on `sent_at_ms` (unsent batches are `NULL`; retention deletes
     /// by age), and the one-row `tally` of acknowledged samples, updated in the transaction
-    /// that acknowledges them.
+    /// that acknowledges them. v3 counts the pending samples the size cap dropped, and when the
+    /// oldest and newest of them were taken.
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1: samples and batches") { db in
@@ -49,6 +50,14 @@ extension Outbox {
                     INSERT INTO tally (id, delivered_samples, kept_samples)
                         SELECT 1, total, total FROM (SELECT COALESCE(SUM(sample_count), 0) AS total
                                                      FROM batch WHERE sent_at_ms IS NOT NULL);
+                    """)
+        }
+        migrator.registerMigration("v3: samples dropped at the size cap") { db in
+            try db.execute(
+                sql: """
+                    ALTER TABLE tally ADD COLUMN dropped_samples INTEGER NOT NULL DEFAULT 0;
+                    ALTER TABLE tally ADD COLUMN dropped_first_taken_ms INTEGER;
+                    ALTER TABLE tally ADD COLUMN dropped_last_taken_ms INTEGER;
                     """)
         }
         return migrator

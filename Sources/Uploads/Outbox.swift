@@ -1,6 +1,7 @@
 import AppPlatform
 import Foundation
 import GRDB
+import Synchronization
 
 /// The durable queue of samples waiting to be uploaded: an SQLite file in WAL mode.
 ///
@@ -9,7 +10,10 @@ import GRDB
 /// across restarts. The upload side cuts what is unbatched into a ``Batch``, hands it to a
 /// ``BatchSink`` and calls ``markSent(_:at:)`` only once the sink acknowledged it. Pending
 /// samples are never deleted, so a crash or a server that is down loses nothing; acknowledged
-/// ones go after the ``OutboxRetention`` (default: seven days), so the file stops growing.
+/// ones go after the ``OutboxRetention`` (default: seven days), so the file stops growing. With a
+/// ``sizeCap`` the database never holds more than that many bytes: acknowledged samples go first,
+/// then pending ones, oldest first, each counted (``OutboxCounters/droppedSamples``), except those
+/// of a batch handed out for delivery and not yet answered.
 ///
 /// One process writes an outbox at a time: opening it takes an advisory lock on
 /// `<file>.lock`, and a second open fails with ``OutboxError/inUse(path:holder:)``.
@@ -35,6 +39,12 @@ public final class Outbox: Sendable {
     public let url: URL
     /// How long acknowledged samples are kept.
     public let retention: OutboxRetention
+    /// The most the database may hold, in bytes (its pages in use); nil for no cap.
+    public let sizeCap: Int64?
+    /// The batches ``cutBatch(at:)`` and ``nextPendingBatch(skipping:)`` handed out and no
+    /// ``markSent(_:at:)`` or ``recordFailure(_:error:at:)`` answered yet: a sink may be sending
+    /// them, so the size cap never drops their samples.
+    private let handedOut = Mutex<Set<String>>([])
     /// The SQLite connection (internal: tests read its settings).
     let database: DatabaseQueue
     private let lock: FileLock
@@ -45,21 +55,24 @@ public final class Outbox: Sendable {
     }
 
     /// Opens the outbox at `url`, creating its directory (mode 0700) and file as needed;
-    /// `retention` applies from the next acknowledgement on.
+    /// `retention` applies from the next acknowledgement on, `sizeCap` (bytes) from the next append.
     ///
     /// - Throws: ``OutboxError/directoryUnavailable(path:reason:)`` when the directory cannot
     ///   be created or written, ``OutboxError/inUse(path:holder:)`` when another process has it
     ///   open, ``OutboxError/corrupt(path:reason:)`` when the file is not an SQLite database (it
     ///   is left untouched), ``OutboxError/cannotWrite(path:reason:)`` (a read-only file, too)
     ///   or ``OutboxError/diskFull(path:)`` when the file cannot be written.
-    public convenience init(url: URL = Outbox.defaultURL(), retention: OutboxRetention = .sevenDays) throws(OutboxError)
-    {
-        try self.init(url: url, retention: retention, pageLimit: nil)
+    public convenience init(
+        url: URL = Outbox.defaultURL(), retention: OutboxRetention = .sevenDays, sizeCap: Int64? = nil
+    ) throws(OutboxError) {
+        try self.init(url: url, retention: retention, sizeCap: sizeCap, pageLimit: nil)
     }
 
     /// Opens the outbox with SQLite's `max_page_count` set to `pageLimit`, so tests can make
     /// writes fail with `SQLITE_FULL` without filling a disk.
-    init(url: URL, retention: OutboxRetention = .sevenDays, pageLimit: Int?) throws(OutboxError) {
+    init(url: URL, retention: OutboxRetention = .sevenDays, sizeCap: Int64? = nil, pageLimit: Int?)
+        throws(OutboxError)
+    {
         let path = url.path
         let directory = url.deletingLastPathComponent().path
         do {
@@ -97,6 +110,7 @@ public final class Outbox: Sendable {
         }
         self.url = url
         self.retention = retention
+        self.sizeCap = sizeCap
         do {
             database = try DatabaseQueue(path: path, configuration: configuration)
             try Self.migrator.migrate(database)
@@ -113,14 +127,18 @@ public final class Outbox: Sendable {
         }
     }
 
-    /// Commits `sample` and returns it with its new `seq`, and the totals after it.
+    /// Commits `sample` and returns it with its new `seq`, and the totals after it; over the
+    /// ``sizeCap``, the oldest samples are dropped in the same transaction.
     ///
     /// When this throws, nothing was committed and the caller still holds the sample.
     @discardableResult
     public func append(_ sample: Sample) throws(OutboxError) -> OutboxWrite<StoredSample> {
+        let sizeCap = sizeCap
+        let sparing = handedOut.withLock { $0 }
         let written = try write { db in
             var record = SampleRecord(sample)
             try record.insert(db)
+            if let sizeCap { try Self.enforce(sizeCap, sparing: sparing, db) }
             return record.seq
         }
         guard let seq = written.value else {
@@ -148,6 +166,7 @@ public final class Outbox: Sendable {
                 failureAtMs: nil, failurePermanent: false, sampleCount: count
             ).insert(db)
             try unbatched.updateAll(db, SampleRecord.CodingKeys.batchId.set(to: key))
+            handedOut.withLock { _ = $0.insert(key) }
             return Batch(id: id, createdAt: Self.date(createdAt), samples: try Self.samples(inBatch: key, db))
         }
     }
@@ -167,11 +186,13 @@ public final class Outbox: Sendable {
     /// Reads only that batch's rows, however many batches are pending.
     public func nextPendingBatch(skipping skipped: Set<UUID> = []) throws(OutboxError) -> Batch? {
         let keys = skipped.map { $0.uuidString.lowercased() }
-        return try read { db in
+        let next = try read { db in
             try Self.unsent.filter(!keys.contains(BatchRecord.CodingKeys.id)).fetchOne(db).map {
                 try Self.batch($0, db)
             }
         }
+        if let next { handedOut.withLock { _ = $0.insert(next.id.uuidString.lowercased()) } }
+        return next
     }
 
     /// Records that a sink acknowledged the batch, counts its samples delivered and applies the
@@ -185,6 +206,7 @@ public final class Outbox: Sendable {
         let key = batchID.uuidString.lowercased()
         let sentAt = Self.milliseconds(time)
         let retention = retention
+        handedOut.withLock { _ = $0.remove(key) }
         let found = try write { db in
             guard var batch = try BatchRecord.fetchOne(db, key: key) else { return false }
             guard batch.sentAtMs == nil else { return true }
@@ -213,6 +235,7 @@ public final class Outbox: Sendable {
     ) throws(OutboxError) -> OutboxWrite<Void> {
         let key = batchID.uuidString.lowercased()
         let failedAt = Self.milliseconds(time)
+        handedOut.withLock { _ = $0.remove(key) }
         let found = try write { db in
             guard var batch = try BatchRecord.fetchOne(db, key: key) else { return false }
             batch.attempts += 1
@@ -279,7 +302,11 @@ public final class Outbox: Sendable {
             rejectedBatches: unsent?[2] ?? 0,
             parkedSamples: unsent?[3] ?? 0,
             deliveredSamples: tally.deliveredSamples,
-            lastSample: try last?.stored())
+            lastSample: try last?.stored(),
+            droppedSamples: tally.droppedSamples,
+            droppedTakenAt: tally.droppedFirstTakenMs.flatMap { first in
+                tally.droppedLastTakenMs.map { date(first)...date($0) }
+            })
     }
 
     /// Unsent batches, oldest first.

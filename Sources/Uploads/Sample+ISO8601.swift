@@ -2,10 +2,13 @@ import Glibc
 
 extension Sample {
     /// `takenAt` in ISO 8601 (RFC 3339), UTC, with milliseconds: `2025-05-04T09:12:30.250Z`.
-    public var takenAtISO8601: String {
+    public var takenAtISO8601: String { Self.iso8601(millisecondsSince1970: takenAtMilliseconds) }
+
+    /// An instant, in milliseconds since the Unix epoch, in ISO 8601 (RFC 3339), UTC, with milliseconds.
+    static func iso8601(millisecondsSince1970 instant: Int64) -> String {
         // Floor division, so times before 1970 still get a 0...999 millisecond part.
-        let seconds = takenAtMilliseconds >= 0 ? takenAtMilliseconds / 1000 : (takenAtMilliseconds - 999) / 1000
-        let milliseconds = Int(takenAtMilliseconds - seconds * 1000)
+        let seconds = instant >= 0 ? instant / 1000 : (instant - 999) / 1000
+        let milliseconds = Int(instant - seconds * 1000)
         var time = time_t(seconds)
         var parts = tm()
         gmtime_r(&time, &parts)

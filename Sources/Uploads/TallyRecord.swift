@@ -9,11 +9,19 @@ struct TallyRecord: Codable, FetchableRecord, PersistableRecord {
     var deliveredSamples: Int
     /// Acknowledged samples still in the file (retention lowers it).
     var keptSamples: Int
+    /// Pending samples the size cap dropped since the file was created.
+    var droppedSamples = 0
+    /// When the oldest and the newest of them were taken (milliseconds since the epoch).
+    var droppedFirstTakenMs: Int64?
+    var droppedLastTakenMs: Int64?
 
     enum CodingKeys: String, CodingKey, ColumnExpression {
         case id
         case deliveredSamples = "delivered_samples"
         case keptSamples = "kept_samples"
+        case droppedSamples = "dropped_samples"
+        case droppedFirstTakenMs = "dropped_first_taken_ms"
+        case droppedLastTakenMs = "dropped_last_taken_ms"
     }
 
     /// The one row; its absence means the file was damaged.

@@ -3,6 +3,8 @@ import RunLoopKit
 import TimeUnits
 import TimerSlots
 
+import class CoreMetrics.Counter
+import protocol CoreMetrics.MetricsFactory
 import struct Foundation.Date
 import struct Foundation.UUID
 
@@ -91,6 +93,10 @@ public final class UploadPipeline {
     /// Whether the upload timer fires by hand (``runNow(_:)``) rather than on its schedule.
     private var uploadAskedFor = false
     private var settledWaiters: [() -> Void] = []
+    /// Counts, in the loop's health metrics, the samples the outbox's size cap dropped in this run.
+    private let droppedSamples: CoreMetrics.Counter?
+    /// The outbox's count of dropped samples when this run last looked (its first reading is the baseline).
+    private var droppedSeen: Int?
     /// Events sent while another event's effects are performed, in order (see ``apply(_:)``).
     private var queuedEvents: [UploadMachine.Event] = []
     /// Whether ``apply(_:)`` is performing an event's effects now.
@@ -98,11 +104,15 @@ public final class UploadPipeline {
 
     /// A stopped pipeline on `loop`; ``start()`` schedules its jobs.
     ///
-    /// `random` draws the retry jitter; tests pass a seeded generator.
+    /// `random` draws the retry jitter; tests pass a seeded generator. With `metrics` (the loop's
+    /// health, ``LoopHealthSampler``), the samples the outbox's size cap drops are counted there
+    /// as `dropped_samples` (read as `dropped_samples_total`).
     public init(
         loop: RunLoop, outbox: Outbox, sampler: any Sampler, sink: any BatchSink,
-        settings: Settings = Settings(), random: any RandomNumberGenerator = SystemRandomNumberGenerator()
+        settings: Settings = Settings(), random: any RandomNumberGenerator = SystemRandomNumberGenerator(),
+        metrics: (any MetricsFactory)? = nil
     ) {
+        droppedSamples = metrics.map { CoreMetrics.Counter(label: "dropped_samples", dimensions: [], factory: $0) }
         self.loop = loop
         self.outbox = outbox
         self.sampler = sampler
@@ -255,11 +265,19 @@ public final class UploadPipeline {
             }
         }
         isApplying = false
+        countDropped()
         changed()
         guard machine.operationsInFlight == 0, !settledWaiters.isEmpty else { return }
         let waiters = settledWaiters
         settledWaiters = []
         for waiter in waiters { waiter() }
+    }
+
+    /// Adds what the size cap dropped since the last look to ``droppedSamples``.
+    private func countDropped() {
+        guard let dropped = machine.counters?.droppedSamples else { return }
+        if let seen = droppedSeen, dropped > seen { droppedSamples?.increment(by: Int64(dropped - seen)) }
+        droppedSeen = dropped
     }
 
     private func perform(_ effect: UploadMachine.Effect) {

@@ -2,6 +2,8 @@ import RunLoopKit
 import TerminalUI
 import Testing
 
+import struct Foundation.Date
+
 @testable import TimerDeck
 @testable import Uploads
 
@@ -69,6 +71,27 @@ struct PanelTests {
             state.messages.contains(
                 "24 samples refused (1 batch, 1 attempt) this run, parked in the outbox until the next start: "
                     + rejection.description))
+    }
+
+    @Test("Samples dropped at the outbox's size cap: the panel names how many and when they were taken")
+    func droppedSamplesAreShown() {
+        var state = makeState(size: Size(width: 120, height: 40))
+        var status = UploadStatus()
+        let taken = { (seconds: Double) in Date(timeIntervalSince1970: 1_767_225_600 + seconds) }
+        status.counters = OutboxCounters(
+            pendingSamples: 500, unbatchedSamples: 500, pendingBatches: 0, rejectedBatches: 0, deliveredSamples: 0,
+            lastSample: nil, droppedSamples: 120, droppedTakenAt: taken(5)...taken(600))
+        _ = state.apply(.pipelineStatus(status))
+        #expect(drawUploads(state).contains("120 samples dropped: outbox full"))
+        #expect(
+            state.messages.contains(
+                "outbox full: 120 samples dropped, oldest first (taken 2026-01-01T00:00:05.000Z … 2026-01-01T00:10:00.000Z)"
+            ))
+        status.counters = OutboxCounters(
+            pendingSamples: 500, unbatchedSamples: 500, pendingBatches: 0, rejectedBatches: 0, deliveredSamples: 0,
+            lastSample: nil)
+        _ = state.apply(.pipelineStatus(status))
+        #expect(!drawUploads(state).contains("outbox full") && !state.messages.contains { $0.contains("outbox full") })
     }
 
     @Test("Once saving works again after lost samples, the 80-column panel says so before the reason")

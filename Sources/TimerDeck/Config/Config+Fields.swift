@@ -42,6 +42,7 @@ extension Config {
         .duration("uploads.retry_cap", \.uploads.pipeline.retry.cap, in: .milliseconds(100) ... .seconds(86_400)),
         .duration("uploads.keep_delivered", \.uploads.keepDelivered, in: .seconds(3_600) ... .seconds(8_760 * 3_600)),
         .integer("uploads.keep_delivered_count", \.uploads.keepDeliveredCount, in: 0...1_000_000_000),
+        .integer("uploads.outbox_cap_mb", \.uploads.outboxCapMegabytes, in: 0...1_000_000),
     ]
 
     /// A display link's refresh rates, for the config file and `--fps` alike.

@@ -80,6 +80,15 @@ package struct UploadsConfig: Equatable, Sendable {
         set { retention.count = newValue == 0 ? nil : newValue }
     }
 
+    /// `uploads.outbox_cap_mb`: the most the outbox's database may hold, in megabytes (10^6 bytes);
+    /// 0 (the default) sets no cap. Over it the oldest samples are dropped, and counted.
+    package var outboxCapMegabytes = 0
+
+    /// The outbox's size cap in bytes, or nil for none.
+    package var outboxSizeCap: Int64? {
+        outboxCapMegabytes == 0 ? nil : Int64(outboxCapMegabytes) * 1_000_000
+    }
+
     /// The defaults of seed S2.
     package init() {}
 }

@@ -40,6 +40,7 @@ struct SnapshotRecord: Encodable, Equatable {
         var parkedSamples: Int
         var deliveredThisRun: Int
         var unsavedSamples: Int
+        var droppedSamples: Int
         var problem: String?
         var lastStatus: Int?
         var lastError: String?
@@ -54,6 +55,7 @@ struct SnapshotRecord: Encodable, Equatable {
             case lastError = "last_error"
             case deliveredThisRun = "delivered_this_run"
             case unsavedSamples = "unsaved_samples"
+            case droppedSamples = "dropped_samples"
         }
     }
 
@@ -107,7 +109,8 @@ struct SnapshotRecord: Encodable, Equatable {
                 pendingBatches: counters?.pendingBatches ?? 0,
                 rejectedBatches: counters?.rejectedBatches ?? 0, parkedSamples: counters?.parkedSamples ?? 0,
                 deliveredThisRun: status?.deliveredThisRun ?? 0, unsavedSamples: status?.unsaved?.count ?? 0,
-                problem: status?.problem, lastStatus: status?.lastAttempt?.statusCode,
+                droppedSamples: counters?.droppedSamples ?? 0, problem: status?.problem,
+                lastStatus: status?.lastAttempt?.statusCode,
                 lastError: status?.lastAttempt?.error?.description)
         }
     }

@@ -36,6 +36,10 @@ enum UploadPanel {
             lines.append(("\(refused.summary): \(reason)", Style(.bad)))
         }
         let counters = status.counters
+        if let dropped = counters?.droppedSamples, dropped > 0 {
+            // When they were taken is in the messages (`?`): the panel has room for the count.
+            lines.append(("\(dropped) \(dropped == 1 ? "sample" : "samples") dropped: outbox full", Style(.bad)))
+        }
         var samples = "pending \(counters?.pendingSamples ?? 0)"
         if let parked = counters?.parkedSamples, parked > 0 { samples += " (\(parked) parked)" }
         if let last = counters?.lastSample { samples += " · last #\(last.seq)" }

@@ -61,7 +61,7 @@ package final class UploadsSetup {
         }
         self.temporaryDirectory = temporaryDirectory
         do {
-            outbox = try Outbox(url: outboxURL, retention: config.retention)
+            outbox = try Outbox(url: outboxURL, retention: config.retention, sizeCap: config.outboxSizeCap)
         } catch {
             throw UploadsSetupError(message: "outbox: \(error)")
         }
@@ -199,7 +199,8 @@ package final class UploadsSetup {
     /// The pipeline on `loop`, not yet started; with the loop sampler, `loop` reports its health to it.
     package func makePipeline(on loop: RunLoop) -> UploadPipeline {
         if let loopHealth { loop.reportMetrics(factory: loopHealth) }
-        let pipeline = UploadPipeline(loop: loop, outbox: outbox, sampler: sampler, sink: sink, settings: settings)
+        let pipeline = UploadPipeline(
+            loop: loop, outbox: outbox, sampler: sampler, sink: sink, settings: settings, metrics: loopHealth)
         self.pipeline = pipeline
         return pipeline
     }

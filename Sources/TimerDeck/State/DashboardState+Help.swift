@@ -8,7 +8,8 @@ extension DashboardState {
     }
 
     /// What the status bar or a panel may have to cut, in full: the status bar's hint, the samples
-    /// not saved, the pipeline's problem, the last failed upload and the samples the server refused.
+    /// not saved, the pipeline's problem, the last failed upload, the samples the server refused and
+    /// those the outbox's size cap dropped.
     var messages: [String] {
         var messages: [String] = []
         if let hint, CharacterWidth.of(hint) > layout.hintWidth { messages.append("Status: \(hint)") }
@@ -25,6 +26,7 @@ extension DashboardState {
             messages.append(
                 "\(refused.summary) this run, parked in the outbox until \(until): \(refused.error.description)")
         }
+        if let dropped = uploads.counters?.droppedSummary { messages.append(dropped) }
         return messages
     }
 
