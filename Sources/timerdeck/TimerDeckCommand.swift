@@ -118,7 +118,7 @@ struct TimerDeckCommand: ParsableCommand {
         completion: .file())
     var state: String?
 
-    @Flag(help: "Start without the timers the state file kept (they are replaced as the session runs).")
+    @Flag(help: "Start without the timers the state file kept; the file is set aside as <file>.before-fresh.")
     var fresh = false
 
     @Option(

@@ -206,7 +206,8 @@ tmux_ send-keys -t "$session" C-z
 check "Ctrl-Z gives the terminal back to the shell" "Stopped"
 tmux_ resize-window -t "$session" -x 100 -y 30 2>/dev/null || tmux_ resize-pane -t "$session" -x 100 -y 30
 tmux_ send-keys -t "$session" "fg" Enter
-bottom_has_hints() { tmux_ capture-pane -t "$session" -p | sed -n 30p | grep -qF "⏎ press"; }
+# The status bar, on row 30: its hints, or what --fresh says it set aside (the first session's file).
+bottom_has_hints() { tmux_ capture-pane -t "$session" -p | sed -n 30p | grep -qE "⏎ press|--fresh: "; }
 laid_out=0
 deadline=$((SECONDS + 15))
 while [ $SECONDS -lt $deadline ]; do

@@ -49,6 +49,19 @@ struct AddTimerTests {
         #expect(line(snapshots[1].screen, containing: "tea  ").contains("idle"))
     }
 
+    @Test("A clock time out of range is said to be no clock time, not a bad interval; a real one is an alarm")
+    func clockTimeOutOfRange() throws {
+        for text in ["25:99", "12:60", "24:00", "2026-02-30T10:00"] {
+            let error = #expect(throws: ConfigError.self) {
+                try TimerDefinition.parse(line: "lunch \(text)", taken: [])
+            }
+            #expect(error?.message.hasPrefix("\"\(text)\" is not a clock time") == true, "\(String(describing: error))")
+            #expect(error?.message.contains("interval") == false)
+        }
+        #expect(try TimerDefinition.parse(line: "lunch 12:30", taken: []).kind == .alarm)
+        #expect(try TimerDefinition.parse(line: "tea 3m", taken: []).interval == .seconds(180))
+    }
+
     @Test("A taken name is refused")
     func takenNameIsRefused() throws {
         #expect(throws: ConfigError.self) { try TimerDefinition.parse(line: "sms-gcd 1s", taken: ["sms-gcd"]) }

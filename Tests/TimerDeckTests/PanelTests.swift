@@ -186,4 +186,27 @@ struct PanelTests {
         #expect(line(text, containing: "sms-default RunLoop").contains("0µs"), "its inspector line was")
         #expect(line(text, containing: "sms-common  RunLoop").contains("idle"))
     }
+
+    @Test("A three-digit countdown's button is whole, [ Resend (180) ], and every button in the panel is as wide")
+    func threeDigitCountdownFits() throws {
+        let config = try Config.parse(
+            """
+            [[timers]]
+            name = "tea"
+            drives = "countdown"
+            countdown = 180
+
+            [[timers]]
+            name = "egg"
+            drives = "countdown"
+            countdown = 30
+            """)
+        var state = DashboardState(scene: .standard(config, uploadsLabel: nil), size: Self.size)
+        _ = state.apply(.key(.enter))
+        let screen = GridScreen(size: Self.size)
+        DashboardView(screen: screen).render(snapshot(of: state), parts: .all)
+        let text = screen.snapshot()
+        #expect(line(text, containing: "tea ·").contains("[ Resend (180) ]"), "\(text)")
+        #expect(line(text, containing: "egg ·").contains("[ Send         ]"), "\(text)")
+    }
 }

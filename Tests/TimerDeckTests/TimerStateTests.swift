@@ -176,4 +176,38 @@ struct TimerStateTests {
         #expect(try String(contentsOfFile: state + ".corrupt-2", encoding: .utf8) == garbage)
         #expect(try String(contentsOfFile: state + ".corrupt", encoding: .utf8) == garbage)
     }
+
+    @Test("A state file of a newer format is said to be from a newer timerdeck and kept aside, not called corrupt")
+    func newerFormatKeptAside() throws {
+        let scratch = try ScratchDirectory()
+        let state = scratch.path("timers.state").path
+        let newer = "timerdeck-state 2\ncountdown\tsms-default\trunning\t5000000000\tsomething new\n"
+        _ = try scratch.write(newer, to: "timers.state")
+        let outcome = try run("snapshot\n", state: state, in: scratch)
+        #expect(outcome.status == 0, "\(outcome)")
+        #expect(
+            outcome.output.contains(
+                "the timers file is from a newer timerdeck (its format 2, this one reads 1): kept aside as"),
+            "\(outcome.output)")
+        #expect(!outcome.output.contains("corrupt"), "\(outcome.output)")
+        #expect(try String(contentsOfFile: state + ".newer", encoding: .utf8) == newer)
+    }
+
+    @Test("--fresh sets the saved timers aside, says where, and keeps them beside the new file")
+    func freshKeepsTheOldFile() throws {
+        let scratch = try ScratchDirectory()
+        let state = scratch.path("timers.state").path
+        let typing = "soup 3m overtime".map { $0 == " " ? "key space" : "key \($0)" }.joined(separator: "\n")
+        _ = try run("key a\n\(typing)\nkey enter\nwait 5s\n", state: state, in: scratch)
+        let saved = try String(contentsOfFile: state, encoding: .utf8)
+        #expect(saved.contains("added\t"))
+        let outcome = try run("snapshot\n", state: state, in: scratch, ["--fresh"])
+        #expect(outcome.status == 0, "\(outcome)")
+        #expect(outcome.output.contains("--fresh: the saved timers were set aside: kept aside as"), "\(outcome.output)")
+        #expect(try String(contentsOfFile: state + ".before-fresh", encoding: .utf8) == saved)
+        #expect(!(try String(contentsOfFile: state, encoding: .utf8)).contains("soup"))
+        // Without a saved file there is nothing to say.
+        let again = try run("snapshot\n", state: scratch.path("none.state").path, in: scratch, ["--fresh"])
+        #expect(!again.output.contains("--fresh:"), "\(again.output)")
+    }
 }

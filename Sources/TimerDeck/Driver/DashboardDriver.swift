@@ -113,7 +113,7 @@ package final class DashboardDriver {
     package func launch() {
         send(.launch)
         guard let stateFile else { return }
-        let (saved, notice) = startsFresh ? (nil, nil) : stateFile.load()
+        let (saved, notice) = startsFresh ? (nil, stateFile.setAsideForFreshStart()) : stateFile.load()
         if saved != nil || notice != nil {
             send(.restore(saved ?? SavedTimers(), wallNow: loop.timeSource.now(.wall), notice: notice))
         }

@@ -63,20 +63,37 @@ package final class TimerStateFile {
     package static var defaultPath: String { StateDirectory.url().appendingPathComponent("timers.state").path }
 
     /// The timers it keeps, and what to say about it: `nil` and nothing for a missing file; for a
-    /// corrupt one, nothing kept and where it was put aside.
+    /// corrupt one, or one a newer timerdeck wrote, nothing kept and where it was put aside.
     func load() -> (SavedTimers?, notice: String?) {
         guard let text = Self.read(path) else { return (nil, nil) }
         if let saved = SavedTimers(text: text) { return (saved, nil) }
-        var aside = path + ".corrupt"
+        if let format = SavedTimers.newerFormat(of: text) {
+            let formats = "its format \(format), this one reads \(SavedTimers.format)"
+            return setAside(as: "newer", saying: "the timers file is from a newer timerdeck (\(formats))")
+        }
+        return setAside(as: "corrupt", saying: "the timers file was corrupt")
+    }
+
+    /// For `--fresh`: puts the saved timers aside, beside the new file, and says where; nothing
+    /// for a missing file.
+    func setAsideForFreshStart() -> String? {
+        guard access(path, F_OK) == 0 else { return nil }
+        return setAside(as: "before-fresh", saying: "--fresh: the saved timers were set aside").notice
+    }
+
+    /// Renames the file to `<path>.<suffix>` (or `.<suffix>-2`, … the first that is free), so that
+    /// nothing overwrites it, and says so after `what`.
+    private func setAside(as suffix: String, saying what: String) -> (SavedTimers?, notice: String?) {
+        var aside = path + "." + suffix
         var number = 1
         while access(aside, F_OK) == 0 {
             number += 1
-            aside = path + ".corrupt-\(number)"
+            aside = path + ".\(suffix)-\(number)"
         }
         guard rename(path, aside) == 0 else {
-            return (nil, "the timers file \(UserText.quote(path)) is corrupt and could not be put aside: \(Self.error)")
+            return (nil, "\(what), and \(UserText.quote(path)) could not be put aside: \(Self.error)")
         }
-        return (nil, "the timers file was corrupt: kept aside as \(UserText.quote(aside)); starting without it")
+        return (nil, "\(what): kept aside as \(UserText.quote(aside)); starting without it")
     }
 
     /// Writes `saved` atomically; returns what went wrong the first time it does, else `nil`.

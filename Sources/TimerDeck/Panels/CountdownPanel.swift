@@ -14,6 +14,9 @@ enum CountdownPanel {
     static func drawRows(_ ids: Set<RowID>?, of snapshot: DashboardSnapshot, on canvas: Canvas, focused: Bool) {
         let inner = canvas.region(canvas.bounds.inset.relative(to: canvas.bounds))
         let state = snapshot.state
+        // Wide enough for every countdown's longest label, whichever rows are redrawn, so the
+        // buttons line up and `Resend (180)` is never cut.
+        let buttonWidth = state.countdownPanelRows.reduce(11) { max($0, $1.button?.widestCountingLabel ?? 0) }
         for (index, row) in state.countdownPanelRows.enumerated()
         where index < inner.height && ids?.contains(row.id) != false {
             inner.clear(row: index)
@@ -49,7 +52,8 @@ enum CountdownPanel {
                 }
             }
             let buttonStyle = isLit ? Style(.good, bold: true, reverse: selected) : Style(.disabled, reverse: selected)
-            var column = inner.put("[ \(PanelText.fit(label, 11)) ]", row: index, column: 2, style: buttonStyle)
+            var column = inner.put(
+                "[ \(PanelText.fit(label, buttonWidth)) ]", row: index, column: 2, style: buttonStyle)
             let room = inner.width - column - 1 - (state.map { $0.count + 1 } ?? 0)
             column = inner.put(
                 " " + TextFit.truncate(text, to: max(room, 0)), row: index, column: column, style: Style(.dim))

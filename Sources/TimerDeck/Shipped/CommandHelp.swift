@@ -117,10 +117,11 @@ package enum CommandHelp {
         (
             "`$XDG_STATE_HOME/timerdeck/timers.state`",
             "the running and paused countdowns, alarms and stopwatches, kept across a quit, `kill -9` or a "
-                + "reboot (`--state PATH` moves it, `--fresh` starts without them; a headless run keeps them only "
-                + "with `--state`); written to a temporary file beside it and renamed over it; a corrupt one is kept "
-                + "aside as `timers.state.corrupt`; `timers.state.lock` beside it holds the running dashboard's PID, so a "
-                + "second one on the file is refused",
+                + "reboot (`--state PATH` moves it, `--fresh` starts without them and sets the file aside as "
+                + "`timers.state.before-fresh`; a headless run keeps them only with `--state`); written to a temporary "
+                + "file beside it and renamed over it; a corrupt one is kept aside as `timers.state.corrupt`, one from "
+                + "a newer timerdeck as `timers.state.newer`; `timers.state.lock` beside it holds the running "
+                + "dashboard's PID, so a second one on the file is refused",
             .file
         ),
         (

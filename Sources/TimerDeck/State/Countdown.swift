@@ -46,6 +46,9 @@ struct Countdown: Equatable, Sendable {
         }
     }
 
+    /// The most cells ``label`` takes while counting: `Resend (180)` for three minutes.
+    var widestCountingLabel: Int { "Resend (\(max(seconds, 10)))".count }
+
     /// `01:23` for 83 seconds, `1:00:00` from an hour on.
     private static func clock(_ seconds: Int) -> String {
         func twoDigits(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }

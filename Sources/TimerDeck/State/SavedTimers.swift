@@ -36,7 +36,19 @@ struct SavedTimers: Equatable, Sendable {
     }
 
     /// The first line of a state file.
-    static let header = "timerdeck-state 1"
+    /// The format this timerdeck writes and reads.
+    static let format = 1
+    static let header = "timerdeck-state \(format)"
+
+    /// The format of a state file a newer timerdeck wrote (its first line `timerdeck-state N`, N
+    /// above ``format``), or nil.
+    static func newerFormat(of text: String) -> Int? {
+        let first = text.prefix { $0 != "\n" }
+        guard first.hasPrefix("timerdeck-state "), let number = Int(first.dropFirst("timerdeck-state ".count)),
+            number > format
+        else { return nil }
+        return number
+    }
     /// The instants and times kept, to the millisecond: readings between two fires round alike.
     private static let grain: Int64 = 1_000_000
 

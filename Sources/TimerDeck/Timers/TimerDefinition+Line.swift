@@ -17,6 +17,11 @@ extension TimerDefinition {
             throw ConfigError(message: "type \(lineSyntax), e.g. tea 3m dispatch once")
         }
         var table: [String: ConfigValue] = ["name": .text(words[0]), "interval": .text(words[1])]
+        if FirstFire(text: words[1])?.isClockTime != true, Self.isShapedLikeClockTime(words[1]) {
+            throw ConfigError(
+                message: "\(UserText.quote(words[1])) is not a clock time: an alarm is NAME HH:MM (hours 00…23, "
+                    + "minutes and seconds 00…59) or NAME YYYY-MM-DDTHH:MM, a date that exists")
+        }
         if FirstFire(text: words[1])?.isClockTime == true {
             guard words.count == 2 else {
                 throw ConfigError(message: "an alarm is NAME HH:MM or NAME YYYY-MM-DDTHH:MM, nothing more")
@@ -55,5 +60,11 @@ extension TimerDefinition {
             throw ConfigError(message: "the name \(UserText.quote(timer.name)) is taken: give the timer another")
         }
         return timer
+    }
+
+    /// Whether `word` is written as a clock time or a date and time would be (digits, `:`, `-` and
+    /// `T`, with a `:`), whatever its numbers: `25:99` is meant as a time, not as an interval.
+    private static func isShapedLikeClockTime(_ word: String) -> Bool {
+        word.contains(":") && word.allSatisfy { $0.isASCII && ($0.isNumber || $0 == ":" || $0 == "-" || $0 == "T") }
     }
 }
