@@ -34,7 +34,7 @@ public final class Timer {
     public var userInfo: Any?
 
     /// Creates an unscheduled timer that first fires at `date` and, if `repeats`, every `interval`
-    /// seconds after it; add it with ``RunLoop/add(_:forMode:)``.
+    /// seconds after it; add it with ``RunLoop/add(_:forMode:)-(Timer,_)``.
     @available(*, noasync)
     public init(fire date: Date, interval: TimeInterval, repeats: Bool, block: @escaping (Timer) -> Void) {
         let clock = RunLoopKit.RunLoop.current.timeSource

@@ -1,9 +1,9 @@
 extension RunLoop {
     /// Watches the activities of a run loop pass: `CFRunLoopObserver`.
     ///
-    /// Observers of a mode are called in ascending ``order``; among equal orders, in the order they
-    /// were added (C-R8). An observer is never called re-entrantly, and a non-repeating observer is
-    /// invalidated after its first callout.
+    /// Observers of a mode are called in ascending `order` (the initialiser's); among equal orders,
+    /// in the order they were added (C-R8). An observer is never called re-entrantly, and a
+    /// non-repeating observer is invalidated after its first callout.
     ///
     /// ```swift
     /// let observer = RunLoop.Observer(activities: [.beforeWaiting, .afterWaiting]) { _, activity in

@@ -6,7 +6,8 @@ extension RunLoop {
     /// ``signal()`` marks it ready; the next pass in one of its modes runs its `perform` closure once. Other
     /// threads signal through ``signalHandle``, which also wakes the loop. Handling a source counts
     /// as "a source handled" for ``RunLoop/run(mode:until:returnAfterSourceHandled:)`` (C-R2, C-R4).
-    /// Signalled sources run in ascending ``order``, then in the order they were signalled (C-R11).
+    /// Signalled sources run in ascending `order` (the initialiser's), then in the order they were
+    /// signalled (C-R11).
     ///
     /// ```swift
     /// let source = RunLoop.Source { print("signalled") }
