@@ -24,21 +24,24 @@ extension Outbox {
         while try usedBytes(db) > cap,
             let oldest = try BatchRecord.filter(sentAt != nil).order(sentAt, Column.rowID).fetchOne(db)
         {
-            try SampleRecord.filter(SampleRecord.CodingKeys.batchId == oldest.id).deleteAll(db)
-            try oldest.delete(db)
-            tally.keptSamples -= oldest.sampleCount
+            try deleteAcknowledged([oldest], from: &tally, db)
         }
         let newest = try Int64.fetchOne(db, sql: "SELECT MAX(seq) FROM sample") ?? 0
+        let spared = sparing.sorted()
+        let notSpared =
+            spared.isEmpty ? "" : " AND sample.batch_id NOT IN (\(spared.map { _ in "?" }.joined(separator: ", ")))"
         while try usedBytes(db) > cap {
             let doomed = try Row.fetchAll(
                 db,
                 sql: """
                     SELECT sample.seq, sample.taken_at_ms, sample.batch_id FROM sample
                     LEFT JOIN batch ON batch.id = sample.batch_id
-                    WHERE sample.seq < ? AND (sample.batch_id IS NULL OR batch.sent_at_ms IS NULL)
+                    WHERE sample.seq < ?
+                        AND (sample.batch_id IS NULL OR (batch.sent_at_ms IS NULL\(notSpared)))
                     ORDER BY sample.seq LIMIT ?
-                    """, arguments: [newest, dropStep * 4]
-            ).filter { row in (row[2] as String?).map { !sparing.contains($0) } ?? true }.prefix(dropStep)
+                    """,
+                arguments: StatementArguments([newest] + spared + [dropStep] as [(any DatabaseValueConvertible)?])
+            )
             guard !doomed.isEmpty else { break }
             let seqs: [Int64] = doomed.map { $0[0] }
             try SampleRecord.deleteAll(db, keys: seqs)
@@ -58,5 +61,14 @@ extension Outbox {
         }
         try tally.update(db)
         try db.execute(sql: "PRAGMA incremental_vacuum")
+    }
+
+    /// Deletes acknowledged `batches` and their samples, and takes them off `tally`'s kept samples:
+    /// what retention and the size cap remove of what a sink already has.
+    static func deleteAcknowledged(_ batches: [BatchRecord], from tally: inout TallyRecord, _ db: Database) throws {
+        let keys = batches.map(\.id)
+        try SampleRecord.filter(keys.contains(SampleRecord.CodingKeys.batchId)).deleteAll(db)
+        try BatchRecord.deleteAll(db, keys: keys)
+        tally.keptSamples -= batches.reduce(0) { $0 + $1.sampleCount }
     }
 }

@@ -350,10 +350,7 @@ public final class Outbox: Sendable {
             }
         }
         guard !doomed.isEmpty else { return }
-        let keys = doomed.map(\.id)
-        try SampleRecord.filter(keys.contains(SampleRecord.CodingKeys.batchId)).deleteAll(db)
-        try BatchRecord.deleteAll(db, keys: keys)
-        tally.keptSamples = kept
+        try deleteAcknowledged(doomed, from: &tally, db)
         try tally.update(db)
         try db.execute(sql: "PRAGMA incremental_vacuum")
     }

@@ -101,4 +101,16 @@ import Testing
         #expect(dropped > 0 && counters.droppedSamples == dropped)
         #expect(counters.droppedTakenAt == takenAt(0)...takenAt(dropped - 1))
     }
+
+    @Test("A handed-out batch larger than one drop step does not stop the drops behind it")
+    func largeHandedOutBatchDoesNotStopTheDrops() throws {
+        let cap: Int64 = 262_144
+        let outbox = try Outbox(url: url, sizeCap: cap)
+        try append(0..<1_100, to: outbox)
+        _ = try #require(try outbox.cutBatch(at: SampleFixtures.time(6_000)).value)
+        let counters = try append(1_100..<6_000, to: outbox)
+        #expect(counters.droppedSamples > 0)
+        #expect(try outbox.databaseSize() <= cap)
+        #expect(counters.droppedTakenAt?.lowerBound == takenAt(1_100))
+    }
 }
