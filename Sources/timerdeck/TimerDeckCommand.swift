@@ -22,10 +22,11 @@ struct TimerDeckCommand: ParsableCommand {
               [--fps N] [--upload-url URL] [--outbox PATH] [--trace FILE]
               [--laps FILE] [--state PATH] [--fresh]
             timerdeck plot TRACE --out FILE [--late DURATION]
+            timerdeck status [--format text|tmux|waybar|json] [--state PATH] [--config FILE]
             timerdeck --print-config | --help | --version
             """,
         discussion: CommandHelp.discussion,
-        version: "timerdeck 0.1.0", subcommands: [PlotCommand.self, ManualPageCommand.self])
+        version: "timerdeck 0.1.0", subcommands: [PlotCommand.self, StatusCommand.self, ManualPageCommand.self])
 
     @Option(
         help: ArgumentHelp(
@@ -144,12 +145,17 @@ struct TimerDeckCommand: ParsableCommand {
 
     /// Parses the command line; usage errors exit with status 2 (not ArgumentParser's 64).
     static func main() {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        // `status` is parsed on its own: its --state and --config name the dashboard's files, and
+        // the root command's options of the same names would take them.
+        let isStatus = arguments.first == StatusCommand.configuration.commandName
         do {
-            var command = try parseAsRoot()
+            var command: any ParsableCommand =
+                isStatus ? try StatusCommand.parseAsRoot(Array(arguments.dropFirst())) : try parseAsRoot(arguments)
             try command.run()
         } catch {
             let status = exitStatus(for: error)
-            let message = fullMessage(for: error)
+            let message = isStatus ? StatusCommand.fullMessage(for: error) : fullMessage(for: error)
             if status == 0 {
                 print(message)
             } else if !message.isEmpty {

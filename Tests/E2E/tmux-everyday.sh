@@ -155,7 +155,7 @@ TOML
     check "killed" "TIMERDECK-EXIT=137"
     for name in tea run lunch; do kept "$name"; done
     # A kill during a save leaves a temporary file beside it, never a partial timers.state.
-    if head -1 "$state/timerdeck/timers.state" | grep -qx "timerdeck-state 1"; then
+    if head -1 "$state/timerdeck/timers.state" | grep -qx "timerdeck-state 2"; then
         pass "the state file is whole"
     else
         fail "the state file is whole"

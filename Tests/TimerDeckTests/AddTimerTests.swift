@@ -4,11 +4,6 @@ import Testing
 
 @Suite("a: a timer added from the keyboard, checked as it is typed, is a row like the others")
 struct AddTimerTests {
-    /// Script lines typing `text` one key at a time.
-    func typing(_ text: String) -> String {
-        text.map { $0 == " " ? "key space" : "key \($0)" }.joined(separator: "\n")
-    }
-
     @Test("The form says what is wrong as the user types, and Enter keeps it open while it is wrong")
     func validationAsTheUserTypes() throws {
         let snapshots = try runHeadless(
@@ -68,5 +63,21 @@ struct AddTimerTests {
         #expect(throws: ConfigError.self) { try TimerDefinition.parse(line: "tea", taken: []) }
         #expect(try TimerDefinition.parse(line: "tea 1s common", taken: []).mode == .common)
         #expect(try TimerDefinition.parse(line: "nap 1s task", taken: []).kind == .task)
+    }
+}
+
+@Suite("The a form stays in view while it is open")
+struct AddTimerFormInViewTests {
+    @Test("A message while the form is open is shown after it, never instead of it; Esc gives the line back")
+    func formStaysInView() throws {
+        var state = DashboardState(scene: .standard(Config(), uploadsLabel: nil), size: DashboardLayout.minimumSize)
+        _ = state.apply(.launch)
+        _ = state.apply(.key(.character("a")))
+        for character in "tea 3m" { _ = state.apply(.key(.character(character))) }
+        #expect(state.statusLine == "add timer: tea 3m\(Prompt.cursor)")
+        _ = state.apply(.notice("uploads resumed"))
+        #expect(state.statusLine == "add timer: tea 3m\(Prompt.cursor)  · uploads resumed")
+        _ = state.apply(.key(.escape))
+        #expect(state.statusLine == "cancelled")
     }
 }

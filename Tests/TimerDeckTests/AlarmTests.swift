@@ -167,7 +167,6 @@ struct AlarmZoneTests {
 
     @Test("Europe/Berlin: an alarm typed as a time of day keeps its local time across both changes")
     func timeOfDayInBerlin() throws {
-        let typing = { (text: String) in text.map { $0 == " " ? "key space" : "key \($0)" }.joined(separator: "\n") }
         let config = "[[timers]]\nname = \"idle\"\ninterval = \"24h\"\nstart = false\n"
         // Midnight local is 23:00Z before the spring change (03:30 CEST is 01:30Z: 2½ h) and 22:00Z
         // before the autumn one (03:00 CET is 02:00Z: 4 h).

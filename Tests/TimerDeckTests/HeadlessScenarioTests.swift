@@ -2,6 +2,11 @@ import Testing
 
 @testable import TimerDeck
 
+/// Script lines typing `text` one key at a time (no line end after the last).
+func typing(_ text: String) -> String {
+    text.map { $0 == " " ? "key space" : "key \($0)" }.joined(separator: "\n")
+}
+
 /// Runs a headless script and returns its snapshots by time ("t=1.000" → screen text).
 @available(*, noasync)
 func runHeadless(_ script: String, config: Config = Config()) throws -> [(time: String, screen: String)] {

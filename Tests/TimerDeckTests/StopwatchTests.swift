@@ -21,11 +21,6 @@ private let stopwatchConfig = """
     start = false
     """
 
-/// Script lines typing `text` one key at a time.
-private func typing(_ text: String) -> String {
-    text.map { $0 == " " ? "key space" : "key \($0)" }.joined(separator: "\n")
-}
-
 /// Starts `run` and takes laps at 62 s, 117.5 s and 187.5 s; 3 s later shows its laps.
 private let lapsScript =
     "key down\nkey s\nwait 62s\nkey L\nwait 55500ms\nkey L\nwait 70s\nkey L\nwait 3s\nkey v\nsnapshot\n"

@@ -54,7 +54,7 @@ struct TaskRowScenarioTests {
         RunLoop.withCurrent(loop) {
             let adapter = TaskRowTimer(
                 loop: loop, mode: .default, interval: .seconds(1), tolerance: .zero, repeats: true,
-                firstFireDelay: { .seconds(1) },
+                firstFireDelay: { _ in .seconds(1) },
                 onFire: { fire in
                     if case .wake(let time, _, _) = fire { fires.append(time) }
                 })

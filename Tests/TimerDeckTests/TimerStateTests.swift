@@ -9,15 +9,22 @@ import Testing
 struct SavedTimersTests {
     @Test("Every kind of entry reads back as written; anything else is not a state file")
     func roundTrip() throws {
-        let saved = SavedTimers(entries: [
-            .countdown(name: "tea", endsAt: Instant(nanoseconds: 1_767_225_660_000_000_000)),
-            .pausedCountdown(name: "eggs", remaining: 42),
-            .alarm(name: "lunch", deadline: Instant(nanoseconds: 1_767_229_200_000_000_000), isPaused: false),
-            .alarm(name: "nap", deadline: Instant(nanoseconds: 1_767_229_300_000_000_000), isPaused: true),
-            .stopwatch(name: "run", startedAt: Instant(nanoseconds: 1_767_225_600_000_000_000), splits: [.seconds(10)]),
-            .pausedStopwatch(name: "walk", elapsed: .seconds(62), splits: []),
-        ])
+        let saved = SavedTimers(
+            entries: [
+                .countdown(name: "tea", endsAt: Instant(nanoseconds: 1_767_225_660_000_000_000)),
+                .pausedCountdown(name: "eggs", remaining: 42),
+                .alarm(name: "lunch", deadline: Instant(nanoseconds: 1_767_229_200_000_000_000), isPaused: false),
+                .alarm(name: "nap", deadline: Instant(nanoseconds: 1_767_229_300_000_000_000), isPaused: true),
+                .stopwatch(
+                    name: "run", startedAt: Instant(nanoseconds: 1_767_225_600_000_000_000), splits: [.seconds(10)]),
+                .pausedStopwatch(name: "walk", elapsed: .seconds(62), splits: []),
+            ], savedAt: Instant(nanoseconds: 1_767_225_650_000_000_000))
         #expect(SavedTimers(text: saved.text) == saved)
+        // A file of format 1 has no saved line and reads as it did.
+        let formatOne = "timerdeck-state 1\ncountdown\ttea\trunning\t1767225660000000000\n"
+        #expect(SavedTimers(text: formatOne)?.entries == [saved.entries[0]])
+        #expect(SavedTimers(text: formatOne)?.savedAt == nil)
+        #expect(SavedTimers(text: "timerdeck-state 1\nsaved\t5\n") == nil, "no saved line in format 1")
         var soup = try TimerDefinition.parse(line: "soup 3m overtime", taken: [])
         soup.actions.hook = "printf 'a\\tb\\n' \"\\\\\"\tend"
         let added = SavedTimers(entries: [.pausedCountdown(name: "soup", remaining: 5)], added: [soup])
@@ -25,7 +32,8 @@ struct SavedTimersTests {
         #expect(SavedTimers(text: SavedTimers.header + "\nadded\t[[timers]]\\q\n") == nil)
         #expect(SavedTimers(text: SavedTimers.header + "\n") == SavedTimers())
         for text in [
-            "", "garbage\n", SavedTimers.header, "timerdeck-state 2\n",
+            "", "garbage\n", SavedTimers.header, "timerdeck-state 3\n",
+            SavedTimers.header + "\nsaved\t5\nsaved\t6\n", SavedTimers.header + "\nsaved\tsoon\n",
             SavedTimers.header + "\ncountdown\ttea\trunning\n",
             SavedTimers.header + "\ncountdown\ttea\tsleeping\t5\n",
             SavedTimers.header + "\ncountdown\tt ea\trunning\t5\n",
@@ -80,13 +88,13 @@ struct TimerStateTests {
     static let firstRun = "key enter\nkey down\nkey enter\nkey down\nkey s\nwait 10s\nkey L\nwait 10s\n"
 
     /// Runs headless in UTC with the state file `state`; returns the JSON lines and the standard output.
-    private func run(_ script: String, state: String, in scratch: ScratchDirectory, _ extra: [String] = [])
-        throws -> ChildProcess.Outcome
-    {
+    private func run(
+        _ script: String, state: String, in scratch: ScratchDirectory, _ extra: [String] = [], zone: String = "UTC"
+    ) throws -> ChildProcess.Outcome {
         let config = try scratch.write(Self.config, to: "timers.toml")
         let path = try scratch.write(script, to: "script.txt")
         var environment = ProcessInfo.processInfo.environment
-        environment["TZ"] = "UTC"
+        environment["TZ"] = zone
         return try ChildProcess.run(
             BuiltProduct.path("timerdeck"),
             ["--headless", "--script", path, "--config", config, "--state", state, "--json"] + extra,
@@ -109,7 +117,9 @@ struct TimerStateTests {
         let first = try run(Self.firstRun, state: state, in: scratch)
         #expect(first.status == 0, "\(first)")
         let kept = try String(contentsOfFile: state, encoding: .utf8)
-        #expect(kept.hasPrefix(SavedTimers.header + "\ncountdown\ttea\trunning\t"), "\(kept)")
+        // Written at 00:00:20, the end of the first run.
+        #expect(
+            kept.hasPrefix(SavedTimers.header + "\nsaved\t1767225620000000000\ncountdown\ttea\trunning\t"), "\(kept)")
         // Started at 00:00:00 with 600 s: ends at 00:10:00; the second run starts at 00:05:20.
         let second = try run("wall 2026-01-01T00:05:20Z\nsnapshot\n", state: state, in: scratch)
         #expect(second.status == 0, "\(second)")
@@ -128,6 +138,64 @@ struct TimerStateTests {
         let fresh = try run("snapshot\n", state: state, in: scratch, ["--fresh"])
         let freshRows = try rowsOf(try #require(fresh.output.split(separator: "\n").first))
         #expect(freshRows["tea"]?["state"] as? String == "idle" && freshRows["run"]?["state"] as? String == "idle")
+    }
+
+    @Test("An alarm keeps its instant across a restart in another time zone, shown in the local time there")
+    func alarmKeepsItsInstantAcrossZones() throws {
+        let scratch = try ScratchDirectory()
+        let state = scratch.path("timers.state").path
+        // 01:00 in New York is 06:00 UTC, 21,600 s after the start at 2026-01-01T00:00Z.
+        let first = try run("wait 1s\n", state: state, in: scratch, zone: "America/New_York")
+        #expect(first.status == 0, "\(first)")
+        let kept = try String(contentsOfFile: state, encoding: .utf8)
+        #expect(kept.contains("alarm\tlunch\trunning\t1767247200000000000\n"), "\(kept)")
+        let second = try run("wall 2026-01-01T00:05:20Z\nsnapshot\n", state: state, in: scratch)
+        let rows = try rowsOf(try #require(second.output.split(separator: "\n").first))
+        #expect(rows["lunch"]?["next_fire_ns"] as? Int == 21_280_000_000_000, "\(second.output)")
+        #expect(rows["lunch"]?["alarm_at"] as? String == "06:00", "\(second.output)")
+        #expect(
+            try String(contentsOfFile: state, encoding: .utf8).contains("alarm\tlunch\trunning\t1767247200000000000\n"))
+    }
+
+    @Test("On a clock set back since the file was written, countdowns and stopwatches go on from then, and say so")
+    func clockSetBackKeepsWhatTheUserHad() throws {
+        let scratch = try ScratchDirectory()
+        let state = scratch.path("timers.state").path
+        _ = try run(Self.firstRun, state: state, in: scratch)
+        // Kept at 00:00:20; the clock now says 23:00 the day before.
+        let second = try run("wall 2025-12-31T23:00Z\nsnapshot\n", state: state, in: scratch)
+        let line = try #require(second.output.split(separator: "\n").first)
+        let rows = try rowsOf(line)
+        #expect(rows["tea"]?["button"] as? String == "Resend (580)", "\(line)")
+        #expect(rows["eggs"]?["button"] as? String == "Resend (10)", "\(line)")
+        #expect(rows["run"]?["elapsed_ns"] as? Int == 20_000_000_000, "\(line)")
+        #expect(rows["run"]?["lap_splits_ns"] as? [Int] == [10_000_000_000], "\(line)")
+        #expect(
+            line.contains("behind the time the timers were kept at: tea, eggs, run went on from where they were then"),
+            "\(line)")
+        // Without the line that says when (format 1), a stopwatch from the future goes on from its last lap.
+        let formatOne = "timerdeck-state 1\nstopwatch\trun\trunning\t1767229200000000000\t10000000000\n"
+        _ = try scratch.write(formatOne, to: "timers.state")
+        let third = try run("snapshot\n", state: state, in: scratch)
+        let thirdLine = try #require(third.output.split(separator: "\n").first)
+        #expect(try rowsOf(thirdLine)["run"]?["elapsed_ns"] as? Int == 10_000_000_000, "\(thirdLine)")
+        #expect(thirdLine.contains("run started later than now by this clock: it went on from its last lap"))
+    }
+
+    @Test("An overtime countdown that had ended before the quit is not said to have ended while away")
+    func endedBeforeTheQuitIsNoNews() throws {
+        let scratch = try ScratchDirectory()
+        let state = scratch.path("timers.state").path
+        // eggs (30 s, overtime) ends at 00:00:30; the first run quits at 00:00:40.
+        _ = try run("key down\nkey enter\nwait 40s\n", state: state, in: scratch)
+        let second = try run("wall 2026-01-01T00:01Z\nsnapshot\n", state: state, in: scratch)
+        let line = try #require(second.output.split(separator: "\n").first)
+        #expect(try rowsOf(line)["eggs"]?["button"] as? String == "+00:30", "\(line)")
+        #expect(!line.contains("ended while timerdeck was away"), "\(line)")
+        // One that ends while away is.
+        _ = try run("key down\nkey enter\nwait 10s\n", state: state, in: scratch, ["--fresh"])
+        let third = try run("wall 2026-01-01T00:01Z\nsnapshot\n", state: state, in: scratch)
+        #expect(third.output.contains("eggs ended while timerdeck was away: counting on"), "\(third.output)")
     }
 
     @Test("Held timers keep their time: a paused countdown and stopwatch come back as they were")
@@ -149,8 +217,7 @@ struct TimerStateTests {
     func addedTimerComesBack() throws {
         let scratch = try ScratchDirectory()
         let state = scratch.path("timers.state").path
-        let typing = "soup 3m overtime".map { $0 == " " ? "key space" : "key \($0)" }.joined(separator: "\n")
-        _ = try run("key a\n\(typing)\nkey enter\nwait 5s\n", state: state, in: scratch)
+        _ = try run("key a\n\(typing("soup 3m overtime"))\nkey enter\nwait 5s\n", state: state, in: scratch)
         #expect(try String(contentsOfFile: state, encoding: .utf8).contains("added\t"))
         let second = try run("wall 2026-01-01T00:01Z\nsnapshot\n", state: state, in: scratch)
         let line = try #require(second.output.split(separator: "\n").first)
@@ -181,13 +248,13 @@ struct TimerStateTests {
     func newerFormatKeptAside() throws {
         let scratch = try ScratchDirectory()
         let state = scratch.path("timers.state").path
-        let newer = "timerdeck-state 2\ncountdown\tsms-default\trunning\t5000000000\tsomething new\n"
+        let newer = "timerdeck-state 3\ncountdown\tsms-default\trunning\t5000000000\tsomething new\n"
         _ = try scratch.write(newer, to: "timers.state")
         let outcome = try run("snapshot\n", state: state, in: scratch)
         #expect(outcome.status == 0, "\(outcome)")
         #expect(
             outcome.output.contains(
-                "the timers file is from a newer timerdeck (its format 2, this one reads 1): kept aside as"),
+                "the timers file is from a newer timerdeck (its format 3, this one reads 2 and older): kept aside as"),
             "\(outcome.output)")
         #expect(!outcome.output.contains("corrupt"), "\(outcome.output)")
         #expect(try String(contentsOfFile: state + ".newer", encoding: .utf8) == newer)
@@ -197,8 +264,7 @@ struct TimerStateTests {
     func freshKeepsTheOldFile() throws {
         let scratch = try ScratchDirectory()
         let state = scratch.path("timers.state").path
-        let typing = "soup 3m overtime".map { $0 == " " ? "key space" : "key \($0)" }.joined(separator: "\n")
-        _ = try run("key a\n\(typing)\nkey enter\nwait 5s\n", state: state, in: scratch)
+        _ = try run("key a\n\(typing("soup 3m overtime"))\nkey enter\nwait 5s\n", state: state, in: scratch)
         let saved = try String(contentsOfFile: state, encoding: .utf8)
         #expect(saved.contains("added\t"))
         let outcome = try run("snapshot\n", state: state, in: scratch, ["--fresh"])

@@ -18,7 +18,7 @@ extension DashboardDriver {
             let clock = loop.timeSource
             return SlotRowTimer(
                 slot: slot,
-                firstFireDelay: { timer.firstFire.delay(interval: timer.interval, wallNow: clock.now(.wall)) },
+                firstFireDelay: { row in row.firstFireDelay(wallNow: clock.now(.wall)) },
                 onFire: report)
         case .displayLink(let refreshRate, _):
             return DisplayLinkRowTimer(loop: loop, refreshRate: refreshRate, name: timer.name, onFire: report)
@@ -34,7 +34,7 @@ extension DashboardDriver {
             let clock = loop.timeSource
             return TaskRowTimer(
                 loop: loop, mode: mode, interval: timer.interval, tolerance: timer.tolerance, repeats: timer.repeats,
-                firstFireDelay: { timer.firstFire.delay(interval: timer.interval, wallNow: clock.now(.wall)) },
+                firstFireDelay: { row in row.firstFireDelay(wallNow: clock.now(.wall)) },
                 onFire: report)
         }
     }

@@ -250,7 +250,8 @@ extension DashboardDriver: EffectPerformer {
         }
         if let plainOutput, var told = narration {
             let lines = told.lines(
-                after: event, state: state, firstNewEntry: firstNewEntry, commonModes: loop.commonModes)
+                after: event, state: state, firstNewEntry: firstNewEntry, commonModes: loop.commonModes
+            ) { [unowned self] in snapshot() }
             for line in lines {
                 plainOutput(line)
             }
@@ -324,8 +325,16 @@ extension DashboardDriver: EffectPerformer {
         case .renderRow(let id): invalidate([], row: id)
         case .addTimer(let id): timers[id] = makeTimer(for: state[id])
         case .deleteTimer(let id):
+            let wallNow = loop.timeSource.now(.wall)
+            if let deleted = state.lastDeleted?.row, deleted.id == id {
+                let kept = SavedTimers.entry(of: deleted, now: loop.now, wallNow: wallNow) { [timers] in
+                    timers[$0]?.nextFire
+                }
+                send(.deleted(id, kept: kept, wallNow: wallNow))
+            }
             timers[id]?.invalidate()
             timers[id] = nil
+        case .putBack(let id, let entry): send(.putBack(id, entry, wallNow: loop.timeSource.now(.wall)))
         case .ring: screen.ring()
         case .write(let export, let path, let text, let overwrite):
             write(export, text, to: path, overwrite: overwrite)

@@ -38,7 +38,8 @@ final class DispatchRowTimer: FirableRowTimer {
 
     func start(for row: RowState) {
         stop()
-        let delay = firstFire.delay(interval: interval, wallNow: loop.timeSource.now(.wall))
+        // A timer put back is due at its kept instant (an alarm whatever the time zone now).
+        let delay = row.firstFireDelay(wallNow: loop.timeSource.now(.wall))
         let firstDue = loop.timeSource.now(clock) + delay
         self.firstDue = firstDue
         let timer = makeDispatchTimer { [weak self] event in self?.deliver(ticks: event.ticks, isManual: false) }
@@ -46,6 +47,7 @@ final class DispatchRowTimer: FirableRowTimer {
         // day or a date on the wall clock is a wall deadline, kept across a sleep or a clock change.
         let deadline: DispatchTimer.Deadline =
             switch firstFire {
+            case _ where row.keptDeadline != nil: clock == .wall ? .at(firstDue) : .after(delay)
             case .now: .now
             case .at where clock == .wall, .on where clock == .wall: .at(firstDue)
             default: .after(delay)

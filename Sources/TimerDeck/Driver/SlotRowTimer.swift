@@ -4,12 +4,16 @@ import TimerSlots
 /// A row driven by a run loop timer (``TimerSlot``): an SMS button or a timer of the user's.
 final class SlotRowTimer: MovableRowTimer, FirableRowTimer {
     private let slot: TimerSlot
-    /// The time from a start to the first fire, asked at each start (a time of day moves on).
-    private let firstFireDelay: () -> Duration?
+    /// The time from a start of the row to the first fire, asked at each start (a time of day
+    /// moves on).
+    private let firstFireDelay: (RowState) -> Duration?
 
     /// Drives `slot` and reports its fires through `onFire`. Each start sets the slot's first-fire
     /// delay from `firstFireDelay` (`nil`: one interval).
-    init(slot: TimerSlot, firstFireDelay: @escaping () -> Duration? = { nil }, onFire: @escaping (Fire) -> Void) {
+    init(
+        slot: TimerSlot, firstFireDelay: @escaping (RowState) -> Duration? = { _ in nil },
+        onFire: @escaping (Fire) -> Void
+    ) {
         self.slot = slot
         self.firstFireDelay = firstFireDelay
         slot.onFire = { fire in onFire(Fire(fire)) }
@@ -17,7 +21,7 @@ final class SlotRowTimer: MovableRowTimer, FirableRowTimer {
 
     func start(for row: RowState) {
         if let mode = row.mode, mode != slot.mode { slot.move(to: mode) }
-        slot.firstFireDelay = firstFireDelay()
+        slot.firstFireDelay = firstFireDelay(row)
         slot.start()
     }
 

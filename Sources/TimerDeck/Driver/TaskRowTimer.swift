@@ -19,7 +19,7 @@ final class TaskRowTimer: MovableRowTimer, FirableRowTimer {
     private let tolerance: Duration
     private let repeats: Bool
     /// The time from a start to the first wake-up, asked at each start (a time of day moves on).
-    private let firstFireDelay: () -> Duration
+    private let firstFireDelay: (RowState) -> Duration
     private let onFire: (Fire) -> Void
     private var mode: RunLoop.Mode
     private var task: Task<Void, Never>?
@@ -32,7 +32,7 @@ final class TaskRowTimer: MovableRowTimer, FirableRowTimer {
 
     init(
         loop: RunLoop, mode: RunLoop.Mode, interval: Duration, tolerance: Duration, repeats: Bool,
-        firstFireDelay: @escaping () -> Duration, onFire: @escaping (Fire) -> Void
+        firstFireDelay: @escaping (RowState) -> Duration, onFire: @escaping (Fire) -> Void
     ) {
         self.loop = loop
         self.mode = mode
@@ -46,7 +46,7 @@ final class TaskRowTimer: MovableRowTimer, FirableRowTimer {
     func start(for row: RowState) {
         if let mode = row.mode { self.mode = mode }
         suspended.forget()
-        sleep(until: loop.now + firstFireDelay())
+        sleep(until: loop.now + firstFireDelay(row))
     }
 
     func stop() {

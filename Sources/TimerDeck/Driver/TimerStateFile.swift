@@ -68,10 +68,25 @@ package final class TimerStateFile {
         guard let text = Self.read(path) else { return (nil, nil) }
         if let saved = SavedTimers(text: text) { return (saved, nil) }
         if let format = SavedTimers.newerFormat(of: text) {
-            let formats = "its format \(format), this one reads \(SavedTimers.format)"
+            let formats = "its format \(format), this one reads \(SavedTimers.format) and older"
             return setAside(as: "newer", saying: "the timers file is from a newer timerdeck (\(formats))")
         }
         return setAside(as: "corrupt", saying: "the timers file was corrupt")
+    }
+
+    /// The timers the file keeps, read as they are, for `timerdeck status`: nothing is claimed,
+    /// set aside or written. `nil` for a missing file.
+    /// - Throws: ``TimerStateFileError`` for a file that is not a state file, or is from a newer timerdeck.
+    func peek() throws(TimerStateFileError) -> SavedTimers? {
+        guard let text = Self.read(path) else { return nil }
+        if let saved = SavedTimers(text: text) { return saved }
+        if let format = SavedTimers.newerFormat(of: text) {
+            throw TimerStateFileError(
+                message: "\(UserText.quote(path)) is from a newer timerdeck (its format \(format), this one reads "
+                    + "\(SavedTimers.format) and older): run that timerdeck's status")
+        }
+        throw TimerStateFileError(
+            message: "\(UserText.quote(path)) is not a timers file: the dashboard keeps it aside at its next start")
     }
 
     /// For `--fresh`: puts the saved timers aside, beside the new file, and says where; nothing

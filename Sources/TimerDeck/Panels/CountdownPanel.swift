@@ -44,7 +44,7 @@ enum CountdownPanel {
                 text = "\(row.name) · stopwatch, \(laps) lap\(laps == 1 ? "" : "s")"
             } else {
                 // An alarm: its local time, and the time left on the wall clock while it is set.
-                label = alarmLabel(row.definition.firstFire)
+                label = alarmLabel(row.alarmTime)
                 isLit = display == .running
                 text = "\(row.name) · alarm on the wall clock"
                 if display == .running {

@@ -97,7 +97,7 @@ struct SnapshotRecord: Encodable, Equatable {
                 name: row.name, mechanism: row.mechanismName, mode: row.mode?.rawValue, state: display.description,
                 nextFireNs: next.flatMap { $0 == .distantFuture ? nil : since($0) },
                 latenessNs: row.lastLateness?.nanoseconds, missedTicks: row.missedTicks, button: row.button?.label,
-                alarmAt: row.kind.isAlarm ? row.definition.firstFire.text : nil,
+                alarmAt: row.kind.isAlarm ? row.alarmTime.text : nil,
                 elapsedNs: row.stopwatch?.elapsed(at: loop.now).nanoseconds,
                 lapSplitsNs: row.stopwatch?.splits.map(\.nanoseconds))
         }

@@ -1,12 +1,12 @@
 import TerminalUI
 
-/// The bottom line: a hint after an ignored key or refused action, otherwise the key hints. A hint
-/// too long for the line is cut and says which key shows it in full (the help's messages).
+/// The bottom line: an open prompt and a hint after an ignored key or refused action, otherwise the
+/// key hints. A line too long is cut and says which key shows it in full (the help's messages).
 enum StatusBar {
     static func draw(_ snapshot: DashboardSnapshot, on canvas: Canvas) {
         let state = snapshot.state
         canvas.fill(Style(.dim, reverse: true))
-        if let hint = state.hint {
+        if let hint = state.statusLine {
             canvas.put(
                 " \(fitted(hint, state: state))", row: 0, column: 0, style: Style(.warn, bold: true, reverse: true))
         } else {

@@ -223,6 +223,10 @@ package enum CommandHelp {
             ]
         ),
         ("One line per event on standard output, for a screen reader.", ["timerdeck --plain"]),
+        (
+            "The kept timers in tmux's status bar, without a dashboard running.",
+            ["tmux set -g status-right '#(timerdeck status --format tmux)'"]
+        ),
     ]
 
     /// The examples, for the help.

@@ -12,7 +12,7 @@ extension DashboardState {
     /// those the outbox's size cap dropped.
     var messages: [String] {
         var messages: [String] = []
-        if let hint, CharacterWidth.of(hint) > layout.hintWidth { messages.append("Status: \(hint)") }
+        if let line = statusLine, CharacterWidth.of(line) > layout.hintWidth { messages.append("Status: \(line)") }
         guard let uploads else { return messages }
         if let unsaved = uploads.unsaved { messages.append(unsaved.summary) }
         if let problem = uploads.problem, problem != uploads.unsaved?.error.description { messages.append(problem) }

@@ -81,13 +81,27 @@ extension DashboardState {
     /// problem with the text so far, checked as it is typed.
     var promptLine: String? {
         guard let prompt else { return nil }
-        guard prompt.purpose == .addTimer, !prompt.text.isEmpty else { return prompt.line }
+        return prompt.line + (promptProblem.map { "  — " + $0 } ?? "")
+    }
+
+    /// What is wrong with the add-timer prompt's text so far; `nil` when it defines a timer, or no
+    /// add-timer prompt is open or nothing is typed yet.
+    var promptProblem: String? {
+        guard let prompt, prompt.purpose == .addTimer, !prompt.text.isEmpty else { return nil }
         do throws(ConfigError) {
             _ = try TimerDefinition.parse(line: prompt.text, taken: rows.map(\.name))
-            return prompt.line
+            return nil
         } catch {
-            return prompt.line + "  — " + error.message
+            return error.message
         }
+    }
+
+    /// The status bar's message: the open prompt's line, which stays in view while the prompt is
+    /// open, followed by any other message; otherwise the hint.
+    var statusLine: String? {
+        guard let line = promptLine else { return hint }
+        guard let hint, hint != line else { return line }
+        return line + "  · " + hint
     }
 
     /// `a`: asks for a new timer's definition.
@@ -123,45 +137,5 @@ extension DashboardState {
         append(row)
         hint = "added \(timer.name): s starts or stops it, W writes the timers to a file"
         return [.addTimer(id), .start(id)] + stopwatchEffects(row, .start) + [.render(.all)]
-    }
-
-    /// `d`: deletes the selected timer, which `u` puts back; an upload job stays (the pipeline needs
-    /// both: remove its `[[timers]]` table from the config instead). Its row number is not reused,
-    /// so nothing that still names it reaches another row.
-    mutating func deleteSelectedTimer() -> [Effect] {
-        guard let row = selectedRow else {
-            hint = "select one of your timers to delete (Tab to the timers panel)"
-            return []
-        }
-        guard row.uploadJob == nil else {
-            hint = "\(row.name) drives the uploads: to go without them, remove its [[timers]] table from the config"
-            return []
-        }
-        lastDeleted = (row, rows.firstIndex { $0.id == row.id } ?? rows.count)
-        remove(row.id)
-        hint = "deleted \(row.name): \(KeyAction.name(of: keys.key(of: .undo))) puts it back"
-        return [.deleteTimer(row.id), .render(.all)]
-    }
-
-    /// `u`: puts back the timer the last `d` deleted, where it was, from its definition, as a new
-    /// row; it runs again if it ran (an SMS button is back at Send).
-    mutating func undoDelete() -> [Effect] {
-        guard let (deleted, position) = lastDeleted else {
-            hint = "nothing to put back: \(KeyAction.name(of: keys.key(of: .delete))) deletes the selected timer"
-            return []
-        }
-        guard !rows.contains(where: { $0.name == deleted.name }) else {
-            hint = "a timer named \(deleted.name) was added since: delete it to put the old one back"
-            return []
-        }
-        lastDeleted = nil
-        let id = RowID(number: rowsMade)
-        rowsMade += 1
-        var row = RowState(deleted.definition, id: id)
-        let runs = deleted.run.isScheduled && deleted.button == nil
-        if runs { row.run = .running }
-        insert(row, at: position)
-        hint = "put back \(row.name)" + (runs ? ", running" : "")
-        return [.addTimer(id)] + (runs ? [.start(id)] : []) + [.render(.all)]
     }
 }

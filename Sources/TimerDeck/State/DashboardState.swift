@@ -50,7 +50,7 @@ struct DashboardState: Sendable {
     /// ``apply(_:)`` enters and ends them, each ``Effect/endRun(_:)`` naming the one it ends.
     var runs: [NestedRun] = []
     /// The timer the last `d` deleted and where it was, until `u` puts it back.
-    var lastDeleted: (row: RowState, position: Int)?
+    var lastDeleted: DeletedTimer?
     /// The line being typed in the status bar (`W`), if any: it takes every key.
     var prompt: Prompt?
     /// What fills the screen: the panels, the lab, the phases or the timeline.
@@ -203,6 +203,12 @@ struct DashboardState: Sendable {
             return askToOverwrite(export, path, isRunningConfig: isRunningConfig)
         case .stopwatch(let id, let action, let time): return stopwatchAction(id, action, at: time)
         case .restore(let saved, let wallNow, let notice): return restore(saved, wallNow: wallNow, notice: notice)
+        case .deleted(let id, let kept, let wallNow):
+            guard lastDeleted?.row.id == id else { return [] }
+            lastDeleted?.kept = kept
+            lastDeleted?.deletedAt = wallNow
+            return []
+        case .putBack(let id, let entry, let wallNow): return putBack(id, as: entry, wallNow: wallNow)
         case .notified(let id, let result): return notified(id, result)
         case .woke(let time):
             // The phases page shows the wake-ups: while it is shown, each goes to the trace too.

@@ -59,13 +59,17 @@ enum Effect: Equatable, Sendable {
     case quit
     /// Makes the real timer of a row added at run time (it is the last row).
     case addTimer(RowID)
-    /// Invalidates and forgets the real timer of a deleted row.
+    /// Reads what the state file would keep of a deleted row (``Event/deleted(_:kept:wallNow:)``),
+    /// then invalidates and forgets its real timer.
     case deleteTimer(RowID)
     /// Writes `text` (what `export` names: the defined timers as config, a stopwatch's laps as CSV)
     /// to `path` (`~/` is the home directory); a ``Event/notice(_:)`` says how it went. An existing
     /// file is replaced only with `overwrite`; otherwise ``Event/fileExists(_:path:isRunningConfig:)``
     /// asks first.
     case write(Export, path: String, text: String, overwrite: Bool)
+    /// Read the wall clock to put a deleted row back as `entry` kept it; ``Event/putBack(_:_:wallNow:)``
+    /// brings it.
+    case putBack(RowID, SavedTimers.Entry)
     /// Read the clock for `action` on the row's stopwatch; ``Event/stopwatch(_:_:time:)`` brings it.
     case stopwatch(RowID, Stopwatch.Action)
     /// Tells the state of every timer on one line (``PlainNarration/report(_:)``): written out in

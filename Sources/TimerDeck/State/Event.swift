@@ -41,6 +41,12 @@ enum Event: Sendable {
     /// The timers the state file kept, read at the start at wall-clock time `wallNow`, with what
     /// reading it had to say (`notice`: a corrupt file kept aside).
     case restore(SavedTimers, wallNow: Instant, notice: String?)
+    /// The real timer of deleted row `id` was read at wall-clock time `wallNow`, before it went:
+    /// `kept` is what the state file would keep of it (`nil` for a row not running or held), which
+    /// `u` puts back.
+    case deleted(RowID, kept: SavedTimers.Entry?, wallNow: Instant)
+    /// `u` put row `id` back, read at wall-clock time `wallNow`: it goes on as `entry` kept it.
+    case putBack(RowID, SavedTimers.Entry, wallNow: Instant)
     /// The clock read `time` for `action` on the row's stopwatch.
     case stopwatch(RowID, Stopwatch.Action, time: Instant)
     /// The program showing a row's desktop notification ended.

@@ -38,14 +38,25 @@ enum Keymap {
 
         /// The line in the help with the keys `bindings` gives.
         func written(with bindings: KeyBindings) -> String {
-            let names = keys.map { key in
+            let column = names(with: bindings).joined(separator: " ")
+            return column + String(repeating: " ", count: max(Keymap.keyColumn - CharacterWidth.of(column), 1)) + text
+        }
+
+        /// The line as the plain mode says it: the keys, arrows in words, then what they do in full
+        /// (`up / down: select a row …`).
+        func spoken(with bindings: KeyBindings) -> String {
+            let arrows: [Character: String] = ["↑": "up", "↓": "down", "←": "left", "→": "right"]
+            let column = names(with: bindings).joined(separator: " ")
+            return column.map { arrows[$0] ?? String($0) }.joined() + ": " + detail
+        }
+
+        private func names(with bindings: KeyBindings) -> [String] {
+            keys.map { key in
                 switch key {
                 case .action(let action): KeyAction.name(of: bindings.key(of: action))
                 case .fixed(let text): text
                 }
             }
-            let column = names.joined(separator: " ")
-            return column + String(repeating: " ", count: max(Keymap.keyColumn - CharacterWidth.of(column), 1)) + text
         }
     }
 
@@ -133,7 +144,8 @@ enum Keymap {
         Line(
             [.action(.delete), .action(.undo)], "delete the selected timer; undo the last delete",
             detail: "delete the selected timer (not the two upload jobs); undo puts the last deleted one back where "
-                + "it was, running if it ran"),
+                + "it was, selected, as if it had not gone: a countdown with the time left to its end, a stopwatch "
+                + "with its time and laps, an alarm at its instant, held if it was held"),
         Line(
             [.action(.write)], "write every timer to a file",
             detail: "write every row's timer as `[[timers]]` tables to a file you name, which loads back with "
@@ -159,6 +171,9 @@ enum Keymap {
 
     /// The help overlay's keymap, with the keys `bindings` gives.
     static func help(_ bindings: KeyBindings) -> [String] { lines.map { $0.written(with: bindings) } }
+
+    /// The key list as the plain mode says it, a line each (``Line/spoken(with:)``).
+    static func spokenHelp(_ bindings: KeyBindings) -> [String] { lines.map { $0.spoken(with: bindings) } }
 
     /// The command for `key` with `focus` on that panel and `bindings` over the default keys; `nil`
     /// for keys that mean nothing here.

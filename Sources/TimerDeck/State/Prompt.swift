@@ -17,15 +17,42 @@ struct Prompt: Equatable, Sendable {
     var purpose: Purpose
     var text = ""
 
-    /// The status bar's line: the question and the text so far.
-    var line: String {
+    /// The mark after the text typed so far, where the next character goes.
+    static let cursor = "▏"
+
+    /// The status bar's line: the question and the text so far, with the ``cursor``.
+    var line: String { line(cursor: Self.cursor) }
+
+    /// The question and the text so far, `cursor` after the text; the plain mode gives `""`.
+    func line(cursor: String) -> String {
         switch purpose {
-        case .write(let export): "write \(export.what) to (Enter writes, Esc cancels): \(text)▏"
-        case .addTimer: text.isEmpty ? "add timer: \(TimerDefinition.lineSyntax)  (Esc cancels)" : "add timer: \(text)▏"
+        case .write(let export): "write \(export.what) to (Enter writes, Esc cancels): \(text)\(cursor)"
+        case .addTimer:
+            text.isEmpty ? "add timer: \(TimerDefinition.lineSyntax)  (Esc cancels)" : "add timer: \(text)\(cursor)"
         case .overwrite(_, let path, false): "\(UserText.quote(path)) exists: Enter overwrites it, Esc keeps it"
         case .overwrite(_, let path, true):
             "\(UserText.quote(path)) is the running config: Enter overwrites it (its comments and every section "
                 + "but [[timers]] are lost), Esc keeps it"
+        }
+    }
+
+    /// The question as the plain mode asks it, once, when the prompt opens: what to type on the
+    /// one line and which keys act on it.
+    var plainQuestion: String {
+        let keys = "Enter \(purpose == .addTimer ? "adds it" : "writes"), Tab reads back what you typed, Esc cancels"
+        switch purpose {
+        case .write(let export): return "write \(export.what) to: type a file name; \(keys)"
+        case .addTimer: return "add timer: type \(TimerDefinition.lineSyntax) on one line; \(keys)"
+        case .overwrite: return line(cursor: "")
+        }
+    }
+
+    /// What was typed, as the plain mode echoes it once at Enter: `add timer: tea 3m overtime`.
+    var plainEcho: String {
+        switch purpose {
+        case .write(let export): "write \(export.what) to: \(text)"
+        case .addTimer: "add timer: \(text)"
+        case .overwrite: line(cursor: "")
         }
     }
 }

@@ -11,7 +11,32 @@ struct RowState: Equatable, Sendable {
     /// What kind of row it is, with that kind's own state.
     var kind: RowKind
     /// Scheduled, held, invalid or idle.
-    var run: RunState = .idle
+    var run: RunState = .idle {
+        didSet { if !run.isScheduled { keptDeadline = nil } }
+    }
+    /// The wall-clock instant a timer put back — after a restart, or by `u` — is next due at, while
+    /// it is scheduled: an alarm's ringing, a countdown's next second. A restart in another time
+    /// zone keeps an alarm's instant; its local time is only how it is shown. `nil` for a timer
+    /// started here, which is due as its definition says (an alarm at the next instant of its local
+    /// time).
+    var keptDeadline: Instant?
+
+    /// The time from a start at wall-clock time `wallNow` to the first fire: to ``keptDeadline``,
+    /// or as the definition says.
+    func firstFireDelay(wallNow: Instant) -> Duration {
+        if let keptDeadline { return max(wallNow.duration(to: keptDeadline), .zero) }
+        return definition.firstFire.delay(interval: definition.interval, wallNow: wallNow)
+    }
+
+    /// When its alarm rings as the local clock shows it: the kept instant in the time zone now, or
+    /// the local time it was defined with.
+    var alarmTime: TimerDefinition.FirstFire {
+        guard let keptDeadline, let local = LocalDateTime(localTimeOf: keptDeadline) else {
+            return definition.firstFire
+        }
+        if case .on = definition.firstFire { return .on(local) }
+        return .at(local.time)
+    }
     /// How late its last scheduled fire was.
     var lastLateness: Duration?
     /// Ticks skipped or coalesced so far (C-T6, D3).

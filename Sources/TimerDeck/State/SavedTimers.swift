@@ -5,8 +5,12 @@ import RunLoopKit
 /// running countdown by the wall-clock instant its count reaches zero, an alarm by its deadline, a
 /// running stopwatch by the wall-clock instant it would have started at.
 ///
+/// The file says when it was written, so that a start on a clock set back since (a wall clock
+/// that was ahead and got corrected) goes on from what the timers had then.
+///
 /// ```
-/// timerdeck-state 1
+/// timerdeck-state 2
+/// saved	1767226500000000000
 /// countdown	tea	running	1767226800000000000
 /// alarm	lunch	running	1767270600000000000
 /// stopwatch	run	paused	62000000000	10000000000,62000000000
@@ -35,9 +39,11 @@ struct SavedTimers: Equatable, Sendable {
         }
     }
 
+    /// The format this timerdeck writes; it reads this one and ``oldestFormat`` on.
+    static let format = 2
+    /// Format 1 had no `saved` line.
+    static let oldestFormat = 1
     /// The first line of a state file.
-    /// The format this timerdeck writes and reads.
-    static let format = 1
     static let header = "timerdeck-state \(format)"
 
     /// The format of a state file a newer timerdeck wrote (its first line `timerdeck-state N`, N
@@ -53,6 +59,8 @@ struct SavedTimers: Equatable, Sendable {
     private static let grain: Int64 = 1_000_000
 
     var entries: [Entry] = []
+    /// The wall-clock instant the file was written at; `nil` in a file of format 1.
+    var savedAt: Instant?
     /// The definitions of the kept rows that were added with `a` (the config does not have them):
     /// a restart adds them again before restoring them.
     var added: [TimerDefinition] = []
@@ -60,40 +68,44 @@ struct SavedTimers: Equatable, Sendable {
     /// The rows of `state` worth keeping, read at `now` (the loop's uptime clock) and `wallNow`;
     /// `nextFire` gives a row's next fire on the uptime clock, as its adapter reads it.
     init(_ state: DashboardState, now: Instant, wallNow: Instant, nextFire: (RowID) -> Instant?) {
-        func wall(_ instant: Instant) -> Instant { Self.rounded(wallNow + now.duration(to: instant)) }
-        for row in state.rows where row.run == .running || row.run == .suspended {
-            let paused = row.run == .suspended
-            let count = entries.count
-            defer {
-                if entries.count > count && row.id.number >= state.sceneRowCount { added.append(row.definition) }
-            }
-            if let button = row.button {
-                guard let left = button.secondsLeft else { continue }
-                if paused {
-                    entries.append(.pausedCountdown(name: row.name, remaining: left))
-                } else if let next = nextFire(row.id) {
-                    // Its next fire takes the count to left - 1.
-                    entries.append(.countdown(name: row.name, endsAt: wall(next) + .seconds(left - 1)))
-                }
-            } else if let watch = row.stopwatch {
-                let elapsed = Self.rounded(watch.elapsed(at: now))
-                entries.append(
-                    watch.isRunning
-                        ? .stopwatch(name: row.name, startedAt: wall(now) - elapsed, splits: watch.splits)
-                        : .pausedStopwatch(name: row.name, elapsed: elapsed, splits: watch.splits))
-            } else if row.kind.isAlarm {
-                let deadline =
-                    paused
-                    ? wallNow + row.definition.firstFire.delay(interval: .zero, wallNow: wallNow)
-                    : nextFire(row.id).map(wall)
-                if let deadline { entries.append(.alarm(name: row.name, deadline: deadline, isPaused: paused)) }
-            }
+        savedAt = Self.rounded(wallNow)
+        for row in state.rows {
+            guard let entry = Self.entry(of: row, now: now, wallNow: wallNow, nextFire: nextFire) else { continue }
+            entries.append(entry)
+            if row.id.number >= state.sceneRowCount { added.append(row.definition) }
         }
     }
 
-    init(entries: [Entry] = [], added: [TimerDefinition] = []) {
+    /// What the file keeps of `row`, read as ``init(_:now:wallNow:nextFire:)`` reads each row:
+    /// `nil` for a row that is neither running nor held, or of a kind the file does not keep.
+    static func entry(of row: RowState, now: Instant, wallNow: Instant, nextFire: (RowID) -> Instant?) -> Entry? {
+        func wall(_ instant: Instant) -> Instant { rounded(wallNow + now.duration(to: instant)) }
+        guard row.run.isScheduled else { return nil }
+        let paused = row.run == .suspended
+        if let button = row.button {
+            guard let left = button.secondsLeft else { return nil }
+            if paused { return .pausedCountdown(name: row.name, remaining: left) }
+            // Its next fire takes the count to left - 1.
+            return nextFire(row.id).map { .countdown(name: row.name, endsAt: wall($0) + .seconds(left - 1)) }
+        } else if let watch = row.stopwatch {
+            let elapsed = rounded(watch.elapsed(at: now))
+            return watch.isRunning
+                ? .stopwatch(name: row.name, startedAt: wall(now) - elapsed, splits: watch.splits)
+                : .pausedStopwatch(name: row.name, elapsed: elapsed, splits: watch.splits)
+        } else if row.kind.isAlarm {
+            let deadline =
+                paused
+                ? row.keptDeadline ?? wallNow + row.definition.firstFire.delay(interval: .zero, wallNow: wallNow)
+                : nextFire(row.id).map(wall)
+            return deadline.map { .alarm(name: row.name, deadline: $0, isPaused: paused) }
+        }
+        return nil
+    }
+
+    init(entries: [Entry] = [], added: [TimerDefinition] = [], savedAt: Instant? = nil) {
         self.entries = entries
         self.added = added
+        self.savedAt = savedAt
     }
 
     private static func rounded(_ instant: Instant) -> Instant {
@@ -119,7 +131,8 @@ struct SavedTimers: Equatable, Sendable {
             }
         }
         let definitions = added.map { "added\t" + Self.escaped(TimerDefinition.configText([$0])) }
-        return ([Self.header] + definitions + lines).joined(separator: "\n") + "\n"
+        let saved = savedAt.map { ["saved\t\($0.nanoseconds)"] } ?? []
+        return ([Self.header] + saved + definitions + lines).joined(separator: "\n") + "\n"
     }
 
     /// `text` on one line: backslash, newline and tab written `\\`, `\n`, `\t`.
@@ -165,11 +178,19 @@ struct SavedTimers: Equatable, Sendable {
     /// Reads a state file's text; `nil` when it is not one, line for line (then it is corrupt).
     init?(text: String) {
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        guard lines.first == Self.header, lines.last == "" else { return nil }
+        let readable = (Self.oldestFormat...Self.format).map { "timerdeck-state \($0)" }
+        guard let first = lines.first, readable.contains(first), lines.last == "" else { return nil }
         lines.removeFirst()
         lines.removeLast()
         for line in lines {
             let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            if fields.first == "saved" {
+                guard first == Self.header, savedAt == nil, fields.count == 2, let number = Int64(fields[1]) else {
+                    return nil
+                }
+                savedAt = Instant(nanoseconds: number)
+                continue
+            }
             if fields.first == "added" {
                 guard fields.count == 2, let text = Self.unescaped(fields[1]),
                     let timers = try? Config.parse(text).timers, timers.count == 1

@@ -88,6 +88,17 @@ package struct LocalDateTime: Equatable, Sendable {
         (self.year, self.month, self.day, self.time) = (year, month, day, time)
     }
 
+    /// The local date and time the wall clock shows at `instant` (`localtime_r`: the `TZ`
+    /// environment variable or `/etc/localtime`); `nil` outside 1970…9999.
+    init?(localTimeOf instant: Instant) {
+        var seconds = time_t(instant.nanoseconds / Nanoseconds.perSecond)
+        var parts = tm()
+        guard localtime_r(&seconds, &parts) != nil,
+            let time = TimeOfDay(hour: Int(parts.tm_hour), minute: Int(parts.tm_min), second: Int(parts.tm_sec))
+        else { return nil }
+        self.init(year: Int(parts.tm_year) + 1_900, month: Int(parts.tm_mon) + 1, day: Int(parts.tm_mday), time: time)
+    }
+
     /// Reads `YYYY-MM-DDTHH:MM` or `YYYY-MM-DDTHH:MM:SS` (ISO 8601 without a zone: local time).
     init?(text: String) {
         let halves = text.split(separator: "T", omittingEmptySubsequences: false)
