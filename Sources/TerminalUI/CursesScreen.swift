@@ -205,6 +205,25 @@ public final class CursesScreen: Screen {
         _ = beep()
     }
 
+    public func emit(_ sequence: String) {
+        guard isActive else { return }
+        // After ncurses' own output, which doupdate has written: the sequence moves no cursor.
+        let bytes = Array(sequence.utf8)
+        var written = 0
+        while written < bytes.count {
+            let result = bytes.withUnsafeBytes { buffer in
+                Glibc.write(STDOUT_FILENO, buffer.baseAddress! + written, buffer.count - written)
+            }
+            if result > 0 {
+                written += result
+            } else if result < 0 && errno == EINTR {
+                continue
+            } else {
+                return
+            }
+        }
+    }
+
     /// Reads every key available without blocking, an escape sequence terminfo does not list as one
     /// key (``KeyDecoder/joiningSequences(_:)``); a resize also resizes the screen.
     public func readKeys() -> [Key] {

@@ -21,6 +21,13 @@ public final class GridScreen: Screen {
         onRing?()
     }
 
+    /// The control sequences ``emit(_:)`` was given, oldest first.
+    public private(set) var emitted: [String] = []
+
+    public func emit(_ sequence: String) {
+        emitted.append(sequence)
+    }
+
     /// A blank screen of `size`.
     public init(size: Size) {
         grid = CellGrid(size: size)

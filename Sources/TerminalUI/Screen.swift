@@ -13,6 +13,9 @@ public protocol Screen: AnyObject {
     var updateCount: Int { get }
     /// Rings the terminal bell.
     func ring()
+    /// Writes `sequence`, a control sequence the terminal acts on without drawing (a
+    /// ``TerminalNotification``), after what was drawn.
+    func emit(_ sequence: String)
 }
 
 /// The message shown instead of the dashboard when the terminal is too small.

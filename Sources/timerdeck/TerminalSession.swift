@@ -21,6 +21,12 @@ enum TerminalSession {
         let screen = try CursesScreen.start(mouse: config.mouse, theme: config.theme, color: config.color)
         defer { screen.stop() }
         let (driver, pipeline) = setup.makeDriver(on: loop, screen: screen, rendersOnChange: true)
+        let environment = (TerminalNotification.environmentNames + ["TMUX"]).reduce(into: [String: String]()) {
+            if let value = getenv($1) { $0[$1] = String(cString: value) }
+        }
+        driver.terminalNotification = TerminalNotification(environment: environment).map {
+            ($0, !(environment["TMUX"] ?? "").isEmpty)
+        }
 
         let input = RunLoop.FileDescriptorSource(fileDescriptor: screen.inputDescriptor) {
             let keys = screen.readKeys()

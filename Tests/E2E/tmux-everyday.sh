@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Everyday timers in a real terminal (tmux): an alarm at a clock time rings, and a stopwatch's laps
 # are exported with E and with --laps, a restart (after q, and after kill -9) keeps every timer, and a
-# second dashboard on the same timers file is refused, naming the first.
+# second dashboard on the same timers file is refused, naming the first, and a countdown's end is
+# heard and shown through the terminal's own notification sequence, byte for byte, per terminal.
 # Usage: tmux-everyday.sh PATH/TO/timerdeck SCENARIO
-# Scenarios: alarm, laps, restart, two.
+# Scenarios: alarm, laps, restart, two, notify.
 # Exit status 0 when every check of the scenario passes.
 set -u
 binary=${1:?usage: tmux-everyday.sh PATH/TO/timerdeck SCENARIO}
@@ -97,6 +98,61 @@ TOML
     tmux_ send-keys -t "$session" q
     check "quit" "TIMERDECK-EXIT=0"
     if [ "$(grep -c '^run,' "$state/at-exit.csv" 2>/dev/null)" = 2 ]; then pass "--laps wrote the laps at the exit"; else fail "--laps wrote the laps at the exit"; fi
+}
+
+# notify: for each terminal profile (the variables a terminal exports, inherited inside tmux), a
+# one-second countdown's end writes the bell and exactly that terminal's notification sequence,
+# wrapped in tmux's passthrough; a terminal with none gets the bell alone, and the alert stays on
+# screen until a key.
+notify() {
+    cat >"$state/notify.toml" <<TOML
+[[timers]]
+name = "tea"
+drives = "countdown"
+countdown = 1
+start = false
+TOML
+    local e=$'\e' wrapped
+    # profile: name, the command's environment, the sequence as the terminal reads it ("" for none).
+    local -a profiles=(
+        "kitty|KITTY_WINDOW_ID=1|${e}]99;i=timerdeck:d=0;tea${e}\\${e}]99;i=timerdeck:d=1:p=body;tea ended${e}\\"
+        "iTerm2|ITERM_SESSION_ID=w0t0p0:1|${e}]9;tea: tea ended"$'\a'
+        "WezTerm|WEZTERM_PANE=0|${e}]9;tea: tea ended"$'\a'
+        "Ghostty|GHOSTTY_RESOURCES_DIR=/usr/share/ghostty|${e}]9;tea: tea ended"$'\a'
+        "rxvt-unicode|TERM=rxvt-unicode-256color|${e}]777;notify;tea;tea ended"$'\a'
+        "xterm|TERM=xterm-256color|"
+    )
+    local profile name assignments expected
+    for profile in "${profiles[@]}"; do
+        IFS='|' read -r name assignments expected <<<"$profile"
+        : >"$state/pane.out"
+        start "env $assignments $binary --config $state/notify.toml"
+        tmux_ pipe-pane -O -t "$session" "cat >>$state/pane.out"
+        check "$name: the countdown is listed" "tea · Timer in default"
+        tmux_ send-keys -t "$session" Enter
+        check "$name: the end stays in the status bar" "tea ended — any key dismisses this"
+        tmux_ send-keys -t "$session" q
+        check "$name: quit" "TIMERDECK-EXIT=0"
+        if [ -n "$expected" ]; then
+            wrapped="${e}Ptmux;${expected//$e/$e$e}${e}\\"
+        else
+            wrapped=""
+        fi
+        if EXPECTED="$wrapped" python3 - "$state/pane.out" <<'PY'
+import os, sys
+data = open(sys.argv[1], "rb").read()
+expected = os.environb[b"EXPECTED"]
+bell = data.count(b"\a") - data.count(b"\x1b]9;") - data.count(b"\x1b]777;")
+found = (expected in data) if expected else (b"\x1b]9;" not in data and b"\x1b]99;" not in data and b"\x1b]777;" not in data)
+sys.exit(0 if found and bell >= 1 else 1)
+PY
+        then
+            pass "$name: the bell and the notification's bytes"
+        else
+            fail "$name: the bell and the notification's bytes: $(od -c "$state/pane.out" | tail -20)"
+        fi
+        tmux_ kill-server >/dev/null 2>&1
+    done
 }
 
 # restarted: the session's pane is gone and a new one runs COMMAND.
@@ -213,6 +269,7 @@ case "$scenario" in
 alarm) alarm ;;
 laps) laps ;;
 restart) restart ;;
+notify) notify ;;
 two) two ;;
 *) fail "unknown scenario $scenario" ;;
 esac

@@ -6,12 +6,14 @@ import Testing
 /// scenario per test: an alarm at a clock time rings (its hook runs), a stopwatch's laps are
 /// exported with `E` (an existing file only on Enter at the question) and with `--laps`, and a
 /// restart keeps every timer once, after `q` and after `kill -9`, and a second dashboard on the same
-/// timers file is refused at start, naming the first one's process, whose timers are kept.
+/// timers file is refused at start, naming the first one's process, whose timers are kept, and a
+/// countdown's end writes the bell and the terminal's notification sequence for six terminal profiles.
 @Suite(
     "Everyday timers in tmux", .tags(.tmux, .process, .slow),
     .enabled(if: BuiltProduct.isBuilt("timerdeck"), "build timerdeck first"))
 struct EverydayTmuxTests {
-    @Test("Each scenario passes every check in a real terminal", arguments: ["alarm", "laps", "restart", "two"])
+    @Test(
+        "Each scenario passes every check in a real terminal", arguments: ["alarm", "laps", "restart", "two", "notify"])
     func scenario(_ name: String) throws {
         // What tmux-everyday.sh runs besides bash (Tests/requirements.txt).
         try TestRequirements.commands("tmux", "pgrep")

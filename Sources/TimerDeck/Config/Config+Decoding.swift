@@ -123,6 +123,7 @@ extension Config {
             }
             try field.apply(value, to: &timer, source: label(name))
         }
+        timer.actions.alertByDefault(for: timer, except: Set(table.keys))
         if let problem = timer.problem ?? timer.ignoredField(among: Set(table.keys)) {
             throw ConfigError(message: "\(label(problem.key)): \(problem.message)")
         }
@@ -142,9 +143,11 @@ extension Config {
                 message: "\(place("name", of: index)): timer \(UserText.quote(timer.name)): field 'timers.name' is "
                     + "already used by another timer above (accepted: a name no other timer has)")
         }
-        for drives in TimerDefinition.Drives.allCases where drives != .log {
+        // Countdowns and stopwatches are as many as wanted (the SMS panel scrolls); one timer drives
+        // each other panel.
+        for drives in TimerDefinition.Drives.allCases where ![.log, .countdown, .stopwatch].contains(drives) {
             let driving = timers.indices.filter { timers[$0].drives == drives }
-            let most = drives == .countdown || drives == .stopwatch ? DashboardLayout.countdownRows : 1
+            let most = 1
             guard driving.count <= most else {
                 throw ConfigError(
                     message:

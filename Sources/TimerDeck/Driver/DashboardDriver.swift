@@ -66,6 +66,9 @@ package final class DashboardDriver {
     private lazy var notifier = HookRunner(loop: loop) { [unowned self] id, result in send(.notified(id, result)) }
     /// The program that shows desktop notifications (``DesktopNotification/program``).
     var notifyProgram = DesktopNotification.program
+    /// The escape sequence the terminal shows notifications from, wrapped for tmux with `inTmux`;
+    /// `nil` (no terminal, or one that has none) shows them with ``notifyProgram``.
+    package var terminalNotification: (kind: TerminalNotification, inTmux: Bool)?
     /// Where the plain mode (`--plain`) writes its lines, one per call; `nil` on the screen.
     package var plainOutput: ((String) -> Void)? {
         didSet { narration = plainOutput.map { _ in PlainNarration(state, commonModes: loop.commonModes) } }
@@ -182,7 +185,7 @@ package final class DashboardDriver {
             state: state,
             loop: LoopStatus(
                 mode: loop.currentMode, depth: loop.nestingDepth, commonModes: loop.commonModes,
-                now: loop.now, startTime: startTime),
+                now: loop.now, startTime: startTime, wallNow: loop.timeSource.now(.wall)),
             readings: timers.mapValues {
                 RowReading(nextFire: $0.nextFire, framesPerSecond: ($0 as? DisplayLinkRowTimer)?.framesPerSecond)
             },
@@ -350,8 +353,12 @@ extension DashboardDriver: EffectPerformer {
             loop.add(end, forMode: .common)
         case .runHook(let id, let hook, let environment): hooks.run(hook, for: id, environment: environment)
         case .notify(let id, let notification):
-            let (hook, environment) = notification.hook(program: notifyProgram)
-            notifier.run(hook, for: id, environment: environment)
+            if let (kind, inTmux) = terminalNotification {
+                screen.emit(kind.sequence(title: notification.title, body: notification.body, inTmux: inTmux))
+            } else {
+                let (hook, environment) = notification.hook(program: notifyProgram)
+                notifier.run(hook, for: id, environment: environment)
+            }
         }
     }
 

@@ -154,6 +154,7 @@ package final class HeadlessSession {
             for mode in RunLoop.Mode.inputModes { loop.add(timer, forMode: mode) }
         case .wall(let instant):
             time.setWall(to: instant)
+            continueSoon()
         case .snapshot where plain:
             output(PlainNarration.report(driver.snapshot()))
             continueSoon()

@@ -1,3 +1,4 @@
+import RunLoopKit
 import TerminalUI
 
 /// The SMS resend buttons (S1), each with the mechanism behind it, and beside them the stopwatches
@@ -5,7 +6,12 @@ import TerminalUI
 enum CountdownPanel {
     static func draw(_ snapshot: DashboardSnapshot, on canvas: Canvas, focused: Bool) {
         canvas.fill()
-        let title = snapshot.state.alarmRows.isEmpty ? "SMS resend (S1)" : "SMS resend (S1) · alarms"
+        let state = snapshot.state
+        var title = state.alarmRows.isEmpty ? "SMS resend (S1)" : "SMS resend (S1) · alarms"
+        let (first, count, room) = (
+            state.countdownsShownFrom, state.countdownPanelRows.count, state.layout.countdownRows
+        )
+        if count > room { title += " · \(first + 1)–\(min(first + room, count)) of \(count)" }
         canvas.box(title: title, style: Style(focused ? .accent : .dim))
         drawRows(nil, of: snapshot, on: canvas, focused: focused)
     }
@@ -17,11 +23,13 @@ enum CountdownPanel {
         // Wide enough for every countdown's longest label, whichever rows are redrawn, so the
         // buttons line up and `Resend (180)` is never cut.
         let buttonWidth = state.countdownPanelRows.reduce(11) { max($0, $1.button?.widestCountingLabel ?? 0) }
-        for (index, row) in state.countdownPanelRows.enumerated()
-        where index < inner.height && ids?.contains(row.id) != false {
-            inner.clear(row: index)
+        let first = state.countdownsShownFrom
+        for (index, row) in state.countdownPanelRows.enumerated().dropFirst(first)
+        where index - first < inner.height && ids?.contains(row.id) != false {
+            let line = index - first
+            inner.clear(row: line)
             let selected = focused && state.selected(.countdowns) == index
-            inner.put(selected ? "▶" : " ", row: index, column: 0, style: Style(.accent, bold: true))
+            inner.put(selected ? "▶" : " ", row: line, column: 0, style: Style(.accent, bold: true))
             let display = snapshot.displayState(of: row)
             let label: String
             let isLit: Bool
@@ -36,7 +44,9 @@ enum CountdownPanel {
                 }
                 // Beside alarms, each says its clock: the countdowns' seconds are not the wall clock's.
                 let clock = snapshot.state.alarmRows.isEmpty ? "" : ", \(row.definition.clock) clock"
-                text = (isStandard ? "" : "\(row.name) · ") + "\(row.kindText) in \(PanelText.mode(row.mode))" + clock
+                let about =
+                    (isStandard ? "" : "\(row.name) · ") + "\(row.kindText) in \(PanelText.mode(row.mode))" + clock
+                text = about + (isStandard ? "" : endsText(row, button, of: snapshot).map { " · " + $0 } ?? "")
             } else if let watch = row.stopwatch {
                 label = Stopwatch.text(watch.elapsed(at: snapshot.loop.now))
                 isLit = watch.isRunning
@@ -53,14 +63,27 @@ enum CountdownPanel {
             }
             let buttonStyle = isLit ? Style(.good, bold: true, reverse: selected) : Style(.disabled, reverse: selected)
             var column = inner.put(
-                "[ \(PanelText.fit(label, buttonWidth)) ]", row: index, column: 2, style: buttonStyle)
+                "[ \(PanelText.fit(label, buttonWidth)) ]", row: line, column: 2, style: buttonStyle)
             let room = inner.width - column - 1 - (state.map { $0.count + 1 } ?? 0)
             column = inner.put(
-                " " + TextFit.truncate(text, to: max(room, 0)), row: index, column: column, style: Style(.dim))
+                " " + TextFit.truncate(text, to: max(room, 0)), row: line, column: column, style: Style(.dim))
             if let state {
-                inner.put(" \(state)", row: index, column: column, style: PanelText.style(for: display))
+                inner.put(" \(state)", row: line, column: column, style: PanelText.style(for: display))
             }
         }
+    }
+
+    /// When a running countdown ends on the local clock, `ends 14:32:05`: read from the wall clock
+    /// at each draw, so it is right after a pause, a change of the clock or of the time zone;
+    /// `nil` while it does not run (held, idle, waiting for its mode) or past its end.
+    static func endsText(_ row: RowState, _ button: Countdown, of snapshot: DashboardSnapshot) -> String? {
+        guard case .counting(let left) = button.state, snapshot.displayState(of: row) == .running,
+            let wallNow = snapshot.loop.wallNow, let next = snapshot.reading(of: row).nextFire, next != .distantFuture
+        else { return nil }
+        // Its next fire takes the count to left - 1; the last to zero.
+        let toEnd: Duration = snapshot.loop.now.duration(to: next) + .seconds(left - 1)
+        guard let local = LocalDateTime(localTimeOf: wallNow + toEnd) else { return nil }
+        return "ends \(local.time.clockText)"
     }
 
     /// An alarm's time in 11 cells: `12:30`, `12:30:15`, or for a date `12-24 18:00`.

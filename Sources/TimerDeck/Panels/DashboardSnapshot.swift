@@ -37,6 +37,8 @@ struct LoopStatus: Equatable, Sendable {
     var now: Instant
     /// When the dashboard started: the fire log shows times since then.
     var startTime: Instant
+    /// The wall clock at ``now``, for the local time a countdown ends at; `nil` when not read.
+    var wallNow: Instant?
 }
 
 /// What a row's live timer reads now.

@@ -5,10 +5,11 @@ import TerminalUI
 struct DashboardLayout: Equatable, Sendable {
     /// The smallest screen the dashboard fits on.
     static let minimumSize = Size(width: 80, height: 24)
-    /// Height of the SMS and ripple panels.
+    /// Height of the SMS and ripple panels with up to four rows in the SMS panel; it grows with
+    /// more, up to a third of the screen, and scrolls beyond.
     static let topHeight = 6
-    /// SMS buttons the SMS panel has room for (inside its border).
-    static let countdownRows = topHeight - 2
+    /// The rows the SMS panel shows at once (inside its border); more scroll.
+    var countdownRows: Int { max((countdowns?.height ?? 2) - 2, 0) }
     /// Lines of keys the help overlay shows at once.
     var helpLines: Int { max(help.height - 2, 1) }
     /// The cells the status bar has for a hint (after its leading space); a longer one is cut.
@@ -28,11 +29,15 @@ struct DashboardLayout: Equatable, Sendable {
     /// The upload panel, right of the log, when the dashboard has a pipeline.
     var uploads: Rect?
 
-    /// The layout of a scene of `rowCount` rows, with or without SMS rows, a ripple and an upload
-    /// panel, on `size`.
-    init(size: Size, rowCount: Int, hasUploads: Bool, hasCountdowns: Bool = true, hasTicker: Bool = true) {
+    /// The layout of a scene of `rowCount` rows, `countdownCount` of them in the SMS panel, with or
+    /// without SMS rows, a ripple and an upload panel, on `size`.
+    init(
+        size: Size, rowCount: Int, hasUploads: Bool, hasCountdowns: Bool = true, hasTicker: Bool = true,
+        countdownCount: Int = 0
+    ) {
         self.size = size
-        let topHeight = hasCountdowns || hasTicker ? Self.topHeight : 0
+        let grown = hasCountdowns ? min(countdownCount + 2, size.height / 3) : 0
+        let topHeight = hasCountdowns || hasTicker ? max(Self.topHeight, grown) : 0
         // A scene with more timers gets a taller inspector on a taller terminal (a third of it).
         let inspectorHeight = min(max(rowCount + 3, 5), max(9, size.height / 3))
         let leftWidth = hasCountdowns ? (hasTicker ? size.width * 11 / 20 : size.width) : 0

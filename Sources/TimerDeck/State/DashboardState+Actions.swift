@@ -1,16 +1,30 @@
 import RunLoopKit
 
 extension DashboardState {
-    /// The fire actions of row `id` for one scheduled fire (`ends`: the fire that ends it): the bell and the
-    /// hook, when they act at every fire or this one ends the timer. A hook still running from an
-    /// earlier fire is not started again; the log says so.
+    /// The fire actions of row `id` for one scheduled fire (`ends`: the fire that ends it): the bell,
+    /// the flash, the notification and the hook, when they act at every fire or this one ends the
+    /// timer. An alarm's ring or a countdown's end that flashes also leaves an alert in the status
+    /// bar until a key, and its notification says the same. A hook still running from an earlier
+    /// fire is not started again; the log says so.
     mutating func fireActions(
         row id: RowID, ends: Bool, time: Instant, mode: RunLoop.Mode?, lateness: Duration, ticks: Int
     ) -> [Effect] {
         let row = self[id]
         let actions = row.actions
-        guard actions.actsOn == .fire || ends else { return [] }
-        var effects: [Effect] = actions.bell ? [.ring] : []
+        var alerted: [Effect] = []
+        // An alarm's ring or a countdown's end, in words: the alert (with a flash) and the notification.
+        let end: String? =
+            !ends || !(row.kind.isAlarm || row.button != nil)
+            ? nil
+            : row.kind.isAlarm
+                ? "\(row.name) rang: alarm at \(row.alarmTime.text)"
+                : row.button?.overtime == true ? "\(row.name) reached its end: counting on" : "\(row.name) ended"
+        if let end, actions.flash {
+            alert = "\(end) — any key dismisses this"
+            alerted.append(.render(.status))
+        }
+        guard actions.actsOn == .fire || ends else { return alerted }
+        var effects: [Effect] = alerted + (actions.bell ? [.ring] : [])
         if actions.flash {
             self[id].isFlashing = true
             effects += redraw(row) + [.endFlash(id, after: TimerActions.flashLength)]
@@ -18,13 +32,8 @@ extension DashboardState {
         if actions.notify {
             let at = PanelText.logTime(startTime.duration(to: time))
             let what = ends ? "ended" : "fired"
-            effects.append(
-                .notify(
-                    id,
-                    DesktopNotification(
-                        title: row.name,
-                        body: "\(row.name) \(what) at \(at) (\(row.mechanismName), \(mode?.rawValue ?? "no mode"))")
-                ))
+            let body = end ?? "\(row.name) \(what) at \(at) (\(row.mechanismName), \(mode?.rawValue ?? "no mode"))"
+            effects.append(.notify(id, DesktopNotification(title: row.name, body: body)))
         }
         guard let command = actions.hook else { return effects }
         guard !row.isHookRunning else {
@@ -50,13 +59,15 @@ extension DashboardState {
         return effects
     }
 
-    /// The program showing row `id`'s desktop notification ended: a missing program or a failure is
-    /// said in the status bar; a notification shown says nothing.
+    /// The program showing row `id`'s desktop notification ended: a failure is said in the status
+    /// bar, a missing program once a session; a notification shown says nothing.
     mutating func notified(_ id: RowID, _ result: Hook.Result) -> [Effect] {
         let name = self[id].name
         switch result {
         case .exited(status: 0, _): return []
         case .exited(status: DesktopNotification.notFound, _):
+            guard !toldNotifierMissing else { return [] }
+            toldNotifierMissing = true
             hint = "\(name): no desktop notification — \(DesktopNotification.missingHint)"
         default: hint = "\(name): the desktop notification failed: \(result.summary)"
         }

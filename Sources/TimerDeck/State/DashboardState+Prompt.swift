@@ -97,11 +97,11 @@ extension DashboardState {
     }
 
     /// The status bar's message: the open prompt's line, which stays in view while the prompt is
-    /// open, followed by any other message; otherwise the hint.
+    /// open, then an alarm's or a countdown's alert until a key, then any other message.
     var statusLine: String? {
-        guard let line = promptLine else { return hint }
-        guard let hint, hint != line else { return line }
-        return line + "  · " + hint
+        let line = promptLine
+        let messages = [line, alert, hint == line ? nil : hint].compactMap { $0 }
+        return messages.isEmpty ? nil : messages.joined(separator: "  · ")
     }
 
     /// `a`: asks for a new timer's definition.
@@ -119,13 +119,6 @@ extension DashboardState {
             timer = try TimerDefinition.parse(line: current.text, taken: rows.map(\.name))
         } catch {
             hint = promptLine
-            return []
-        }
-        let sameKind = timer.drives == .countdown ? buttonRows : timer.drives == .stopwatch ? stopwatchRows : []
-        if sameKind.count >= DashboardLayout.countdownRows {
-            hint =
-                "the SMS panel has room for \(DashboardLayout.countdownRows) \(timer.drives.rawValue)s: delete one (d) "
-                + "first"
             return []
         }
         prompt = nil

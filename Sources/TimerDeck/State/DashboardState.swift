@@ -66,6 +66,10 @@ struct DashboardState: Sendable {
     /// A short message for the status bar until the next key (an ignored key, a refused action);
     /// the help, opened and scrolled, keeps it and shows it in full.
     var hint: String?
+    /// What an alarm's ring or a countdown's end says in the status bar, until a key.
+    var alert: String?
+    /// Whether the status bar said that the desktop notifications' program is missing.
+    var toldNotifierMissing = false
     /// Every fire, bounded.
     var log: FireLog
     /// What the upload pipeline is doing (S2), once it has said.
@@ -143,10 +147,10 @@ struct DashboardState: Sendable {
 
     /// The layout of `rows` on `size`: the panels of rows the scene lacks give their room to the others.
     private static func layout(of rows: [RowState], on size: Size, hasUploads: Bool) -> DashboardLayout {
-        DashboardLayout(
-            size: size, rowCount: rows.count, hasUploads: hasUploads,
-            hasCountdowns: rows.contains { $0.button != nil || $0.stopwatch != nil || $0.kind.isAlarm },
-            hasTicker: rows.contains { $0.ticker != nil })
+        let countdowns = rows.filter { $0.button != nil || $0.stopwatch != nil || $0.kind.isAlarm }.count
+        return DashboardLayout(
+            size: size, rowCount: rows.count, hasUploads: hasUploads, hasCountdowns: countdowns > 0,
+            hasTicker: rows.contains { $0.ticker != nil }, countdownCount: countdowns)
     }
 
     private static func positions(of rows: [RowState]) -> [RowID: Int] {
@@ -178,7 +182,12 @@ struct DashboardState: Sendable {
         if let id = event.row, !contains(id) { return [] }
         switch event {
         case .launch: return launch()
-        case .key(let key): return quitRequested ? [] : receive(key)
+        case .key(let key):
+            guard !quitRequested else { return [] }
+            // A key dismisses an alarm's or a countdown's alert, and does what it does.
+            let dismissed = alert != nil
+            alert = nil
+            return (dismissed ? [.render(.status)] : []) + receive(key)
         case .fired(let id, let fire): return fired(id, fire, rate: time?.rate ?? .normal)
         case .pipelineStatus(let status):
             uploads = status
@@ -236,9 +245,12 @@ struct DashboardState: Sendable {
     /// The alarms, in the order of the rows.
     var alarmRows: [RowState] { rows.filter { $0.kind.isAlarm } }
     /// The rows the SMS panel lists: the buttons, the stopwatches, then the alarms beside them
-    /// (wall-clock deadlines beside uptime countdowns), as many as it has room for.
-    var countdownPanelRows: [RowState] {
-        Array((buttonRows + stopwatchRows + alarmRows).prefix(DashboardLayout.countdownRows))
+    /// (wall-clock deadlines beside uptime countdowns); more than it shows at once scroll.
+    var countdownPanelRows: [RowState] { buttonRows + stopwatchRows + alarmRows }
+    /// The first of ``countdownPanelRows`` the SMS panel shows: the selected row stays in view.
+    var countdownsShownFrom: Int {
+        let room = layout.countdownRows
+        return max(min(selected(.countdowns) - room + 1, countdownPanelRows.count - room), 0)
     }
     /// The upload pipeline's rows, in the upload panel's order.
     var jobRows: [RowState] { rows.filter { $0.uploadJob != nil } }

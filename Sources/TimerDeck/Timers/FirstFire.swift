@@ -189,6 +189,12 @@ package struct TimeOfDay: Equatable, Sendable {
         return "\(twoDigits(hour)):\(twoDigits(minute))" + (second == 0 ? "" : ":\(twoDigits(second))")
     }
 
+    /// `07:30:00`, always with its seconds.
+    var clockText: String {
+        func twoDigits(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(twoDigits(hour)):\(twoDigits(minute)):\(twoDigits(second))"
+    }
+
     private var secondsIntoDay: Int64 { Int64(hour * 3_600 + minute * 60 + second) }
 
     /// The time from wall-clock time `wallNow` to the next instant whose local time of day is this

@@ -26,6 +26,16 @@ package struct TimerActions: Equatable, Sendable {
     /// No bell, no hook.
     package init() {}
 
+    /// An alarm and a countdown are heard and seen at their end: the bell, the flash and the
+    /// notification act then, unless the table set them (its `keys`).
+    mutating func alertByDefault(for timer: TimerDefinition, except keys: Set<String>) {
+        guard timer.kind == .alarm || timer.drives == .countdown else { return }
+        if !keys.contains("bell") { bell = true }
+        if !keys.contains("flash") { flash = true }
+        if !keys.contains("notify") { notify = true }
+        if !keys.contains("act_on") { actsOn = .end }
+    }
+
     /// How long a flash lasts.
     static let flashLength: Duration = .milliseconds(500)
     /// What a hook field accepts, as the error messages say it.

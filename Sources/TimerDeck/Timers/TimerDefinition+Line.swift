@@ -1,8 +1,8 @@
 extension TimerDefinition {
     /// The add-timer prompt's syntax, as its hint says it.
     static let lineSyntax =
-        "NAME INTERVAL [runloop|dispatch|task] [once] [default|tracking|common] [countdown|overtime|stopwatch], "
-        + "or NAME HH:MM"
+        "NAME INTERVAL [runloop|dispatch|task] [once] [default|tracking|common] [countdown|overtime|stopwatch] "
+        + "[bell|flash|notify|quiet], or NAME HH:MM [bell|flash|notify|quiet]"
 
     /// A timer from one line typed at the add-timer prompt (`a`): its name, its interval, and in any
     /// order the mechanism, `once` and the mode; checked by the same field table as the config, so
@@ -10,7 +10,8 @@ extension TimerDefinition {
     /// countdown as long as the interval (whole seconds) on a timer firing every second;
     /// `overtime` too, counting on past its end. `stopwatch` makes it a stopwatch whose display the
     /// timer refreshes every interval. `NAME HH:MM` (or a date, `YYYY-MM-DDTHH:MM`) is an
-    /// alarm at that local time.
+    /// alarm at that local time. `bell`, `flash` and `notify` each turn that action on, `quiet`
+    /// turns all three off (an alarm and a countdown have them at their end otherwise).
     static func parse(line: String, taken: [String]) throws(ConfigError) -> TimerDefinition {
         let words = line.split(separator: " ").map(String.init)
         guard words.count >= 2 else {
@@ -22,14 +23,17 @@ extension TimerDefinition {
                 message: "\(UserText.quote(words[1])) is not a clock time: an alarm is NAME HH:MM (hours 00…23, "
                     + "minutes and seconds 00…59) or NAME YYYY-MM-DDTHH:MM, a date that exists")
         }
-        if FirstFire(text: words[1])?.isClockTime == true {
-            guard words.count == 2 else {
-                throw ConfigError(message: "an alarm is NAME HH:MM or NAME YYYY-MM-DDTHH:MM, nothing more")
-            }
+        let isAlarm = FirstFire(text: words[1])?.isClockTime == true
+        if isAlarm {
             table = ["name": .text(words[0]), "mechanism": .text("alarm"), "first_fire": .text(words[1])]
         }
         for word in words.dropFirst(2) {
             switch word {
+            case "bell", "flash", "notify": table[word] = .flag(true)
+            case "quiet": for action in ["bell", "flash", "notify"] { table[action] = .flag(false) }
+            case _ where isAlarm:
+                throw ConfigError(
+                    message: "an alarm is NAME HH:MM or NAME YYYY-MM-DDTHH:MM, then only bell, flash, notify or quiet")
             case "runloop", "dispatch", "task": table["mechanism"] = .text(word)
             case "once": table["repeats"] = .flag(false)
             case "default", "tracking", "common": table["mode"] = .text(word)
@@ -40,7 +44,7 @@ extension TimerDefinition {
             default:
                 throw ConfigError(
                     message: "\(UserText.quote(word)) is not runloop, dispatch, task, once, default, tracking, common, "
-                        + "countdown, overtime or stopwatch")
+                        + "countdown, overtime, stopwatch, bell, flash, notify or quiet")
             }
         }
         if table["drives"] == .text("countdown") {

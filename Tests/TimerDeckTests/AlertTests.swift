@@ -1,0 +1,78 @@
+import RunLoopKit
+import TerminalUI
+import Testing
+
+@testable import TimerDeck
+
+@Suite("An alarm's ring and a countdown's end are heard and seen: bell, flash, notification, an alert until a key")
+struct AlertTests {
+    @Test("An alarm and a countdown ring, flash and notify at their end by default; a table or the form can say no")
+    func defaults() throws {
+        let config = try Config.parse(
+            """
+            [[timers]]
+            name = "tea"
+            drives = "countdown"
+            countdown = 60
+
+            [[timers]]
+            name = "lunch"
+            mechanism = "alarm"
+            first_fire = "12:30"
+
+            [[timers]]
+            name = "hush"
+            drives = "countdown"
+            bell = false
+
+            [[timers]]
+            name = "beat"
+            interval = "1s"
+            """)
+        let actions = Dictionary(uniqueKeysWithValues: config.timers.map { ($0.name, $0.actions) })
+        for name in ["tea", "lunch"] {
+            let alert = try #require(actions[name])
+            #expect(alert.bell && alert.flash && alert.notify && alert.actsOn == .end, "\(name)")
+        }
+        #expect(actions["hush"]?.bell == false && actions["hush"]?.flash == true)
+        #expect(actions["beat"] == TimerActions(), "a repeating timer is quiet")
+        #expect(TimerDefinition.standardScene.allSatisfy { !$0.actions.bell && !$0.actions.notify }, "the SMS demo")
+        let quiet = try TimerDefinition.parse(line: "tea 3m countdown quiet", taken: [])
+        #expect(!quiet.actions.bell && !quiet.actions.flash && !quiet.actions.notify)
+        let beat = try TimerDefinition.parse(line: "beat 1s bell", taken: [])
+        #expect(beat.actions.bell && !beat.actions.notify && beat.actions.actsOn == .fire)
+        let alarm = try TimerDefinition.parse(line: "lunch 12:30 quiet", taken: [])
+        #expect(alarm.kind == .alarm && !alarm.actions.bell)
+        #expect(throws: ConfigError.self) { try TimerDefinition.parse(line: "lunch 12:30 once", taken: []) }
+    }
+
+    @Test("The end leaves an alert in the status bar beside other messages until a key, which still does its thing")
+    func alertUntilAKey() throws {
+        let config = try Config.parse(
+            "[[timers]]\nname = \"tea\"\ndrives = \"countdown\"\ncountdown = 1\nstart = false\n")
+        var state = DashboardState(scene: .standard(config, uploadsLabel: nil), size: DashboardLayout.minimumSize)
+        _ = state.apply(.launch)
+        let tea = try #require(state.rows.first { $0.name == "tea" }).id
+        _ = state.apply(.key(.enter))
+        let effects = state.apply(
+            .fired(tea, .timer(time: .zero + .seconds(1), mode: .default, lateness: .zero, ticks: 1, isManual: false)))
+        #expect(state.alert == "tea ended — any key dismisses this")
+        #expect(effects.contains(.ring))
+        #expect(effects.contains { if case .notify(_, let note) = $0 { note.body == "tea ended" } else { false } })
+        _ = state.apply(.notice("uploads resumed"))
+        #expect(state.statusLine == "tea ended — any key dismisses this  · uploads resumed")
+        _ = state.apply(.key(.tab))
+        #expect(state.alert == nil && state.focus != .countdowns, "dismissed, and Tab moved the focus")
+    }
+
+    @Test("A missing notify-send is said once a session, not at every end")
+    func missingNotifierOnce() throws {
+        var state = DashboardState(scene: .standard(Config(), uploadsLabel: nil), size: DashboardLayout.minimumSize)
+        let id = try #require(state.rows.first).id
+        _ = state.apply(.notified(id, .exited(status: DesktopNotification.notFound, firstLine: "")))
+        #expect(state.hint?.contains("notify-send is not installed") == true)
+        state.hint = nil
+        _ = state.apply(.notified(id, .exited(status: DesktopNotification.notFound, firstLine: "")))
+        #expect(state.hint == nil)
+    }
+}
