@@ -5,7 +5,7 @@ extension Sample {
     public var takenAtISO8601: String { Self.iso8601(millisecondsSince1970: takenAtMilliseconds) }
 
     /// An instant, in milliseconds since the Unix epoch, in ISO 8601 (RFC 3339), UTC, with milliseconds.
-    static func iso8601(millisecondsSince1970 instant: Int64) -> String {
+    package static func iso8601(millisecondsSince1970 instant: Int64) -> String {
         // Floor division, so times before 1970 still get a 0...999 millisecond part.
         let seconds = instant >= 0 ? instant / 1000 : (instant - 999) / 1000
         let milliseconds = Int(instant - seconds * 1000)

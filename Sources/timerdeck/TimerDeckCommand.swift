@@ -23,10 +23,12 @@ struct TimerDeckCommand: ParsableCommand {
               [--laps FILE] [--state PATH] [--fresh]
             timerdeck plot TRACE --out FILE [--late DURATION]
             timerdeck status [--format text|tmux|waybar|json] [--state PATH] [--config FILE]
+            timerdeck history [--since WHEN] [--format csv|json] [--state PATH]
             timerdeck --print-config | --help | --version
             """,
         discussion: CommandHelp.discussion,
-        version: "timerdeck 0.1.0", subcommands: [PlotCommand.self, StatusCommand.self, ManualPageCommand.self])
+        version: "timerdeck 0.1.0",
+        subcommands: [PlotCommand.self, StatusCommand.self, HistoryCommand.self, ManualPageCommand.self])
 
     @Option(
         help: ArgumentHelp(
@@ -146,16 +148,16 @@ struct TimerDeckCommand: ParsableCommand {
     /// Parses the command line; usage errors exit with status 2 (not ArgumentParser's 64).
     static func main() {
         let arguments = Array(CommandLine.arguments.dropFirst())
-        // `status` is parsed on its own: its --state and --config name the dashboard's files, and
-        // the root command's options of the same names would take them.
-        let isStatus = arguments.first == StatusCommand.configuration.commandName
+        // `status` and `history` are parsed on their own: their --state and --config name the
+        // dashboard's files, and the root command's options of the same names would take them.
+        let own: [any ParsableCommand.Type] = [StatusCommand.self, HistoryCommand.self]
+        let alone = own.first { $0.configuration.commandName == arguments.first }
         do {
-            var command: any ParsableCommand =
-                isStatus ? try StatusCommand.parseAsRoot(Array(arguments.dropFirst())) : try parseAsRoot(arguments)
+            var command = try alone?.parseAsRoot(Array(arguments.dropFirst())) ?? parseAsRoot(arguments)
             try command.run()
         } catch {
             let status = exitStatus(for: error)
-            let message = isStatus ? StatusCommand.fullMessage(for: error) : fullMessage(for: error)
+            let message = alone?.fullMessage(for: error) ?? fullMessage(for: error)
             if status == 0 {
                 print(message)
             } else if !message.isEmpty {

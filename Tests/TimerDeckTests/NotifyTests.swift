@@ -63,7 +63,7 @@ struct NotifyTests {
         let driver = try runTea(program: "/nonexistent/notify-send")
         #expect(
             driver.state.hint
-                == "tea: no desktop notification — notify-send is not installed (Debian/Ubuntu: apt-get install libnotify-bin)"
+                == "no desktop notifications — notify-send is not installed (Debian/Ubuntu: apt-get install libnotify-bin)"
         )
     }
 }

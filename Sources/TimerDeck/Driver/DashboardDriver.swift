@@ -43,7 +43,12 @@ package final class DashboardDriver {
     package var trace: TraceFile?
     /// Where the running and paused timers are kept across restarts, if anywhere; read at
     /// ``launch()`` unless ``startsFresh``, then written whenever what it keeps changes.
-    package var stateFile: TimerStateFile?
+    package var stateFile: TimerStateFile? {
+        didSet { history = stateFile.map { SessionHistoryFile(besideStateFile: $0.path) } }
+    }
+    /// Where finished sessions go: beside the timers file, kept only when it is.
+    private var history: SessionHistoryFile?
+    private var sessions = SessionTracker()
     /// Whether the timers the state file kept are left out at the start (`--fresh`).
     package var startsFresh = false
     /// What the state file holds now (nothing is written while it is the same).
@@ -250,6 +255,11 @@ extension DashboardDriver: EffectPerformer {
         if lastSaved != nil, !saveScheduled {
             saveScheduled = true
             soon { [weak self] in self?.saveTimers() }
+        }
+        if let history {
+            for session in sessions.finished(after: event, state: state, wallNow: loop.timeSource.now(.wall)) {
+                if let problem = history.append(session) { send(.notice(problem)) }
+            }
         }
         if let plainOutput, var told = narration {
             let lines = told.lines(

@@ -125,6 +125,12 @@ package enum CommandHelp {
             .file
         ),
         (
+            "`$XDG_STATE_HOME/timerdeck/timers.history`",
+            "every finished countdown, alarm and stopwatch session, a line each, beside the timers file (kept "
+                + "when it is); `timerdeck history` prints them; at most 1 MB, past that its older half goes",
+            .file
+        ),
+        (
             "`TIMERDECK_TIMER`, `TIMERDECK_MECHANISM`, `TIMERDECK_MODE`, `TIMERDECK_SCHEDULED_NS`, "
                 + "`TIMERDECK_FIRED_NS`, `TIMERDECK_LATENESS_NS`, `TIMERDECK_TICKS`",
             "the environment of a timer's hook (`/bin/sh -c`), times in nanoseconds since the dashboard "

@@ -68,7 +68,8 @@ extension DashboardState {
         case .exited(status: DesktopNotification.notFound, _):
             guard !toldNotifierMissing else { return [] }
             toldNotifierMissing = true
-            hint = "\(name): no desktop notification — \(DesktopNotification.missingHint)"
+            // Once, naming no timer: which end's notification fails first is up to the processes.
+            hint = "no desktop notifications — \(DesktopNotification.missingHint)"
         default: hint = "\(name): the desktop notification failed: \(result.summary)"
         }
         return [.render(.status)]

@@ -104,7 +104,7 @@ struct Stopwatch: Equatable, Sendable {
     }
 
     /// `62.5` as `62.500`.
-    private static func seconds(_ duration: Duration) -> String {
+    static func seconds(_ duration: Duration) -> String {
         let millis = max(duration.nanoseconds, 0) / 1_000_000
         let fraction = String(millis % 1_000)
         return "\(millis / 1_000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
