@@ -24,20 +24,13 @@ struct HistoryCommand: ParsableCommand {
             valueName: "FORMAT"))
     var format: String = HistoryReport.Format.csv.rawValue
 
-    @Option(
-        help: ArgumentHelp("The timers file the dashboard keeps (as its --state).", valueName: "PATH"),
-        completion: .file())
-    var state: String?
+    @OptionGroup var stateFile: StateFileOption
 
     func run() throws {
-        guard let chosen = HistoryReport.Format(rawValue: format) else {
-            let accepted = HistoryReport.Format.allCases.map(\.rawValue).joined(separator: " or ")
-            printError("timerdeck history: option --format: \(UserText.quote(format)) is not \(accepted)")
-            throw ExitCode(2)
-        }
+        let chosen: HistoryReport.Format = try chosenFormat(format, command: "history")
         do throws(HistoryError) {
             let report = try HistoryReport(
-                statePath: state ?? TimerStateFile.defaultPath, since: since, wallNow: TimeSource.system.now(.wall))
+                statePath: stateFile.path, since: since, wallNow: TimeSource.system.now(.wall))
             print(report.text(chosen))
             if report.unreadable > 0 {
                 printError(

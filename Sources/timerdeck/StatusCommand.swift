@@ -22,10 +22,7 @@ struct StatusCommand: ParsableCommand {
             valueName: "FORMAT"))
     var format: String = TimerStatus.Format.text.rawValue
 
-    @Option(
-        help: ArgumentHelp("The timers file the dashboard keeps (as its --state).", valueName: "PATH"),
-        completion: .file())
-    var state: String?
+    @OptionGroup var stateFile: StateFileOption
 
     @Option(
         help: ArgumentHelp("The config the dashboard runs with, for the countdowns' lengths.", valueName: "FILE"),
@@ -33,16 +30,12 @@ struct StatusCommand: ParsableCommand {
     var config: String?
 
     func run() throws {
-        guard let chosen = TimerStatus.Format(rawValue: format) else {
-            let accepted = TimerStatus.Format.allCases.map(\.rawValue).joined(separator: ", ")
-            printError("timerdeck status: option --format: \(UserText.quote(format)) is not one of \(accepted)")
-            throw ExitCode(2)
-        }
+        let chosen: TimerStatus.Format = try chosenFormat(format, command: "status")
         let status: TimerStatus
         do {
             let settings = try config.map { path throws(ConfigError) in try Config.load(from: path) } ?? Config()
             status = try TimerStatus(
-                statePath: state ?? TimerStateFile.defaultPath, config: settings, wallNow: TimeSource.system.now(.wall))
+                statePath: stateFile.path, config: settings, wallNow: TimeSource.system.now(.wall))
         } catch let error as ConfigError {
             printError("timerdeck status: \(error.message)")
             throw ExitCode(2)
