@@ -257,7 +257,7 @@ extension DashboardDriver: EffectPerformer {
             soon { [weak self] in self?.saveTimers() }
         }
         if let history {
-            for session in sessions.finished(after: event, state: state, wallNow: loop.timeSource.now(.wall)) {
+            for session in sessions.finished(after: event, state: state, wall: { loop.timeSource.now(.wall) }) {
                 if let problem = history.append(session) { send(.notice(problem)) }
             }
         }

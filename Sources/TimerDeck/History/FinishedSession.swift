@@ -48,7 +48,9 @@ struct FinishedSession: Equatable, Sendable {
         return [kind.rawValue, name, outcome.rawValue, String(start.nanoseconds), String(end.nanoseconds), held]
             .joined(separator: "\t")
     }
+}
 
+extension FinishedSession {
     /// Reads a line ``line`` wrote; `nil` for anything else.
     init?(line: Substring) {
         let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
@@ -65,11 +67,5 @@ struct FinishedSession: Equatable, Sendable {
         self.init(
             kind: kind, name: String(fields[1]), outcome: outcome, start: Instant(nanoseconds: start),
             end: Instant(nanoseconds: end), pauses: pauses)
-    }
-
-    init(kind: Kind, name: String, outcome: Outcome, start: Instant, end: Instant, pauses: [Pause] = []) {
-        (self.kind, self.name, self.outcome, self.start, self.end, self.pauses) = (
-            kind, name, outcome, start, end, pauses
-        )
     }
 }

@@ -41,7 +41,9 @@ package struct HistoryReport: Sendable {
 
     /// The instant `text` names: a local date (its midnight), a local date and time, or a time ago.
     static func instant(since text: String, wallNow: Instant) throws(HistoryError) -> Instant {
-        if let date = LocalDateTime(text: text.contains("T") ? text : text + "T" + "00:00") {
+        // A date alone is its midnight.
+        let midnight = TimeOfDay(hour: 0, minute: 0).map { "T" + $0.text } ?? ""
+        if let date = LocalDateTime(text: text.contains("T") ? text : text + midnight) {
             return date.instant(utcOffset: TimeOfDay.localOffset(at:))
         }
         if text.hasSuffix("d"), let days = Int64(text.dropLast()), days >= 0, days <= 36_500 {

@@ -9,7 +9,7 @@ import RunLoopKit
 ///
 /// ```swift
 /// var tracker = SessionTracker()
-/// for session in tracker.finished(after: event, state: state, wallNow: wallNow) { history.append(session) }
+/// for session in tracker.finished(after: event, state: state, wall: { clock.now(.wall) }) { history.append(session) }
 /// ```
 struct SessionTracker {
     /// A session under way.
@@ -30,31 +30,39 @@ struct SessionTracker {
         return row.kind.isAlarm ? .alarm : nil
     }
 
-    /// The sessions `event` finished, read at wall-clock time `wallNow` from `state` after it.
-    mutating func finished(after event: Event, state: DashboardState, wallNow: Instant) -> [FinishedSession] {
+    /// The sessions `event` finished, read from `state` after it; `wall` reads the wall clock, once
+    /// and only when a session starts, pauses, goes on or finishes (not at a display link's frame).
+    mutating func finished(after event: Event, state: DashboardState, wall: () -> Instant) -> [FinishedSession] {
+        var read: Instant?
+        func wallNow() -> Instant {
+            if let read { return read }
+            let now = wall()
+            read = now
+            return now
+        }
         var done: [FinishedSession] = []
         for row in state.rows {
             guard let kind = Self.kind(of: row) else { continue }
             switch (open[row.id], row.run) {
             case (nil, .running), (nil, .suspended):
                 open[row.id] = Open(
-                    kind: kind, name: row.name, start: wallNow, heldSince: row.run == .suspended ? wallNow : nil)
+                    kind: kind, name: row.name, start: wallNow(), heldSince: row.run == .suspended ? wallNow() : nil)
             case (var session?, .running):
                 if let held = session.heldSince {
-                    session.pauses.append(FinishedSession.Pause(start: held, end: wallNow))
+                    session.pauses.append(FinishedSession.Pause(start: held, end: wallNow()))
                     session.heldSince = nil
                     open[row.id] = session
                 }
             case (var session?, .suspended):
                 if session.heldSince == nil {
-                    session.heldSince = wallNow
+                    session.heldSince = wallNow()
                     open[row.id] = session
                 }
             case (let session?, _):
                 let byItsFire = event.row == row.id && { if case .fired = event { true } else { false } }()
                 let outcome: FinishedSession.Outcome =
                     byItsFire ? (kind == .alarm ? .rang : .ended) : .stopped
-                done.append(Self.finish(session, outcome, at: wallNow))
+                done.append(Self.finish(session, outcome, at: wallNow()))
                 open[row.id] = nil
             case (nil, _):
                 break
@@ -62,7 +70,7 @@ struct SessionTracker {
         }
         let ids = Set(state.rows.map(\.id))
         for (id, session) in open where !ids.contains(id) {
-            done.append(Self.finish(session, .deleted, at: wallNow))
+            done.append(Self.finish(session, .deleted, at: wallNow()))
             open[id] = nil
         }
         return done.sorted { $0.end == $1.end ? $0.name < $1.name : $0.end < $1.end }

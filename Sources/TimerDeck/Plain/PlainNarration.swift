@@ -22,14 +22,13 @@ struct PlainNarration {
         var name: String
         var run: RunState
         var mode: RunLoop.Mode?
-        /// Whether its countdown is past its end.
-        var isOvertime = false
-        /// Its countdown's seconds left (negative past its end); `nil` while idle or for no countdown.
+        /// Its countdown's seconds left (zero or less past its end); `nil` while idle or for no countdown.
         var secondsLeft: Int?
+        /// Whether its countdown is past its end: counting, at least a second is left.
+        var isOvertime: Bool { (secondsLeft ?? 1) <= 0 }
 
         init(_ row: RowState) {
             (name, run, mode) = (row.name, row.run, row.mode)
-            isOvertime = row.button?.isOvertime ?? false
             secondsLeft = row.button?.secondsLeft
         }
     }

@@ -12,13 +12,7 @@ extension DashboardState {
         let row = self[id]
         let actions = row.actions
         var alerted: [Effect] = []
-        // An alarm's ring or a countdown's end, in words: the alert (with a flash) and the notification.
-        let end: String? =
-            !ends || !(row.kind.isAlarm || row.button != nil)
-            ? nil
-            : row.kind.isAlarm
-                ? "\(row.name) rang: alarm at \(row.alarmTime.text)"
-                : row.button?.overtime == true ? "\(row.name) reached its end: counting on" : "\(row.name) ended"
+        let end = ends ? Self.endText(of: row) : nil
         if let end, actions.flash {
             alert = "\(end) — any key dismisses this"
             alerted.append(.render(.status))
@@ -57,6 +51,14 @@ extension DashboardState {
         ]
         effects.append(.runHook(id, Hook(command: command, timeLimit: actions.hookLimit), environment: environment))
         return effects
+    }
+
+    /// An alarm's ring or a countdown's end in words, for its alert and its notification: `lunch
+    /// rang: alarm at 12:30`, `tea ended`; `nil` for a row that is neither.
+    private static func endText(of row: RowState) -> String? {
+        if row.kind.isAlarm { return "\(row.name) rang: alarm at \(row.alarmTime.text)" }
+        guard let button = row.button else { return nil }
+        return button.overtime ? "\(row.name) reached its end: counting on" : "\(row.name) ended"
     }
 
     /// The program showing row `id`'s desktop notification ended: a failure is said in the status
