@@ -11,6 +11,8 @@ let package = Package(
     dependencies: [
         .package(name: "TimerDeck", path: "..", traits: []),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
     ],
     targets: [
         // The benchmark's own pseudo-terminal, spawn and timerfd declarations.
@@ -18,6 +20,8 @@ let package = Package(
         // libev's and libuv's ABI, for the benchmark to load them at run time (dlopen): the package
         // builds without them.
         .systemLibrary(name: "CTimerLibraries"),
+        // The processor's cycle counter, to time single operations (the tails rows).
+        .systemLibrary(name: "CCycleCounter"),
         // Its files and child processes are the dashboard's platform layer, and its nanosecond
         // factors the libraries': the same sources, compiled in (`AppPlatform` and `Nanoseconds.swift`
         // are links), since a package that depends on this repository sees its products only.
@@ -30,7 +34,11 @@ let package = Package(
                 .product(name: "RunLoopKitTesting", package: "TimerDeck"),
                 "CPseudoTerminal",
                 "CTimerLibraries",
+                "CCycleCounter",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                // A counting backend reads the loop's own counts of timerfd settings and wake-ups.
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]
         ),
         // The test targets' shared helpers and the platform layer under them, the same sources as the

@@ -28,6 +28,11 @@ struct BenchCommand: ParsableCommand {
     @Flag(help: "Only the CPU per callout of each RunLoopKit timer kind on a virtual loop.")
     var calloutsOnly = false
     @Flag(
+        help:
+            "Only the timer path: the tails of schedule, cancel and fire at 4k to 1M pending, and the loop's own counts of timerfd settings and wake-ups."
+    )
+    var timerPathOnly = false
+    @Flag(
         help: ArgumentHelp(
             "Write the run's tables into Docs/Performance.md, between its marker lines.",
             discussion:
@@ -78,7 +83,9 @@ struct BenchCommand: ParsableCommand {
             throw ValidationError("--write-performance-page writes the tables: leave out --json")
         }
         // The page is read and checked first: a run of many minutes does not end in a refusal.
-        let page = writePerformancePage ? try PerformancePage(path: performancePage) : nil
+        let page =
+            writePerformancePage
+            ? try PerformancePage(path: performancePage, section: timerPathOnly ? .timerPath : .full) : nil
         let report = Report(json: json)
         try measure(report)
         if let page {
@@ -100,6 +107,7 @@ struct BenchCommand: ParsableCommand {
                 try CalloutBench.Kind.allCases.map { try spawn("callouts", $0.rawValue, quick ? 1_000 : 1_000_000) })
         }
         guard !calloutsOnly else { return try callouts() }
+        guard !timerPathOnly else { return try timerPath(report) }
         let sizes = quick ? [1_000] : [1_000, 100_000, 1_000_000]
         // RunLoopKit's two timer APIs: Timer objects and the object-free TimeoutSet.
         let peers = [
@@ -129,6 +137,7 @@ struct BenchCommand: ParsableCommand {
             report.throughput(rows, tolerance: Int64(tolerance))
         }
         try callouts()
+        try timerPath(report)
         guard !throughputOnly else { return }
         let seconds: Int64 = quick ? 500_000_000 : 3_000_000_000
         let runs = quick ? 1 : 3
@@ -166,6 +175,29 @@ struct BenchCommand: ParsableCommand {
         let plan: DashboardPeer.Plan = quick ? .quick : .full
         let dashboard: DashboardResult = try spawn("dashboard", DashboardPeer.name, plan.arguments)
         report.dashboard(dashboard)
+    }
+
+    /// The timer path: each operation's tails at four populations, schedule + cancel pairs in
+    /// steady state and 100,000 repeating timers with and without tolerance, with the loop's counts.
+    private func timerPath(_ report: Report) throws {
+        let populations = quick ? [4_096] : TailsBench.populations
+        let operations = quick ? 10_000 : 200_000
+        let tails: [TailsResult] = try TailsBench.Kind.allCases.flatMap { kind in
+            try populations.map { try spawn("tails", kind.rawValue, $0, operations) }
+        }
+        report.tails(tails)
+        let pairs = quick ? 2_000 : 100_000
+        var counted: [KernelTimerResult] = try TailsBench.Kind.allCases.map {
+            try spawn("steadypairs", $0.rawValue, pairs)
+        }
+        let (timers, duration) = quick ? (1_000, 300_000_000) : (100_000, 3_000_000_000)
+        let interval = 100_000_000
+        for kind in TailsBench.Kind.allCases {
+            for tolerance in [0, interval / 10] {
+                counted.append(try spawn("coalescing", kind.rawValue, timers, interval, tolerance, duration))
+            }
+        }
+        report.kernelTimer(counted)
     }
 
     /// The rows of timers at scale: the work per timer with every deadline due at once, 10M timers
@@ -323,6 +355,23 @@ struct BenchCommand: ParsableCommand {
                 throw ValidationError("bad child spec \(spec)")
             }
             data = try encoder.encode(CalloutBench.run(kind, count: Int(numbers[0])))
+        case (.tails, _):
+            guard let kind = TailsBench.Kind(rawValue: parts[1]) else {
+                throw ValidationError("bad child spec \(spec)")
+            }
+            data = try encoder.encode(TailsBench.run(kind, population: Int(numbers[0]), operations: Int(numbers[1])))
+        case (.steadyPairs, _):
+            guard let kind = TailsBench.Kind(rawValue: parts[1]) else {
+                throw ValidationError("bad child spec \(spec)")
+            }
+            data = try encoder.encode(KernelTimerBench.steadyPairs(kind, pairs: Int(numbers[0])))
+        case (.coalescing, _):
+            guard let kind = TailsBench.Kind(rawValue: parts[1]) else {
+                throw ValidationError("bad child spec \(spec)")
+            }
+            data = try encoder.encode(
+                KernelTimerBench.coalescing(
+                    kind, timers: Int(numbers[0]), interval: numbers[1], tolerance: numbers[2], duration: numbers[3]))
         case (.virtualDay, _):
             data = try encoder.encode(VirtualDayBench.run(hours: Int(numbers[0])))
         case (.dashboard, _):

@@ -6,26 +6,37 @@ import Foundation
 /// (`timerdeck-bench --write-performance-page`, run from the package's root).
 struct PerformancePage {
     static let defaultPath = "Docs/Performance.md"
-    static let begin = "<!-- timerdeck-bench: begin -->"
-    static let end = "<!-- timerdeck-bench: end -->"
+
+    /// The part of the page a run writes: the full run's, or the timer path's alone (`--timer-path-only`).
+    enum Section {
+        case full
+        case timerPath
+
+        var begin: String {
+            self == .full ? "<!-- timerdeck-bench: begin -->" : "<!-- timerdeck-bench timer-path: begin -->"
+        }
+        var end: String { self == .full ? "<!-- timerdeck-bench: end -->" : "<!-- timerdeck-bench timer-path: end -->" }
+    }
 
     /// The page at `path`, read and checked for its markers before anything is measured.
     let path: String
+    let section: Section
     private let page: String
     private let start: String.Index
     private let stop: String.Index
 
-    init(path: String) throws {
+    init(path: String, section: Section = .full) throws {
+        self.section = section
         guard let page = try? String(contentsOfFile: path, encoding: .utf8) else {
             throw ValidationError(
                 "--write-performance-page: cannot read \(path) under \(FileManager.default.currentDirectoryPath); "
                     + "run the benchmark from the package's root or name the page with --performance-page")
         }
-        guard let start = page.range(of: Self.begin), let stop = page.range(of: Self.end),
+        guard let start = page.range(of: section.begin), let stop = page.range(of: section.end),
             start.upperBound <= stop.lowerBound
         else {
             throw ValidationError(
-                "--write-performance-page: \(path) has no line \(Self.begin) followed by a line \(Self.end); "
+                "--write-performance-page: \(path) has no line \(section.begin) followed by a line \(section.end); "
                     + "put them around the place the run's tables go")
         }
         self.path = path
@@ -41,9 +52,9 @@ struct PerformancePage {
             "Latest run, written by the benchmark on \(date) with `\(command)` (from the repository's root, after "
                 + "`swift build -c release --product timerdeck` and `swift build -c release --package-path Benchmarks`). Every peer ran in the same run, each measurement in a child process of "
                 + "its own; figures drift between machines and runs, so compare a row only with the peers of the same run.",
-            Self.summary(transcript),
+            section == .full ? Self.summary(transcript) : nil,
             Self.demoted(transcript.text),
-        ].joined(separator: "\n\n")
+        ].compactMap { $0 }.joined(separator: "\n\n")
         let updated = String(page[..<start]) + "\n" + block + "\n" + String(page[stop...])
         try updated.write(toFile: path, atomically: true, encoding: .utf8)
         print("\nwrote the run's tables into \(path)")

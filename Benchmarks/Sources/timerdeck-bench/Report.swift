@@ -227,6 +227,49 @@ struct Report {
             })
     }
 
+    func tails(_ rows: [TailsResult]) {
+        if json {
+            for row in rows { emit(row) }
+            return
+        }
+        let reading = rows.map(\.emptyReadingNanoseconds).max() ?? 0
+        out(
+            "\n## Tails: each operation timed alone (ns; HdrHistogram, 3 digits; two cycle-counter readings cost \(reading) ns and are in every figure)"
+        )
+        let header: [String] = [
+            "peer", "pending", "schedule p50", "p99", "p99.9", "max", "cancel p50", "p99", "p99.9", "max",
+            "fire p50", "p99", "p99.9", "max",
+        ]
+        table(
+            header,
+            rows.map { row -> [String] in
+                let figures: [String] = [row.schedule, row.cancel, row.fire].flatMap { tail -> [String] in
+                    [String(tail.p50), String(tail.p99), String(tail.p999), String(tail.max)]
+                }
+                return [row.peer, String(row.pending)] + figures
+            })
+    }
+
+    func kernelTimer(_ rows: [KernelTimerResult]) {
+        if json {
+            for row in rows { emit(row) }
+            return
+        }
+        out("\n## The kernel's timer: timerfd_settime calls and wake-ups, counted by the loop")
+        table(
+            [
+                "peer", "scene", "tolerance ms", "operations", "timerfd_settime", "per 1,000 ops", "early expiries",
+                "wake-ups", "CPU/op ns",
+            ],
+            rows.map { row -> [String] in
+                let tolerance = format(Nanoseconds.milliseconds(row.toleranceNanoseconds))
+                let perThousand = format(row.settingsPerThousandOperations, digits: 2)
+                let counts = [String(row.timerfdSettings), perThousand, String(row.earlyExpiries), String(row.wakeUps)]
+                return [row.peer, row.scene, tolerance, String(row.operations)] + counts
+                    + [format(row.cpuPerOperationNanoseconds)]
+            })
+    }
+
     func virtualDay(_ result: VirtualDayResult) {
         if json { return emit(result) }
         out("\n## Virtual time: a simulated stretch with a 60 fps display link, 1,000 timers, 100 sleeping tasks")

@@ -157,4 +157,7 @@ enum Measurement: String, Codable, CaseIterable {
     case actorCalls = "actor"
     case virtualDay = "virtualday"
     case callouts
+    case tails
+    case steadyPairs = "steadypairs"
+    case coalescing
 }

@@ -16,6 +16,8 @@ internal import TimeUnits
 /// | `runloop_wakeups` | Counter | wake-ups from sleep, by `reason` (``WakeReason``: timer, input, block, wakeUp, timeout) |
 /// | `runloop_asleep_nanoseconds` | Counter | time spent waiting |
 /// | `runloop_asleep_ratio` | Gauge | the share of the last second (or more, between passes) spent waiting, 0…1 |
+/// | `runloop_timerfd_settime` | Counter | `timerfd_settime` calls: the kernel timer is re-armed only when the next deadline moves earlier than the one it is armed for |
+/// | `runloop_early_timer_expiries` | Counter | expiries of the kernel timer armed for a deadline that went away, absorbed by the wait with no pass |
 ///
 /// ```swift
 /// MetricsSystem.bootstrap(myFactory)
@@ -56,6 +58,9 @@ final class LoopMetrics {
     /// The start of the window the asleep ratio is measured over, and the sleep in it.
     private var windowStart: Int64
     private var asleepInWindow: Int64 = 0
+    /// The waiter's totals of `timerfd_settime` calls and early expiries when last reported.
+    private var reportedTimerSettings = 0
+    private var reportedEarlyTimerExpiries = 0
 
     /// One timer name's handles in one mode.
     private struct TimerHandles {
@@ -70,6 +75,8 @@ final class LoopMetrics {
         let missedTicks: Counter
         let asleep: Counter
         let asleepRatio: Gauge
+        let timerSettings: Counter
+        let earlyTimerExpiries: Counter
         var wakeUps: [RunLoop.WakeReason: Counter] = [:]
         /// By timer name; `""` for timers without one.
         var timers: [String: TimerHandles] = [:]
@@ -80,6 +87,9 @@ final class LoopMetrics {
             missedTicks = Counter(label: label + "_timer_missed_ticks", dimensions: dimensions, factory: factory)
             asleep = Counter(label: label + "_asleep_nanoseconds", dimensions: dimensions, factory: factory)
             asleepRatio = Gauge(label: label + "_asleep_ratio", dimensions: dimensions, factory: factory)
+            timerSettings = Counter(label: label + "_timerfd_settime", dimensions: dimensions, factory: factory)
+            earlyTimerExpiries = Counter(
+                label: label + "_early_timer_expiries", dimensions: dimensions, factory: factory)
         }
     }
 
@@ -124,6 +134,20 @@ final class LoopMetrics {
             windowStart = end
             asleepInWindow = 0
         }
+    }
+
+    /// The waiter's totals after a wait in `mode`: what they grew by since the last report is
+    /// that wait's (the first report counts what came before reporting was turned on as well).
+    func kernelTimerUsed(settings: Int, earlyExpiries: Int, in mode: RunLoop.Mode) {
+        let handles = handles(mode)
+        if settings > reportedTimerSettings {
+            handles.timerSettings.increment(by: Int64(settings - reportedTimerSettings))
+        }
+        if earlyExpiries > reportedEarlyTimerExpiries {
+            handles.earlyTimerExpiries.increment(by: Int64(earlyExpiries - reportedEarlyTimerExpiries))
+        }
+        reportedTimerSettings = settings
+        reportedEarlyTimerExpiries = earlyExpiries
     }
 
     /// `timer`, due at `due`, is called out at `calledAt` (nanoseconds on the loop's clock); a

@@ -41,6 +41,8 @@ extension RunLoop {
                     metrics.slept(
                         from: sleepStart, to: now.nanoseconds, reason: wakeReason(ready: ready, limit: limit),
                         in: state.mode)
+                    metrics.kernelTimerUsed(
+                        settings: waiter.timerSettings, earlyExpiries: waiter.earlyTimerExpiries, in: state.mode)
                 }
                 notify(.afterWaiting, in: state)
             }

@@ -24,7 +24,15 @@ final class Waiter {
     /// Whether ``clock`` is a ``VirtualClock`` or a controlled clock over one.
     private let isVirtual: Bool
     private let timerDescriptor: Int32
+    /// The deadline the timerfd is armed for, `Int64.max` when disarmed. It may be earlier than the
+    /// wait's own deadline: the timerfd is re-armed only when a deadline moves earlier than it
+    /// (``arm(_:)``), and an early expiry is absorbed by the wait (``waitInKernel(_:until:ready:)``).
     private var armedDeadline = Int64.max
+    /// `timerfd_settime` calls made, arming or disarming (the loop's `timerfd_settime` metric).
+    private(set) var timerSettings = 0
+    /// Expiries of the timerfd before the wait's deadline, absorbed by re-arming it without a pass
+    /// (the loop's `early_timer_expiries` metric).
+    private(set) var earlyTimerExpiries = 0
     /// Whether the timerfd expired and was left unread: the next `timerfd_settime` (arming or
     /// disarming) clears it, so reading it would be a system call for nothing.
     private var timerExpired = false
@@ -54,6 +62,10 @@ final class Waiter {
     @exclusivity(unchecked) private(set) var wokeOnlyToRearm = false
     /// Whether the last wait saw anything but wake-ups: the timer, the main queue or a descriptor source.
     @exclusivity(unchecked) private var sawEvent = false
+    /// Whether the last collection of events saw the timerfd expire, and anything else: a
+    /// wake-up, the main queue or a descriptor source.
+    @exclusivity(unchecked) private var sawTimerExpire = false
+    @exclusivity(unchecked) private var sawMoreThanTimer = false
     /// Whether a wake-up read during the last wait asked for a pass.
     @exclusivity(unchecked) private var sawWakeUpForWork = false
     /// How long a wait on a ``VirtualClock`` waits for input in real time before it jumps to its
@@ -217,9 +229,12 @@ final class Waiter {
 
     private func waitInKernel(_ epoll: Int32, until deadline: Int64?, ready: inout [Int32]) {
         guard let deadline, deadline != Int64.max else {
-            disarm()
-            collect(epoll, timeout: -1, into: &ready)
-            return
+            // An earlier deadline the timerfd is still armed for ends the wait early, once.
+            while true {
+                collect(epoll, timeout: -1, into: &ready)
+                guard absorbedEarlyExpiry(before: Int64.max) else { return }
+                disarm()
+            }
         }
         let now = SystemClock.now(.uptime).nanoseconds
         if deadline <= now {
@@ -237,12 +252,30 @@ final class Waiter {
                 // The loop runs on one thread; the slack is that thread's (prctl), set once.
                 hasPreciseSlack = cle_set_timer_slack(1) == 0
             }
-            disarm()
-            if collect(epoll, until: deadline, into: &ready) { return }
+            // The timerfd stays as it is: armed later, it cannot end this wait; armed earlier, its
+            // expiry is absorbed and it is disarmed (it stays readable until then).
+            while collect(epoll, until: deadline, into: &ready) {
+                guard absorbedEarlyExpiry(before: deadline) else { return }
+                disarm()
+            }
             waitsWithTimeout = false
         }
-        arm(deadline)
-        collect(epoll, timeout: -1, into: &ready)
+        repeat {
+            arm(deadline, now: now)
+            collect(epoll, timeout: -1, into: &ready)
+        } while absorbedEarlyExpiry(before: deadline)
+    }
+
+    /// Whether the wait that just ended saw only the timerfd expire, armed for a deadline earlier
+    /// than this wait's (one that went away: a timer cancelled or moved later). Such an expiry is
+    /// no wake-up of the loop: the wait goes on, with no pass and no observer, and the timerfd is
+    /// armed for the wait's own deadline. It costs what the re-arm it spared would have: a system
+    /// call, and one kernel wake-up.
+    private func absorbedEarlyExpiry(before deadline: Int64) -> Bool {
+        guard sawTimerExpire, !sawMoreThanTimer, SystemClock.now(.uptime).nanoseconds < deadline else { return false }
+        earlyTimerExpiries += 1
+        sawEvent = false
+        return true
     }
 
     /// Waits on `epoll` with `epoll_pwait2` until the absolute uptime `deadline`, or input. Returns
@@ -287,8 +320,11 @@ final class Waiter {
     /// Handles the first `count` events of the last wait: wake-ups, the main queue, the timerfd,
     /// and the ready descriptor sources, whose descriptors go to `ready`.
     private func take(_ count: Int32, into ready: inout [Int32]) {
+        sawTimerExpire = false
+        sawMoreThanTimer = false
         for index in 0..<Int(count) {
             let descriptor = events[index].data.fd
+            if descriptor == timerDescriptor { sawTimerExpire = true } else { sawMoreThanTimer = true }
             if descriptor == shared.wakeDescriptor {
                 sawWakeUp = true
                 if shared.drainWakeUps(readable: true) { sawWakeUpForWork = true }
@@ -312,8 +348,11 @@ final class Waiter {
         }
     }
 
-    private func arm(_ deadline: Int64) {
-        guard deadline != armedDeadline || timerExpired else { return }
+    /// Arms the timerfd for `deadline` unless it is armed for it or for an earlier deadline still
+    /// ahead of `now`: a deadline that moves later (the earliest timer cancelled or moved later)
+    /// costs no system call. The earlier expiry, if it comes first, is absorbed by the wait.
+    private func arm(_ deadline: Int64, now: Int64) {
+        guard deadline < armedDeadline || timerExpired || armedDeadline <= now else { return }
         var spec = itimerspec()
         spec.it_value = Nanoseconds.timespec(deadline)
         SystemCall.mustSucceed("arming the loop's timerfd for \(deadline) ns") {
@@ -321,6 +360,7 @@ final class Waiter {
                 timerfd_settime(timerDescriptor, Int32(TFD_TIMER_ABSTIME), &spec, nil)
             }
         }
+        timerSettings += 1
         armedDeadline = deadline
         timerExpired = false
     }
@@ -331,6 +371,7 @@ final class Waiter {
         SystemCall.mustSucceed("disarming the loop's timerfd") {
             _ = try SystemCall.check("timerfd_settime") { timerfd_settime(timerDescriptor, 0, &spec, nil) }
         }
+        timerSettings += 1
         armedDeadline = Int64.max
         timerExpired = false
     }

@@ -65,9 +65,12 @@ struct TimerRecords {
     var heap: UnsafeMutablePointer<Entry>
     var heapCount = 0
     var heapCapacity = 0
+    /// The heap's and the slab's pages are present up to these elements (``GrowableBuffer/prefault(_:from:capacity:)``).
+    private var heapFaultedTo = 0
     var slab: UnsafeMutablePointer<Record>
     var slabCount = 0
     var slabCapacity = 0
+    private var slabFaultedTo = 0
     var freeHead = TimerRecords.noSlot
     /// Entries taken off the heap for the rest of a pass (``TimeoutSet``'s, C-T4): live or not,
     /// they count among the entries, and a sweep drops their tombstones too.
@@ -155,7 +158,13 @@ struct TimerRecords {
             freeHead = UInt32(truncatingIfNeeded: slab[Int(slot)].payload)
             return slot
         }
-        if slabCount == slabCapacity { slab = GrowableBuffer.grow(slab, capacity: &slabCapacity) }
+        if slabCount == slabCapacity {
+            slab = GrowableBuffer.grow(slab, capacity: &slabCapacity)
+            slabFaultedTo = slabCount
+        }
+        if slabCount >= slabFaultedTo {
+            slabFaultedTo = GrowableBuffer.prefault(slab, from: slabCount, capacity: slabCapacity)
+        }
         precondition(slabCount < Int(Self.noSlot), "RunLoopKit: more than 2³² − 2 timers in one heap")
         (slab + slabCount).initialize(
             to: Record(deadline: 0, order: 0, payload: UInt64(Self.noSlot), word: 0, stamp: 0))
@@ -292,7 +301,13 @@ struct TimerRecords {
 
     @inline(__always)
     private mutating func push(_ entry: Entry) {
-        if heapCount == heapCapacity { heap = GrowableBuffer.grow(heap, capacity: &heapCapacity) }
+        if heapCount == heapCapacity {
+            heap = GrowableBuffer.grow(heap, capacity: &heapCapacity)
+            heapFaultedTo = heapCount
+        }
+        if heapCount >= heapFaultedTo {
+            heapFaultedTo = GrowableBuffer.prefault(heap, from: heapCount, capacity: heapCapacity)
+        }
         heap[heapCount] = entry
         heapCount += 1
         siftUp(from: heapCount - 1)
