@@ -52,7 +52,8 @@ enum KernelTimerBench {
         source.invalidate()
         for descriptor in request + answer { close(descriptor) }
         return KernelTimerResult(
-            peer: kind.rawValue, scene: "schedule + cancel, one pair per wake-up", timers: ring, operations: 2 * pairs,
+            peer: kind.rawValue, workload: "schedule + cancel, one pair per wake-up", pendingTimers: ring,
+            operations: 2 * pairs,
             timerfdSettings: counts.total("runloop_timerfd_settime"),
             earlyExpiries: counts.total("runloop_early_timer_expiries"), wakeUps: counts.total("runloop_wakeups"),
             cpuPerOperationNanoseconds: Double(after.cpuNanoseconds - before.cpuNanoseconds) / Double(2 * pairs),
@@ -100,8 +101,8 @@ enum KernelTimerBench {
         withExtendedLifetime(set) {}
         return KernelTimerResult(
             peer: kind.rawValue,
-            scene: "\(timers) repeating timers every \(Nanoseconds.milliseconds(interval)) ms",
-            timers: timers, operations: fires.count, toleranceNanoseconds: tolerance,
+            workload: "\(timers) repeating timers every \(Nanoseconds.milliseconds(interval)) ms",
+            pendingTimers: timers, operations: fires.count, toleranceNanoseconds: tolerance,
             timerfdSettings: counts.total("runloop_timerfd_settime"),
             earlyExpiries: counts.total("runloop_early_timer_expiries"), wakeUps: counts.total("runloop_wakeups"),
             cpuPerOperationNanoseconds: Double(after.cpuNanoseconds - before.cpuNanoseconds)
@@ -165,8 +166,8 @@ enum KernelTimerBench {
 
 struct KernelTimerResult: Codable {
     var peer: String
-    var scene: String
-    var timers: Int
+    var workload: String
+    var pendingTimers: Int
     /// Schedules and cancels, or fires.
     var operations: Int
     var toleranceNanoseconds: Int64 = 0

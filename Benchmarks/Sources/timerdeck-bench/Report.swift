@@ -258,14 +258,14 @@ struct Report {
         out("\n## The kernel's timer: timerfd_settime calls and wake-ups, counted by the loop")
         table(
             [
-                "peer", "scene", "tolerance ms", "operations", "timerfd_settime", "per 1,000 ops", "early expiries",
+                "peer", "workload", "tolerance ms", "operations", "timerfd_settime", "per 1,000 ops", "early expiries",
                 "wake-ups", "CPU/op ns",
             ],
             rows.map { row -> [String] in
                 let tolerance = format(Nanoseconds.milliseconds(row.toleranceNanoseconds))
                 let perThousand = format(row.settingsPerThousandOperations, digits: 2)
                 let counts = [String(row.timerfdSettings), perThousand, String(row.earlyExpiries), String(row.wakeUps)]
-                return [row.peer, row.scene, tolerance, String(row.operations)] + counts
+                return [row.peer, row.workload, tolerance, String(row.operations)] + counts
                     + [format(row.cpuPerOperationNanoseconds)]
             })
     }

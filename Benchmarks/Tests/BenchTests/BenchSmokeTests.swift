@@ -65,6 +65,34 @@ struct BenchSmokeTests {
             #expect(double(row["latenessP50Milliseconds"]) >= 0, "each sleeper's lateness: \(row)")
         }
 
+        // The timer path: every operation's tail at the quick run's one population, and the loop's own counts.
+        let tails = rows.filter { $0["emptyReadingNanoseconds"] != nil }
+        #expect(tails.count == 2, "TimeoutSet and Timer at 4,096 pending: \(tails)")
+        for row in tails {
+            for operation in ["schedule", "cancel", "fire"] {
+                let tail = row[operation] as? [String: Any] ?? [:]
+                #expect(int(tail["count"]) > 0 && int(tail["p50"]) > 0, "\(operation) timed: \(row)")
+                #expect(int(tail["p50"]) <= int(tail["p999"]) && int(tail["p999"]) <= int(tail["max"]), "\(row)")
+            }
+        }
+        let counted = rows.filter { $0["timerfdSettings"] != nil }
+        #expect(counted.count == 6, "two steady schedule + cancel runs and four of repeating timers: \(counted)")
+        for row in counted where (row["workload"] as? String)?.hasPrefix("schedule") == true {
+            // Not a speed: the earliest deadline moves later at each of its wake-ups, which re-arms nothing.
+            #expect(
+                int(row["wakeUps"]) > 0 && int(row["timerfdSettings"]) <= int(row["operations"]) / 1_000,
+                "no timerfd_settime per schedule or cancel: \(row)")
+        }
+        for peer in ["RunLoopKit", "RunLoopKit TimeoutSet"] {
+            let repeating = counted.filter { $0["peer"] as? String == peer && $0["workload"] as? String != nil }
+                .filter { !(($0["workload"] as? String)?.hasPrefix("schedule") ?? true) }
+            let exact = repeating.first { int($0["toleranceNanoseconds"]) == 0 }
+            let tolerant = repeating.first { int($0["toleranceNanoseconds"]) > 0 }
+            #expect(
+                int(tolerant?["wakeUps"]) > 0 && int(tolerant?["wakeUps"]) < int(exact?["wakeUps"]),
+                "tolerance lets \(peer)'s loop wake less often: \(repeating)")
+        }
+
         // Each timer kind's callouts on a virtual loop: every one ran.
         let callouts = rows.filter { $0["callouts"] != nil }
         #expect(
