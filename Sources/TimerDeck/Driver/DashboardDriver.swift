@@ -69,6 +69,11 @@ package final class DashboardDriver {
     private var hookRunner: HookRunner?
     /// Runs the program that shows desktop notifications, off the loop's thread; made at the first.
     private lazy var notifier = HookRunner(loop: loop) { [unowned self] id, result in send(.notified(id, result)) }
+    /// The audio players a sound is tried with, in order (``EndSound/players``).
+    var soundPlayers = EndSound.players
+    private lazy var soundPlayer = HookRunner(loop: loop) { [unowned self] id, result in
+        send(.soundPlayed(id, result))
+    }
     /// The program that shows desktop notifications (``DesktopNotification/program``).
     var notifyProgram = DesktopNotification.program
     /// The escape sequence the terminal shows notifications from, wrapped for tmux with `inTmux`;
@@ -369,6 +374,9 @@ extension DashboardDriver: EffectPerformer {
                 let (hook, environment) = notification.hook(program: notifyProgram)
                 notifier.run(hook, for: id, environment: environment)
             }
+        case .playSound(let id):
+            let (hook, environment) = EndSound.hook(players: soundPlayers)
+            soundPlayer.run(hook, for: id, environment: environment)
         }
     }
 

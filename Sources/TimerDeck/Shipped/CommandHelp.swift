@@ -151,6 +151,10 @@ package enum CommandHelp {
             .environment
         ),
         ("`notify-send`", "shows `notify = true`'s desktop notifications, when installed", .program),
+        (
+            "`pw-play`, `paplay`, `aplay`", "play `sound = true`'s beep, the first of them installed (none: no sound)",
+            .program
+        ),
     ]
 
     /// The files and the environment, for the help.

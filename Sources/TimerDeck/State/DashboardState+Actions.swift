@@ -29,6 +29,7 @@ extension DashboardState {
             let body = end ?? "\(row.name) \(what) at \(at) (\(row.mechanismName), \(mode?.rawValue ?? "no mode"))"
             effects.append(.notify(id, DesktopNotification(title: row.name, body: body)))
         }
+        if actions.sound { effects.append(.playSound(id)) }
         guard let command = actions.hook else { return effects }
         guard !row.isHookRunning else {
             record(
@@ -73,6 +74,23 @@ extension DashboardState {
             // Once, naming no timer: which end's notification fails first is up to the processes.
             hint = "no desktop notifications — \(DesktopNotification.missingHint)"
         default: hint = "\(name): the desktop notification failed: \(result.summary)"
+        }
+        return [.render(.status)]
+    }
+
+    /// The audio player of row `id`'s sound ended: the first sound says which player played it, or
+    /// that none is installed (once a session); a player that failed is said each time.
+    mutating func soundPlayed(_ id: RowID, _ result: Hook.Result) -> [Effect] {
+        switch result {
+        case .exited(status: 0, let player):
+            guard !toldSoundPlayer else { return [] }
+            toldSoundPlayer = true
+            hint = "sounds play through \(player)"
+        case .exited(status: EndSound.notFound, _):
+            guard !toldSoundPlayer else { return [] }
+            toldSoundPlayer = true
+            hint = "no sound — \(EndSound.missingHint)"
+        default: hint = "\(self[id].name): the sound failed: \(result.summary)"
         }
         return [.render(.status)]
     }

@@ -70,6 +70,8 @@ struct DashboardState: Sendable {
     var alert: String?
     /// Whether the status bar said that the desktop notifications' program is missing.
     var toldNotifierMissing = false
+    /// Whether the status bar said which audio player plays the sounds, or that none could.
+    var toldSoundPlayer = false
     /// Every fire, bounded.
     var log: FireLog
     /// What the upload pipeline is doing (S2), once it has said.
@@ -219,6 +221,7 @@ struct DashboardState: Sendable {
             return []
         case .putBack(let id, let entry, let wallNow): return putBack(id, as: entry, wallNow: wallNow)
         case .notified(let id, let result): return notified(id, result)
+        case .soundPlayed(let id, let result): return soundPlayed(id, result)
         case .woke(let time):
             // The phases page shows the wake-ups: while it is shown, each goes to the trace too.
             guard page == .phases else { return [] }

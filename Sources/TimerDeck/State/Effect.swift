@@ -83,6 +83,8 @@ enum Effect: Equatable, Sendable {
     case runHook(RowID, Hook, environment: [String: String])
     /// Shows a desktop notification for the row (``DesktopNotification``).
     case notify(RowID, DesktopNotification)
+    /// Plays the end sound for the row (``EndSound``).
+    case playSound(RowID)
 
     /// Whether performing it runs the loop nested until the run ends: it must come last.
     var blocks: Bool {

@@ -51,13 +51,17 @@ enum Event: Sendable {
     case stopwatch(RowID, Stopwatch.Action, time: Instant)
     /// The program showing a row's desktop notification ended.
     case notified(RowID, Hook.Result)
+    /// The audio player of a row's sound ended.
+    case soundPlayed(RowID, Hook.Result)
 }
 
 extension Event {
     /// The row the event is about, if any.
     var row: RowID? {
         switch self {
-        case .fired(let id, _), .flashEnded(let id), .hookFinished(let id, _, _), .notified(let id, _): id
+        case .fired(let id, _), .flashEnded(let id), .hookFinished(let id, _, _), .notified(let id, _),
+            .soundPlayed(let id, _):
+            id
         default: nil
         }
     }

@@ -1,5 +1,5 @@
 /// What a timer does besides its fire-log entry: ring the terminal bell, flash its row, show a
-/// desktop notification and/or run a hook command,
+/// desktop notification, play a sound and/or run a hook command,
 /// at every fire or when it ends (a one-shot timer's fire, an SMS countdown reaching Send).
 package struct TimerActions: Equatable, Sendable {
     /// When a timer's actions run.
@@ -16,6 +16,8 @@ package struct TimerActions: Equatable, Sendable {
     package var flash = false
     /// Whether a desktop notification names it (``DesktopNotification``).
     package var notify = false
+    /// Whether a short sound plays through the first audio player installed (``EndSound``).
+    package var sound = false
     /// A shell command run off the loop's thread; `nil` for none.
     package var hook: String?
     /// How long the hook may run before it is stopped.

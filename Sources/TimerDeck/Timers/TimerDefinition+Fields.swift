@@ -32,6 +32,7 @@ extension TimerDefinition {
         .flag("timers.bell", \.actions.bell),
         .flag("timers.flash", \.actions.flash),
         .flag("timers.notify", \.actions.notify),
+        .flag("timers.sound", \.actions.sound),
         .text("timers.hook", \.actions.hook, accepted: TimerActions.hookRule, emptyIsNone: true),
         .duration("timers.hook_limit", \.actions.hookLimit, in: TimerActions.hookLimitRange),
         .choice("timers.act_on", \.actions.actsOn, ["fire": .fire, "end": .end]),
@@ -109,7 +110,7 @@ extension TimerDefinition {
             let why = "a display link, which fires once a frame at refresh_rate Hz on the uptime clock"
             ignored += ["interval", "tolerance", "clock", "first_fire", "repeats"].map { ($0, why) }
             let quiet = "a display link, whose frames only draw (a skip is logged; nothing rings, flashes or runs)"
-            ignored += ["bell", "flash", "notify", "hook", "hook_limit", "act_on"].map { ($0, quiet) }
+            ignored += ["bell", "flash", "notify", "sound", "hook", "hook_limit", "act_on"].map { ($0, quiet) }
         } else {
             ignored.append(("refresh_rate", "mechanism = \"\(kind.rawValue)\"; only a display link has a refresh rate"))
         }

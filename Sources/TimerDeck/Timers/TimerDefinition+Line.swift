@@ -2,7 +2,7 @@ extension TimerDefinition {
     /// The add-timer prompt's syntax, as its hint says it.
     static let lineSyntax =
         "NAME INTERVAL [runloop|dispatch|task] [once] [default|tracking|common] [countdown|overtime|stopwatch] "
-        + "[bell|flash|notify|quiet], or NAME HH:MM [bell|flash|notify|quiet]"
+        + "[bell|flash|notify|sound|quiet], or NAME HH:MM [bell|flash|notify|sound|quiet]"
 
     /// A timer from one line typed at the add-timer prompt (`a`): its name, its interval, and in any
     /// order the mechanism, `once` and the mode; checked by the same field table as the config, so
@@ -10,8 +10,8 @@ extension TimerDefinition {
     /// countdown as long as the interval (whole seconds) on a timer firing every second;
     /// `overtime` too, counting on past its end. `stopwatch` makes it a stopwatch whose display the
     /// timer refreshes every interval. `NAME HH:MM` (or a date, `YYYY-MM-DDTHH:MM`) is an
-    /// alarm at that local time. `bell`, `flash` and `notify` each turn that action on, `quiet`
-    /// turns all three off (an alarm and a countdown have them at their end otherwise).
+    /// alarm at that local time. `bell`, `flash`, `notify` and `sound` each turn that action on,
+    /// `quiet` turns them all off (an alarm and a countdown have the first three at their end otherwise).
     static func parse(line: String, taken: [String]) throws(ConfigError) -> TimerDefinition {
         let words = line.split(separator: " ").map(String.init)
         guard words.count >= 2 else {
@@ -29,11 +29,12 @@ extension TimerDefinition {
         }
         for word in words.dropFirst(2) {
             switch word {
-            case "bell", "flash", "notify": table[word] = .flag(true)
-            case "quiet": for action in ["bell", "flash", "notify"] { table[action] = .flag(false) }
+            case "bell", "flash", "notify", "sound": table[word] = .flag(true)
+            case "quiet": for action in ["bell", "flash", "notify", "sound"] { table[action] = .flag(false) }
             case _ where isAlarm:
                 throw ConfigError(
-                    message: "an alarm is NAME HH:MM or NAME YYYY-MM-DDTHH:MM, then only bell, flash, notify or quiet")
+                    message: "an alarm is NAME HH:MM or NAME YYYY-MM-DDTHH:MM, then only "
+                        + "bell, flash, notify, sound or quiet")
             case "runloop", "dispatch", "task": table["mechanism"] = .text(word)
             case "once": table["repeats"] = .flag(false)
             case "default", "tracking", "common": table["mode"] = .text(word)
@@ -44,7 +45,7 @@ extension TimerDefinition {
             default:
                 throw ConfigError(
                     message: "\(UserText.quote(word)) is not runloop, dispatch, task, once, default, tracking, common, "
-                        + "countdown, overtime, stopwatch, bell, flash, notify or quiet")
+                        + "countdown, overtime, stopwatch, bell, flash, notify, sound or quiet")
             }
         }
         if table["drives"] == .text("countdown") {
