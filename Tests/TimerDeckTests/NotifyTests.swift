@@ -1,6 +1,5 @@
 import Foundation
 import RunLoopKit
-import TerminalUI
 import TestSupport
 import Testing
 
@@ -12,20 +11,7 @@ struct NotifyTests {
     /// A one-shot 3 s timer "tea" with `notify = true`, run on a virtual clock with `program` as notify-send.
     @available(*, noasync)
     func runTea(program: String) throws -> DashboardDriver {
-        let config = try Config.parse(
-            "[[timers]]\nname = \"tea\"\nmechanism = \"dispatch\"\ninterval = \"3s\"\nrepeats = false\n"
-                + "notify = true\nact_on = \"end\"")
-        let loop = RunLoop(timeSource: .virtual(VirtualClock()))
-        let driver = DashboardDriver(
-            scene: .standard(config, uploadsLabel: nil), loop: loop,
-            screen: GridScreen(size: DashboardLayout.minimumSize), pipeline: nil, rendersOnChange: false)
-        driver.notifyProgram = program
-        RunLoop.withCurrent(loop) {
-            driver.launch()
-            // The virtual clock waits for the notifier (outside work), so its end comes in before 10 s.
-            loop.run(mode: .default, until: Instant(nanoseconds: 10_000_000_000))
-        }
-        return driver
+        try runOneShotTea(actions: "notify = true") { $0.notifyProgram = program }
     }
 
     @Test("notify = true is read, and its fire asks for a notification titled with the timer's name")

@@ -1,6 +1,5 @@
 import Foundation
 import RunLoopKit
-import TerminalUI
 import TestSupport
 import Testing
 
@@ -9,23 +8,10 @@ import Testing
 /// `sound = true`: a beep through the first audio player installed, saying which one played.
 @Suite("End sounds")
 struct SoundTests {
-    /// A 3 s countdown-free one-shot "tea" with `sound = true`, on a virtual clock, trying `players`.
+    /// A one-shot 3 s timer "tea" with `sound = true`, on a virtual clock, trying `players`.
     @available(*, noasync)
     func runTea(players: [String]) throws -> DashboardDriver {
-        let config = try Config.parse(
-            "[[timers]]\nname = \"tea\"\nmechanism = \"dispatch\"\ninterval = \"3s\"\nrepeats = false\n"
-                + "sound = true\nact_on = \"end\"")
-        let loop = RunLoop(timeSource: .virtual(VirtualClock()))
-        let driver = DashboardDriver(
-            scene: .standard(config, uploadsLabel: nil), loop: loop,
-            screen: GridScreen(size: DashboardLayout.minimumSize), pipeline: nil, rendersOnChange: false)
-        driver.soundPlayers = players
-        RunLoop.withCurrent(loop) {
-            driver.launch()
-            // The virtual clock waits for the player (outside work), so its end comes in before 10 s.
-            loop.run(mode: .default, until: Instant(nanoseconds: 10_000_000_000))
-        }
-        return driver
+        try runOneShotTea(actions: "sound = true") { $0.soundPlayers = players }
     }
 
     @Test("sound = true and the a form's sound word are read; quiet turns it off")
