@@ -129,7 +129,8 @@ struct BenchCommand: ParsableCommand {
         guard !scaleOnly else { return }
         // The same runs with tolerance (leeway) on every timer: how well each coalesces wake-ups.
         for (size, tolerance) in quick ? [(1_000, 1_000_000)] : Self.toleranceRuns {
-            let rows: [ThroughputResult] = try peers.map { peer in
+            // Sleeping tasks too: a sleep's tolerance is its timer's.
+            let rows: [ThroughputResult] = try (peers + [LoopSleepPeer.name]).map { peer in
                 var row: ThroughputResult = try spawn("fire", peer, size, tolerance)
                 row.toleranceNanoseconds = Int64(tolerance)
                 return row

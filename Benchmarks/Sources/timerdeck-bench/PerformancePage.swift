@@ -111,7 +111,9 @@ struct PerformancePage {
             text += values.map { $0.map { String(format: "%.\(digits)f", $0) } ?? "—" }.joined(separator: " | ")
             text += " | \(ratio(values[2], values[3])) | \(ratio(values[3], values[0])) |\n"
         }
-        if let sleepers = tables.last(where: { $0.rows.contains { $0.latenessP50Milliseconds != nil } }) {
+        if let sleepers = tables.last(where: {
+            $0.tolerance == 0 && $0.rows.contains { $0.latenessP50Milliseconds != nil }
+        }) {
             let late = sleepers.rows.compactMap { row -> String? in
                 guard let p50 = row.latenessP50Milliseconds, let p99 = row.latenessP99Milliseconds else { return nil }
                 return "\(row.peer) \(String(format: "%.3f", p50)) / \(String(format: "%.1f", p99)) ms"

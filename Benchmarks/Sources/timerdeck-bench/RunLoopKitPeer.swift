@@ -10,15 +10,16 @@ enum RunLoopKitPeer: Peer {
         // TIMERDECK_BENCH_LOOP_METRICS=1: the same run with the loop's metrics on (no backend
         // bootstrapped, so swift-metrics' no-op handlers: the cost is the loop's own bookkeeping).
         if getenv("TIMERDECK_BENCH_LOOP_METRICS") != nil { loop.reportMetrics() }
-        var fired = 0
-        var lastCallback: Int64 = 0
+        // One object captured, as a block capturing `self` does: the closure's context is that
+        // object, so each timer is one allocation (the timeout set's handler is one object too).
+        let progress = Fired()
         var spreadSource = DeadlineSpread()
         var run = FireRun(count: count, scatter: scatter)
         for _ in 0..<count {
             let deadline = Instant(nanoseconds: run.start + spreadSource.next(below: spread))
             let timer = Timer(fireAt: deadline, interval: .zero, repeats: false) { _ in
-                fired += 1
-                lastCallback = monotonicNanoseconds()
+                progress.fired += 1
+                progress.lastCallback = monotonicNanoseconds()
             }
             if tolerance > 0 { timer.tolerance = .nanoseconds(tolerance) }
             loop.add(timer, forMode: .default)
@@ -29,7 +30,15 @@ enum RunLoopKitPeer: Peer {
         // Measured with the loop still alive: freeing it (and glibc consolidating the freed timers)
         // is teardown, not firing; every peer is measured so.
         let after = withExtendedLifetime((loop, run)) { ResourceUsage.now() }
-        return run.result(peer: name, after: after, lastCallback: lastCallback, deadlines: spreadSource, fired: fired)
+        return run.result(
+            peer: name, after: after, lastCallback: progress.lastCallback, deadlines: spreadSource,
+            fired: progress.fired)
+    }
+
+    /// How many timers fired, and when the last did.
+    private final class Fired {
+        var fired = 0
+        var lastCallback: Int64 = 0
     }
 
     static func cancel(count: Int) -> ThroughputResult {

@@ -9,6 +9,12 @@
 /// ``invalidate()`` (seed L1): capture owners weakly in the block (see the lifetime-safe APIs).
 /// A timer belongs to at most one run loop (C-T2) and is not `Sendable`; other threads use ``handle``.
 ///
+/// Making and adding a one-shot timer costs one allocation, the timer object, when its block
+/// captures at most one object (`self`, or one object holding what the block needs): Swift then
+/// uses that object as the closure's context. A block that captures two values or more allocates
+/// a context of its own as well; so does a repeating timer, or any timer while a ``VirtualClock``
+/// exists (its state beyond a one-shot's, and where it was made, are kept apart).
+///
 /// ```swift
 /// let timer = Timer.scheduledTimer(withInterval: .seconds(1), repeats: true) { timer in
 ///     print("tick at", timer.fireDate)

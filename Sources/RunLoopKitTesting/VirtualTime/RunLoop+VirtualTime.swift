@@ -86,8 +86,16 @@ extension RunLoop {
     @available(*, noasync)
     public func runCurrent(inMode mode: Mode = .default) throws(VirtualTimeError) {
         _ = try virtualClockForTesting("runCurrent(inMode:)")
+        try runPassesWhileWorkIsDue(inMode: mode, knownDue: false)
+    }
+
+    /// Runs passes of `mode` while a pass would do work; `knownDue` says one would (time has just
+    /// moved to a deadline), which spares the first look (a virtual day's frames each paid two).
+    private func runPassesWhileWorkIsDue(inMode mode: Mode, knownDue: Bool) throws(VirtualTimeError) {
         var count = RunawayCount(on: self)
-        while hasWorkNow(inMode: mode) {
+        var due = knownDue
+        while due || hasWorkNow(inMode: mode) {
+            due = false
             try count.check(self, inMode: mode)
             run(mode: mode, until: .zero)
         }
@@ -110,7 +118,7 @@ extension RunLoop {
         try runCurrent(inMode: mode)
         while let next = nextFireDate(forMode: mode), next <= instant {
             clock.advance(to: next)
-            try runCurrent(inMode: mode)
+            try runPassesWhileWorkIsDue(inMode: mode, knownDue: true)
         }
         clock.advance(to: instant)
         try runCurrent(inMode: mode)
