@@ -57,6 +57,20 @@ struct AddTimerTests {
         #expect(try TimerDefinition.parse(line: "tea 3m", taken: []).interval == .seconds(180))
     }
 
+    @Test("A countdown runs up to a day, and its big digits show the hours")
+    func countdownsUpToADay() throws {
+        #expect(try TimerDefinition.parse(line: "focus 90m countdown", taken: []).countdownSeconds == 5_400)
+        #expect(try TimerDefinition.parse(line: "shift 24h countdown", taken: []).countdownSeconds == 86_400)
+        let error = #expect(throws: ConfigError.self) {
+            try TimerDefinition.parse(line: "long 25h countdown", taken: [])
+        }
+        #expect(error?.message.contains("1s…24h") == true, "\(String(describing: error))")
+        #expect(
+            try Config.parse("[[timers]]\nname = \"focus\"\ndrives = \"countdown\"\ncountdown = 5400").timers[0]
+                .countdownSeconds == 5_400)
+        #expect(BigDigitsPanel.clock(seconds: 5_400) == "1:30:00")
+    }
+
     @Test("A taken name is refused")
     func takenNameIsRefused() throws {
         #expect(throws: ConfigError.self) { try TimerDefinition.parse(line: "sms-gcd 1s", taken: ["sms-gcd"]) }

@@ -27,7 +27,7 @@ extension TimerDefinition {
                 "log": .log, "countdown": .countdown, "ripple": .ripple, "samples": .samples, "uploads": .uploads,
                 "stopwatch": .stopwatch,
             ]),
-        .integer("timers.countdown", \.countdownSeconds, in: 1...3_600),
+        .integer("timers.countdown", \.countdownSeconds, in: countdownRange),
         .flag("timers.overtime", \.overtime),
         .flag("timers.bell", \.actions.bell),
         .flag("timers.flash", \.actions.flash),
@@ -41,6 +41,8 @@ extension TimerDefinition {
     /// The fields by `timers.key`.
     static let fieldsByKey = Dictionary(uniqueKeysWithValues: fields.map { ($0.key, $0) })
 
+    /// The lengths a countdown accepts, in seconds: up to a day.
+    static let countdownRange = 1...86_400
     /// The intervals a timer accepts.
     static let intervalRange: ClosedRange<Duration> = .milliseconds(1) ... .seconds(86_400)
     /// The longest name.

@@ -51,11 +51,12 @@ extension TimerDefinition {
         if table["drives"] == .text("countdown") {
             // The interval is the countdown's length; its timer fires every second, a second a fire.
             guard case .text(let length) = table["interval"], let seconds = DurationText.parse(length),
-                seconds >= .seconds(1), seconds <= .seconds(3_600), seconds.nanoseconds % 1_000_000_000 == 0
+                seconds >= .seconds(1), seconds <= .seconds(countdownRange.upperBound),
+                seconds.nanoseconds % 1_000_000_000 == 0
             else {
                 throw ConfigError(
                     message: "a countdown's length \(UserText.quote(words[1])) is invalid (accepted: whole seconds, "
-                        + "1s…1h, e.g. tea 3m countdown)")
+                        + "1s…24h, e.g. tea 3m countdown)")
             }
             table["countdown"] = .integer(Int(seconds.nanoseconds / 1_000_000_000))
             table["interval"] = .text("1s")
