@@ -65,6 +65,27 @@ struct AlertTests {
         #expect(state.alert == nil && state.focus != .countdowns, "dismissed, and Tab moved the focus")
     }
 
+    @Test("A countdown that starts with the dashboard counts from its start: its first fire is a second less, no end")
+    func countdownStartingAtLaunchCounts() throws {
+        let config = try Config.parse("[[timers]]\nname = \"focus\"\ndrives = \"countdown\"\ncountdown = 7200\n")
+        var state = DashboardState(scene: .standard(config, uploadsLabel: nil), size: DashboardLayout.minimumSize)
+        let effects = state.apply(.launch)
+        let focus = try #require(state.rows.first { $0.name == "focus" })
+        #expect(focus.button?.label == "Resend (7200)" && effects.contains(.start(focus.id)))
+        let fired = state.apply(
+            .fired(
+                focus.id, .timer(time: .zero + .seconds(1), mode: .default, lateness: .zero, ticks: 1, isManual: false))
+        )
+        #expect(state[focus.id].button?.label == "Resend (7199)")
+        #expect(state.alert == nil && !fired.contains(.ring), "one second of two hours is no end")
+        // The control: one that waits for s stays ready at launch.
+        let waiting = try Config.parse(
+            "[[timers]]\nname = \"focus\"\ndrives = \"countdown\"\ncountdown = 60\nstart = false\n")
+        var ready = DashboardState(scene: .standard(waiting, uploadsLabel: nil), size: DashboardLayout.minimumSize)
+        _ = ready.apply(.launch)
+        #expect(ready.rows.first { $0.name == "focus" }?.button?.label == "Send")
+    }
+
     @Test("A missing notify-send is said once a session, not at every end")
     func missingNotifierOnce() throws {
         var state = DashboardState(scene: .standard(Config(), uploadsLabel: nil), size: DashboardLayout.minimumSize)

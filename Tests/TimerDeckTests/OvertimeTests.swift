@@ -94,7 +94,7 @@ struct OvertimeTests {
         #expect(timer.drives == .countdown && timer.overtime && timer.countdownSeconds == 180)
         #expect(timer.interval == .seconds(1) && timer.kind == .dispatch)
         #expect(try TimerDefinition.parse(line: "tea 90s countdown", taken: []).overtime == false)
-        for line in ["tea 1500ms countdown", "tea 2h overtime"] {
+        for line in ["tea 1500ms countdown", "tea 25h overtime"] {
             #expect(throws: ConfigError.self, "\(line)") { try TimerDefinition.parse(line: line, taken: []) }
         }
     }

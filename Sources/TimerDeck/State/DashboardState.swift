@@ -342,6 +342,9 @@ struct DashboardState: Sendable {
         var startsUploads = false
         for row in rows where row.startsAtLaunch {
             self[row.id].run = .running
+            // A countdown that starts with the dashboard counts from its start, as `s` makes it;
+            // a ready button's timer would otherwise end it at its first fire.
+            _ = self[row.id].button?.press()
             if row.uploadJob != nil {
                 startsUploads = true
             } else {
