@@ -181,6 +181,9 @@ struct TimerDeckCommand: ParsableCommand {
         if let config { settings = try Config.load(from: config) }
         if let fps { settings.setRippleRefreshRate(try Config.validateFPS(fps)) }
         if noMouse { settings.mouse = false }
+        if let value = getenv(Animations.environmentVariable) {
+            settings.animations = try Animations.validate(environmentValue: String(cString: value))
+        }
         if let color { settings.color = try Config.validateColor(color) }
         try uploadAccess.apply(to: &settings)
         return settings

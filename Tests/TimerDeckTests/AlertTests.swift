@@ -97,3 +97,50 @@ struct AlertTests {
         #expect(state.hint == nil)
     }
 }
+
+/// Reduced motion: `TIMERDECK_ANIMATIONS` and `[terminal] animations`.
+@Suite("Reduced motion")
+struct ReducedMotionTests {
+    /// The ripple's row of the standard scene under `animations`.
+    private func ripple(_ animations: Animations) throws -> (state: DashboardState, row: RowState, launch: [Effect]) {
+        var config = Config()
+        config.animations = animations
+        var state = DashboardState(scene: .standard(config, uploadsLabel: nil), size: DashboardLayout.minimumSize)
+        let launch = state.apply(.launch)
+        let row = try #require(state.rows.first { $0.definition.drives == .ripple })
+        return (state, row, launch)
+    }
+
+    @Test("none: the ripple waits for s; basic: it runs at 10 frames a second at most; full: as designed")
+    func rippleFollowsTheSetting() throws {
+        let still = try ripple(.none)
+        #expect(!still.launch.contains(.start(still.row.id)) && !still.row.run.isScheduled)
+        let basic = try ripple(.basic)
+        #expect(basic.launch.contains(.start(basic.row.id)) && basic.row.definition.refreshRate == 10)
+        let full = try ripple(.full)
+        #expect(full.launch.contains(.start(full.row.id)) && full.row.definition.refreshRate == 60)
+    }
+
+    @Test("none: an end alerts, rings and notifies but flashes no row")
+    func noFlashWithoutMotion() throws {
+        var config = try Config.parse(
+            "[terminal]\nanimations = \"none\"\n[[timers]]\nname = \"tea\"\ndrives = \"countdown\"\ncountdown = 1\n")
+        #expect(config.animations == .none)
+        config.animations = .none
+        var state = DashboardState(scene: .standard(config, uploadsLabel: nil), size: DashboardLayout.minimumSize)
+        _ = state.apply(.launch)
+        let tea = try #require(state.rows.first { $0.name == "tea" }).id
+        let effects = state.apply(
+            .fired(tea, .timer(time: .zero + .seconds(1), mode: .default, lateness: .zero, ticks: 1, isManual: false)))
+        #expect(state.alert == "tea ended — any key dismisses this" && effects.contains(.ring))
+        #expect(!state[tea].isFlashing && !effects.contains { if case .endFlash = $0 { true } else { false } })
+    }
+
+    @Test("An unknown TIMERDECK_ANIMATIONS names the variable, a near value and what it accepts")
+    func unknownValueIsRefused() {
+        let error = #expect(throws: ConfigError.self) { try Animations.validate(environmentValue: "nnoe") }
+        #expect(error?.message.hasPrefix("TIMERDECK_ANIMATIONS=") == true)
+        #expect(error?.message.contains("(accepted: none, basic or full)") == true, "\(String(describing: error))")
+        #expect(throws: Never.self) { try Animations.validate(environmentValue: "basic") }
+    }
+}

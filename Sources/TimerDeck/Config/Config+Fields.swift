@@ -11,6 +11,7 @@ extension Config {
         .integer("log.capacity", \.logCapacity, in: 10...100_000),
         .duration("time.sleep", \.simulatedSleep, in: .seconds(1) ... .seconds(86_400)),
         .flag("terminal.mouse", \.mouse),
+        .choice("terminal.animations", \.animations, ["none": .none, "basic": .basic, "full": .full]),
         .choice("uploads.sampler", \.uploads.sampler, ["route": .route, "host": .host, "loop": .loop]),
         .text("uploads.route", \.uploads.routePath, accepted: "a path to a GPX file", emptyIsNone: false),
         .text(

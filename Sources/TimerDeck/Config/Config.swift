@@ -18,6 +18,8 @@ package struct Config: Equatable, Sendable {
     package var simulatedSleep: Duration = .seconds(30)
     /// Whether mouse events are enabled.
     package var mouse = true
+    /// How much the dashboard moves by itself (``Animations``).
+    package var animations = Animations.full
     /// The periodic sample-and-upload pipeline (S2).
     package var uploads = UploadsConfig()
     /// The dashboard's timers, from the `[[timers]]` tables in the file's order; a file without any

@@ -51,8 +51,10 @@ package final class DashboardDriver {
     private var sessions = SessionTracker()
     /// Whether the timers the state file kept are left out at the start (`--fresh`).
     package var startsFresh = false
-    /// What the state file holds now (nothing is written while it is the same).
+    /// What the state file holds now.
     private var lastSaved: SavedTimers?
+    /// How old the state file's last save may grow while nothing it keeps changes.
+    static let stateRenewal: Duration = .seconds(60)
     /// Whether a save waits for the end of the pass.
     private var saveScheduled = false
     /// Where the laps of every stopwatch go when the session ends (`--laps FILE`), if anywhere.
@@ -133,14 +135,22 @@ package final class DashboardDriver {
         saveTimers()
     }
 
-    /// Keeps the running and paused timers in the state file, if they changed since the last save.
-    private func saveTimers() {
+    /// Keeps the running and paused timers in the state file when they changed since the last
+    /// save, when that save is ``stateRenewal`` old (its `saved` line tells a restart how long it
+    /// was away, and whether the clock was set back), or when `always` (the quit). A countdown's
+    /// tick changes nothing the file keeps (its end stays where it was), so a running countdown no
+    /// longer writes and syncs the file every second.
+    private func saveTimers(always: Bool = false) {
         saveScheduled = false
         guard let stateFile else { return }
         let saved = SavedTimers(state, now: loop.now, wallNow: loop.timeSource.now(.wall)) { [timers] in
             timers[$0]?.nextFire
         }
-        guard saved != lastSaved else { return }
+        if !always, let lastSaved, saved.entries == lastSaved.entries, saved.added == lastSaved.added,
+            let then = lastSaved.savedAt, let now = saved.savedAt, then.duration(to: now) < Self.stateRenewal
+        {
+            return
+        }
         lastSaved = saved
         if let problem = stateFile.save(saved) { send(.notice(problem)) }
     }
@@ -313,7 +323,7 @@ extension DashboardDriver: EffectPerformer {
         case .quit:
             laps?.write(state.allLapsCSV)
             laps = nil
-            saveTimers()
+            saveTimers(always: true)
             if innermostRunEnded { loop.stop() }
         case .openScreen(let strategy): lab.open(strategy)
         case .closeScreen(let strategy): lab.closeNewest(strategy)

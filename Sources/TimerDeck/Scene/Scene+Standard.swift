@@ -7,9 +7,9 @@ extension Scene {
     /// (`uploadsLabel` names its sink).
     static func standard(_ config: Config, uploadsLabel: String?) -> Scene {
         Scene(
-            timers: config.timers.filter { uploadsLabel != nil || !$0.drives.isUploadJob },
+            timers: config.animations.adjusting(config.timers.filter { uploadsLabel != nil || !$0.drives.isUploadJob }),
             uploadsLabel: uploadsLabel, gestureQuiet: config.gestureQuiet, logCapacity: config.logCapacity,
-            simulatedSleep: config.simulatedSleep, keys: config.keys)
+            simulatedSleep: config.simulatedSleep, keys: config.keys, animations: config.animations)
     }
 }
 

@@ -23,4 +23,6 @@ struct Scene: Sendable {
     var simulatedSleep: Duration = .seconds(30)
     /// The keys the config moved.
     var keys = KeyBindings()
+    /// How much the dashboard moves by itself; ``timers`` are already adjusted to it.
+    var animations = Animations.full
 }

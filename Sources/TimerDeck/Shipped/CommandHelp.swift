@@ -145,6 +145,12 @@ package enum CommandHelp {
             .environment
         ),
         (
+            "`TIMERDECK_ANIMATIONS`",
+            "`none` keeps the screen still (no ripple frames, no flashes), `basic` runs the ripple at 10 frames "
+                + "a second at most, `full` (the default) everything; it wins over `[terminal] animations`",
+            .environment
+        ),
+        (
             "`TZ`",
             "the local time zone of an alarm and of a `first_fire` time or date, summer time included (or "
                 + "`/etc/localtime`)",

@@ -19,7 +19,7 @@ extension DashboardState {
         }
         guard actions.actsOn == .fire || ends else { return alerted }
         var effects: [Effect] = alerted + (actions.bell ? [.ring] : [])
-        if actions.flash {
+        if actions.flash && animations != .none {
             self[id].isFlashing = true
             effects += redraw(row) + [.endFlash(id, after: TimerActions.flashLength)]
         }

@@ -72,6 +72,8 @@ struct DashboardState: Sendable {
     var toldNotifierMissing = false
     /// Whether the status bar said which audio player plays the sounds, or that none could.
     var toldSoundPlayer = false
+    /// How much the dashboard moves by itself: with `none`, rows do not flash.
+    let animations: Animations
     /// Every fire, bounded.
     var log: FireLog
     /// What the upload pipeline is doing (S2), once it has said.
@@ -105,6 +107,7 @@ struct DashboardState: Sendable {
         uploadsLabel = scene.uploadsLabel
         gestureQuiet = scene.gestureQuiet
         simulatedSleep = scene.simulatedSleep
+        animations = scene.animations
         log = FireLog(capacity: scene.logCapacity)
         layout = Self.layout(of: rows, on: size, hasUploads: scene.uploadsLabel != nil)
         keepSelectionsOnRows()
