@@ -120,7 +120,7 @@ enum KernelTimerBench {
 
         init(_ kind: TailsBench.Kind, on loop: RunLoopKit.RunLoop) {
             self.loop = loop
-            timeouts = kind == .timeoutSet ? TimeoutSet(on: loop, handler: RepeatingFires(interval: 0)) : nil
+            timeouts = kind == .timeoutSet ? TimeoutSet(on: loop, handler: TailsBench.NoTimeouts()) : nil
         }
 
         func schedule(at deadline: Int64) {

@@ -113,7 +113,8 @@ enum TailsBench {
         fire = fires.tail(scale: schedule.scale)
     }
 
-    private final class NoTimeouts: TimeoutHandler {
+    /// A handler for timeouts that never fire (an hour away): it does nothing.
+    final class NoTimeouts: TimeoutHandler {
         func timeoutFired(_ timeout: TimeoutSet.Timeout, tag: UInt64) {}
     }
 

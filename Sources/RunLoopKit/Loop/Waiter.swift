@@ -26,7 +26,7 @@ final class Waiter {
     private let timerDescriptor: Int32
     /// The deadline the timerfd is armed for, `Int64.max` when disarmed. It may be earlier than the
     /// wait's own deadline: the timerfd is re-armed only when a deadline moves earlier than it
-    /// (``arm(_:)``), and an early expiry is absorbed by the wait (``waitInKernel(_:until:ready:)``).
+    /// (``arm(_:now:)``), and an early expiry is absorbed by the wait (``waitInKernel(_:until:ready:)``).
     private var armedDeadline = Int64.max
     /// `timerfd_settime` calls made, arming or disarming (the loop's `timerfd_settime` metric).
     private(set) var timerSettings = 0

@@ -22,14 +22,7 @@ package enum Animations: String, CaseIterable, Equatable, Sendable {
     /// The value of ``environmentVariable``, checked: an unknown one is an error naming the
     /// variable and what it accepts.
     package static func validate(environmentValue text: String) throws(ConfigError) -> Animations {
-        guard let animations = Animations(rawValue: text) else {
-            let names = allCases.map(\.rawValue)
-            let guess = UserText.closest(to: text, among: names).map { "; did you mean \(UserText.quote($0))?" } ?? ""
-            throw ConfigError(
-                message:
-                    "\(environmentVariable)=\(UserText.quote(text)) is invalid\(guess) (accepted: none, basic or full)")
-        }
-        return animations
+        try ConfigError.choice(text, for: environmentVariable + "=")
     }
 
     /// `timers` as this setting runs them: with `none` the ripple waits for `s`, with `basic` it

@@ -15,12 +15,6 @@ extension Config {
 
     /// Checks a command-line `--color` value.
     package static func validateColor(_ text: String) throws(ConfigError) -> ColorChoice {
-        guard let choice = ColorChoice(rawValue: text) else {
-            let names = ColorChoice.allCases.map(\.rawValue)
-            let guess = UserText.closest(to: text, among: names).map { "; did you mean \(UserText.quote($0))?" } ?? ""
-            throw ConfigError(
-                message: "option --color: \(UserText.quote(text)) is invalid\(guess) (accepted: auto, always or never)")
-        }
-        return choice
+        try ConfigError.choice(text, for: "option --color: ")
     }
 }

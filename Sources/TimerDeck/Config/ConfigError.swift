@@ -12,4 +12,18 @@ package struct ConfigError: Error, Equatable, CustomStringConvertible {
         let hint = guess.map { "; did you mean \(UserText.quote($0))?" } ?? ""
         return "field \(UserText.field(key)) = \(value) is invalid\(hint) (accepted: \(accepted))"
     }
+
+    /// The case of `Choice` named `text`, given for `subject` (`option --color: `,
+    /// `TIMERDECK_ANIMATIONS=`); any other text is an error saying so, with the name it is a typo
+    /// of and every name accepted: `option --color: "allways" is invalid; did you mean "always"?
+    /// (accepted: auto, always or never)`.
+    static func choice<Choice: RawRepresentable & CaseIterable>(_ text: String, for subject: String) throws(ConfigError)
+        -> Choice where Choice.RawValue == String
+    {
+        if let choice = Choice(rawValue: text) { return choice }
+        let names = Choice.allCases.map(\.rawValue)
+        let hint = UserText.closest(to: text, among: names).map { "; did you mean \(UserText.quote($0))?" } ?? ""
+        let accepted = names.dropLast().joined(separator: ", ") + (names.count > 1 ? " or " : "") + (names.last ?? "")
+        throw ConfigError(message: "\(subject)\(UserText.quote(text)) is invalid\(hint) (accepted: \(accepted))")
+    }
 }

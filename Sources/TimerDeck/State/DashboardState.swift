@@ -347,7 +347,7 @@ struct DashboardState: Sendable {
             self[row.id].run = .running
             // A countdown that starts with the dashboard counts from its start, as `s` makes it;
             // a ready button's timer would otherwise end it at its first fire.
-            _ = self[row.id].button?.press()
+            self[row.id].button?.press()
             if row.uploadJob != nil {
                 startsUploads = true
             } else {

@@ -1,3 +1,5 @@
+internal import FoundationEssentials
+
 /// The sound of a timer with `sound = true`: a short beep made here, played by the first of
 /// ``players`` found on `PATH` (PipeWire's `pw-play`, PulseAudio's `paplay`, ALSA's `aplay`), run
 /// like a hook, off the loop's thread. The beep goes to the player's standard input, so no file is
@@ -29,13 +31,16 @@ enum EndSound {
             pw-play) "$player" - ;; aplay) "$player" -q ;; *) "$player" ;; esac
             exit $?
             done
-            exit 127
+            exit \(notFound)
             """
         return (
             Hook(command: command, timeLimit: timeLimit),
-            ["TIMERDECK_SOUND_PLAYERS": players.joined(separator: " "), "TIMERDECK_SOUND_WAV": base64(wav)]
+            ["TIMERDECK_SOUND_PLAYERS": players.joined(separator: " "), "TIMERDECK_SOUND_WAV": wavBase64]
         )
     }
+
+    /// ``wav`` in base64, as the hook's environment carries it (`base64 -d` turns it back).
+    static let wavBase64 = Data(wav).base64EncodedString()
 
     /// The beep: 0.3 s of 880 Hz in 8-bit mono PCM at 8 kHz, faded in and out, as a WAV file.
     static let wav: [UInt8] = {
@@ -55,21 +60,4 @@ enum EndSound {
         return Array("RIFF".utf8) + long(36 + count) + Array("WAVEfmt ".utf8) + long(16) + format
             + Array("data".utf8) + long(count) + samples
     }()
-
-    /// `bytes` in base64 (RFC 4648), for the hook's environment.
-    static func base64(_ bytes: [UInt8]) -> String {
-        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
-        var out: [UInt8] = []
-        out.reserveCapacity((bytes.count + 2) / 3 * 4)
-        var index = 0
-        while index < bytes.count {
-            let chunk = bytes[index..<min(index + 3, bytes.count)]
-            let value = chunk.enumerated().reduce(0) { $0 | Int($1.element) << (16 - 8 * $1.offset) }
-            for position in 0..<4 {
-                out.append(position <= chunk.count ? alphabet[value >> (18 - 6 * position) & 0x3F] : UInt8(ascii: "="))
-            }
-            index += 3
-        }
-        return String(decoding: out, as: UTF8.self)
-    }
 }

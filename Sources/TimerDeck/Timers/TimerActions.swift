@@ -38,6 +38,10 @@ package struct TimerActions: Equatable, Sendable {
         if !keys.contains("act_on") { actsOn = .end }
     }
 
+    /// The actions that are on or off, by their field names: the `a` form turns each on by its name
+    /// and all off with `quiet`.
+    static let switches = ["bell", "flash", "notify", "sound"]
+
     /// How long a flash lasts.
     static let flashLength: Duration = .milliseconds(500)
     /// What a hook field accepts, as the error messages say it.

@@ -112,7 +112,7 @@ extension TimerDefinition {
             let why = "a display link, which fires once a frame at refresh_rate Hz on the uptime clock"
             ignored += ["interval", "tolerance", "clock", "first_fire", "repeats"].map { ($0, why) }
             let quiet = "a display link, whose frames only draw (a skip is logged; nothing rings, flashes or runs)"
-            ignored += ["bell", "flash", "notify", "sound", "hook", "hook_limit", "act_on"].map { ($0, quiet) }
+            ignored += (TimerActions.switches + ["hook", "hook_limit", "act_on"]).map { ($0, quiet) }
         } else {
             ignored.append(("refresh_rate", "mechanism = \"\(kind.rawValue)\"; only a display link has a refresh rate"))
         }

@@ -29,8 +29,8 @@ extension TimerDefinition {
         }
         for word in words.dropFirst(2) {
             switch word {
-            case "bell", "flash", "notify", "sound": table[word] = .flag(true)
-            case "quiet": for action in ["bell", "flash", "notify", "sound"] { table[action] = .flag(false) }
+            case _ where TimerActions.switches.contains(word): table[word] = .flag(true)
+            case "quiet": for action in TimerActions.switches { table[action] = .flag(false) }
             case _ where isAlarm:
                 throw ConfigError(
                     message: "an alarm is NAME HH:MM or NAME YYYY-MM-DDTHH:MM, then only "
