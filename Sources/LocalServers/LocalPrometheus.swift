@@ -1,20 +1,36 @@
 import Foundation
 
-/// Debian's `prometheus` as a child process on loopback: a remote-write receiver
-/// (`--web.enable-remote-write-receiver`) with no scrape target and its database in a directory of
-/// the owner's, for the uploads soak and the tests that read points back through its query API.
+/// Debian's `prometheus` as a child process on loopback, in one of two roles:
+///
+/// - ``Role/store``: a remote-write receiver (`--web.enable-remote-write-receiver`) with no scrape
+///   target and its database in a directory of the owner's, for the uploads soak and the tests
+///   that read points back through its query API;
+/// - ``Role/agent(forwardingTo:)``: Prometheus in agent mode (`--enable-feature=agent`) as a relay,
+///   receiving remote writes into its write-ahead log and forwarding them to another receiver.
 ///
 /// It ends with its owner: terminated when released, and by the kernel when the owner dies
-/// (`setpriv` execs Prometheus in its place, the pid `terminate()` signals, with a parent-death
-/// signal), so none is left running.
+/// (``ServerProcess``), so none is left running. ``kill()`` and ``start()`` give the fleet soak its
+/// `kill -9`s and restarts on the same data.
 package final class LocalPrometheus {
+    /// What the server is for.
+    package enum Role {
+        /// A database (TSDB) that stores what it receives.
+        case store
+        /// A relay forwarding what it receives to the remote-write `endpoint`.
+        case agent(forwardingTo: String)
+    }
+
     /// The port it listens on, on 127.0.0.1.
     package let port: Int
-    private let process = Process()
+    private let server: ServerProcess
 
-    /// Starts Prometheus on `port` with its config and database in `directory` (created if
-    /// missing; `configuration` is appended to its config, after `global`) and waits, at most a
-    /// minute, until `isReady` says it answers (by default: a plain `GET /-/ready` does).
+    /// A server that failed to start; the description has its own words.
+    package typealias StartFailure = ServerProcess.StartFailure
+
+    /// Starts Prometheus on `port` with its config and data in `directory` (created if missing;
+    /// `configuration` is appended to its config, after `global` and an agent's `remote_write`) and
+    /// waits, at most a minute, until `isReady` says it answers (by default: a plain
+    /// `GET /-/ready` does).
     ///
     /// `webConfigFile` is passed as `--web.config.file` (TLS, basic auth); a server behind one
     /// needs an `isReady` that speaks to it, each call ending within its own timeout. `programs`
@@ -23,41 +39,35 @@ package final class LocalPrometheus {
     /// - Throws: ``StartFailure`` with what it wrote on standard error when it does not become
     ///   ready, and what `programs` throws.
     package init(
-        directory: URL, port: Int, configuration: String = "", webConfigFile: String? = nil,
+        directory: URL, port: Int, role: Role = .store, configuration: String = "", webConfigFile: String? = nil,
         isReady: (() -> Bool)? = nil, programs: ProgramLookup = debianProgram
     ) throws {
-        let prometheus = try programs("prometheus")
-        let setpriv = try programs("setpriv")
         self.port = port
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let config = directory.appendingPathComponent("prometheus.yml")
-        try ("global:\n  scrape_interval: 1h\n" + configuration).write(to: config, atomically: true, encoding: .utf8)
-        let errors = directory.appendingPathComponent("stderr")
-        _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
-        process.executableURL = URL(fileURLWithPath: setpriv)
-        process.arguments = [
-            "--pdeathsig", "TERM", prometheus, "--config.file=\(config.path)",
-            "--storage.tsdb.path=\(directory.appendingPathComponent("data").path)",
-            "--web.listen-address=127.0.0.1:\(port)", "--web.enable-remote-write-receiver", "--log.level=warn",
+        var arguments = [
+            "--config.file=\(config.path)", "--web.listen-address=127.0.0.1:\(port)",
+            "--web.enable-remote-write-receiver", "--log.level=warn",
         ]
-        if let webConfigFile { process.arguments?.append("--web.config.file=\(webConfigFile)") }
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = try FileHandle(forWritingTo: errors)
-        try process.run()
-        let readiness = url("/-/ready")
-        let ready = isReady ?? { (try? Data(contentsOf: readiness)) != nil }
-        let giveUp = Date().addingTimeInterval(60)
-        while Date() < giveUp, process.isRunning {
-            if ready() { return }
-            usleep(250_000)
+        var text = "global:\n  scrape_interval: 1h\n"
+        switch role {
+        case .store:
+            arguments.append("--storage.tsdb.path=\(directory.appendingPathComponent("data").path)")
+        case .agent(let endpoint):
+            arguments += [
+                "--enable-feature=agent", "--storage.agent.path=\(directory.appendingPathComponent("wal").path)",
+            ]
+            // A second's deadline for a batch, so what it receives goes on within a second, as vmagent's flush does.
+            text += "remote_write:\n  - url: \(endpoint)\n    queue_config:\n      batch_send_deadline: 1s\n"
         }
-        process.stop(within: 10)
-        let log = (try? String(contentsOf: errors, encoding: .utf8)) ?? ""
-        throw StartFailure(description: "prometheus did not become ready on port \(port): \(log)")
-    }
-
-    deinit {
-        process.stop(within: 30)
+        try (text + configuration).write(to: config, atomically: true, encoding: .utf8)
+        if let webConfigFile { arguments.append("--web.config.file=\(webConfigFile)") }
+        let readiness = URL(string: "http://127.0.0.1:\(port)/-/ready")!
+        server = try ServerProcess(
+            name: "prometheus on port \(port)", program: try programs("prometheus"), arguments: arguments,
+            log: directory.appendingPathComponent("stderr"),
+            isReady: isReady ?? { (try? Data(contentsOf: readiness)) != nil }, programs: programs)
+        try server.start()
     }
 
     /// The remote-write endpoint.
@@ -68,9 +78,12 @@ package final class LocalPrometheus {
         URL(string: "http://127.0.0.1:\(port)\(path)")!
     }
 
-    /// Prometheus did not start; the description has its own words.
-    package struct StartFailure: Error, CustomStringConvertible {
-        /// What went wrong.
-        package let description: String
-    }
+    /// What it wrote on standard error, in all its lives.
+    package var log: URL { server.log }
+
+    /// Ends it at once with `SIGKILL`, as `kill -9` does.
+    package func kill() { server.kill() }
+
+    /// Starts it again on the same config and data, and waits until it is ready.
+    package func start() throws { try server.start() }
 }

@@ -75,11 +75,7 @@ struct FleetCommand: ParsableCommand {
         for (index, pipeline) in pipelines.enumerated() {
             taken["deck-\(index + 1)"] = try pipeline.outbox.counters().lastSample?.seq ?? 0
         }
-        // Sample `seq` is the route's point `(seq - 1) % count`: its seq, latitude, longitude and
-        // elevation when the point has one.
-        let expected = taken.values.reduce(0) { total, seqs in
-            total + Int(seqs) * 3 + (0..<Int(seqs)).filter { route[$0 % route.count].elevation != nil }.count
-        }
+        let expected = taken.values.reduce(0) { $0 + routePoints(samples: $1, route: route) }
         let at = Date(
             timeIntervalSince1970: Nanoseconds.seconds(VirtualClock().now(.wall).nanoseconds)
                 + Double(hours * 3_600 + 1))
@@ -87,11 +83,7 @@ struct FleetCommand: ParsableCommand {
         let stored = try prometheus.query("count_over_time(timerdeck_sample_seq[\(window)])", at: at)
         let highest = try prometheus.query("max_over_time(timerdeck_sample_seq[\(window)])", at: at)
         // A range function drops the metric name, so one sum per series name.
-        let names = [
-            "timerdeck_sample_seq", "timerdeck_latitude_degrees", "timerdeck_longitude_degrees",
-            "timerdeck_elevation_meters",
-        ]
-        let points = try names.reduce(0.0) { total, name in
+        let points = try routeSeriesNames.reduce(0.0) { total, name in
             total + (try prometheus.query("sum(count_over_time(\(name)[\(window)]))", at: at).first?.value ?? 0)
         }
         let appended = try prometheus.samplesAppended()

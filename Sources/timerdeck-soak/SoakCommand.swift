@@ -10,7 +10,7 @@ struct SoakCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "timerdeck-soak",
         abstract: "Soak the upload pipeline: simulated days of one outbox, or a fleet into Prometheus.",
-        subcommands: [DaysCommand.self, FleetCommand.self], defaultSubcommand: DaysCommand.self)
+        subcommands: [DaysCommand.self, FleetCommand.self, RelayCommand.self], defaultSubcommand: DaysCommand.self)
 }
 
 /// Writes `line` to standard output at once (unbuffered, so a long run shows its progress).
