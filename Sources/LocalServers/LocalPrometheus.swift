@@ -84,6 +84,9 @@ package final class LocalPrometheus {
     /// Ends it at once with `SIGKILL`, as `kill -9` does.
     package func kill() { server.kill() }
 
+    /// Ends it with `SIGTERM`, as a service manager does, giving it 60 s to finish.
+    package func stop() { server.stop(within: 60) }
+
     /// Starts it again on the same config and data, and waits until it is ready.
     package func start() throws { try server.start() }
 }

@@ -56,6 +56,9 @@ package final class LocalVmagent {
     /// Ends it at once with `SIGKILL`, as `kill -9` does.
     package func kill() { server.kill() }
 
+    /// Ends it with `SIGTERM`, as a service manager does, giving it 60 s to finish.
+    package func stop() { server.stop(within: 60) }
+
     /// Starts it again on the same buffer, and waits until it is ready.
     package func start() throws { try server.start() }
 }

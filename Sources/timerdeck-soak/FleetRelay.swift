@@ -30,6 +30,8 @@ final class FleetRelay {
         let receivedBytesMetric: String?
         /// Ends it at once (`SIGKILL`).
         let kill: () -> Void
+        /// Ends it as a service manager does (`SIGTERM`).
+        let stop: () -> Void
         /// Starts it again on the same data.
         let start: () throws -> Void
     }
@@ -52,14 +54,15 @@ final class FleetRelay {
             server = Server(
                 metrics: vmagent.url("/metrics"), disk: vmagent.bufferDirectory, log: vmagent.log,
                 sentBytesMetric: "vmagent_remotewrite_bytes_sent_total",
-                receivedBytesMetric: "vm_tcplistener_read_bytes_total", kill: vmagent.kill, start: vmagent.start)
+                receivedBytesMetric: "vm_tcplistener_read_bytes_total", kill: vmagent.kill, stop: vmagent.stop,
+                start: vmagent.start)
         case .agent:
             let agent = try LocalPrometheus(directory: directory, port: port, role: .agent(forwardingTo: store))
             endpoint = agent.endpoint
             server = Server(
                 metrics: agent.url("/metrics"), disk: directory.appendingPathComponent("wal"), log: agent.log,
                 sentBytesMetric: "prometheus_remote_storage_bytes_total", receivedBytesMetric: nil, kill: agent.kill,
-                start: agent.start)
+                stop: agent.stop, start: agent.start)
         }
     }
 }

@@ -20,6 +20,9 @@ struct RelayCommand: ParsableCommand {
     @Option(help: "How many times the relay is killed during each run.")
     var relayKills = 5
 
+    @Flag(help: "End the relay with SIGTERM, as a service manager does, instead of SIGKILL.")
+    var gracefulRelay = false
+
     @Option(help: "How many times the store is killed during each run.")
     var storeKills = 5
 
@@ -73,7 +76,8 @@ struct RelayCommand: ParsableCommand {
         var results: [RelayRun.Figures] = []
         for kind in relays {
             var run = RelayRun(
-                kind: kind, instances: instances, minutes: minutes, kills: (relayKills, storeKills), speed: speed,
+                kind: kind, instances: instances, minutes: minutes, kills: (relayKills, storeKills),
+                graceful: gracefulRelay, speed: speed,
                 timerdeck: program,
                 directory: scratch.appendingPathComponent(kind.rawValue), ports: (ports[0], ports[1]),
                 random: random)

@@ -14,6 +14,8 @@ struct RelayRun {
     let instances: Int
     let minutes: Int
     let kills: (relay: Int, store: Int)
+    /// Whether the relay is stopped with `SIGTERM` instead of killed.
+    let graceful: Bool
     let speed: Double
     let timerdeck: String
     let directory: URL
@@ -24,6 +26,8 @@ struct RelayRun {
     struct Figures {
         let kind: FleetRelay.Kind
         let instances: Int
+        /// How the relay was ended in its outages.
+        var relayEnd = "—"
         /// The minutes (from 1) in which the relay and the store were killed.
         var relayKilled: [Int] = []
         var storeKilled: [Int] = []
@@ -70,6 +74,7 @@ struct RelayRun {
         let relayRounds = relay.server == nil ? [] : Self.spread(kills.relay, over: minutes, offset: 0)
         let storeRounds = Self.spread(kills.store, over: minutes, offset: 0.5)
         figures.relayKilled = relayRounds.sorted().map { $0 + 1 }
+        if relay.server != nil { figures.relayEnd = graceful ? "SIGTERM" : "SIGKILL" }
         figures.storeKilled = storeRounds.sorted().map { $0 + 1 }
         say(
             "\(kind.rawValue): \(instances) instances, \(minutes) simulated minutes at \(speed)×, writing to \(relay.endpoint)"
@@ -78,10 +83,11 @@ struct RelayRun {
             pause(until: began + roundLength * round)
             var disruptions: [() -> Void] = []
             if relayRounds.contains(round), let server = relay.server {
+                let end = graceful ? server.stop : server.kill
                 disruptions.append(
                     outage(after: random.next(upTo: 2), down: 2, "relay") {
                         ledger.relayWillDie()
-                        server.kill()
+                        end()
                     } start: {
                         try server.start()
                     })

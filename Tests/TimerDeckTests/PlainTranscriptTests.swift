@@ -19,7 +19,9 @@ extension PlainModeTests {
             || line.hasPrefix("\(name): ") && line.contains(" past its end")
     }
 
-    @Test("10 minutes of plain lines: no box, block or braille character, each stands alone, ≤ 6 a minute a timer")
+    @Test(
+        "10 minutes of plain lines: no box, block or braille character, each stands alone, ≤ 6 a minute a timer, ≤ 300 characters a minute"
+    )
     func tenMinuteTranscriptReadsAloud() throws {
         let lines = try plainLines(Self.tenMinuteScript, config: scene)
         for line in lines {
@@ -43,10 +45,25 @@ extension PlainModeTests {
                 let count = told.filter { Self.isFireOrMark($0, of: name) }.count
                 #expect(count <= 6, "minute \(minute): \(count) lines for \(name): \(Array(told))")
             }
+            // What a screen reader speaks in a minute nobody pressed a key, less the report the
+            // script asked for: 300 characters are about 20 s of espeak-ng at its default rate.
+            guard minute > 0 else { continue }
+            let spoken = told.dropFirst().reduce(0) { $0 + $1.count + 1 }
+            #expect(spoken <= 300, "minute \(minute): \(spoken) characters: \(Array(told))")
         }
-        // The positive control: a 1 s timer fired ten times for each line told of it.
-        let beat = lines.filter { $0.hasPrefix("beat fired in default mode (10 fires in 10.0s)") }
-        #expect(beat.count >= 50, "\(lines.filter { $0.hasPrefix("beat ") })")
+        // A steady timer is told less and less: 10 s after its first fire, then 20 s, 40 s, and
+        // then each minute. The positive control: the counts told add up to its fires.
+        let beat = lines.filter { $0.hasPrefix("beat fired in default mode") }
+        #expect(
+            beat.prefix(6) == [
+                "beat fired in default mode", "beat fired in default mode (10 fires in 10.0s)",
+                "beat fired in default mode (20 fires in 20.0s)", "beat fired in default mode (40 fires in 40.0s)",
+                "beat fired in default mode (60 fires in 1m00s)", "beat fired in default mode (60 fires in 1m00s)",
+            ], "\(beat)")
+        let toldFires = beat.reduce(0) { total, line in
+            total + (line.split(separator: "(").last.flatMap { Int($0.prefix { $0.isNumber }) } ?? 1)
+        }
+        #expect((540...600).contains(toldFires), "beat's lines count \(toldFires) fires: \(beat)")
         #expect(lines.contains("tea: 1 minute left"))
         #expect(lines.contains("tea: 10 seconds left"))
         #expect(lines.contains("tea: 1 minute past its end"))

@@ -7,8 +7,9 @@ import TerminalUI
 /// message — never from the screen, so every row kind, whatever it draws, is told the same way.
 ///
 /// A timer's changes are always told. Its fires are not all: the first after a change and any in
-/// another mode than the last one told are, then at most one each ``fireSpacing`` with how many
-/// there were. A countdown's fires are told by what is left at marks instead (`tea: 1 minute left`,
+/// another mode than the last one told are, then one ``fireSpacing`` later with how many there
+/// were, and while nothing changes each such line waits twice as long as the one before, up to
+/// ``steadySpacing``: a steady timer is told less and less, not every 10 s for ever. A countdown's fires are told by what is left at marks instead (`tea: 1 minute left`,
 /// `30 seconds left`, `10 seconds left`): at most six lines a minute for any timer.
 ///
 /// ```swift
@@ -33,15 +34,19 @@ struct PlainNarration {
         }
     }
 
-    /// The last fire (or hook end) of a timer that was told, and how many were not told since.
+    /// The last fire (or hook end) of a timer that was told, how many were not told since, and how
+    /// long after it the next is told.
     private struct Told {
         var time: Instant
         var mode: RunLoop.Mode?
         var untold = 0
+        var spacing = PlainNarration.fireSpacing
     }
 
-    /// The least time between two told fires of one timer that are not told for a change.
+    /// The time between the first told fire of a timer after a change and the next told.
     static let fireSpacing: Duration = .seconds(10)
+    /// The longest time between two told fires of a timer that nothing changed.
+    static let steadySpacing: Duration = .seconds(60)
 
     private var seen: [RowID: Seen] = [:]
     /// The rows waiting for their mode at the last event.
@@ -173,19 +178,20 @@ struct PlainNarration {
     }
 
     /// `record` as a line when it is told: the first fire (or hook end) of its timer since a
-    /// change, one in another mode than the last told, and — when `periodically` — one
-    /// ``fireSpacing`` or more after the last told, with how many there were since.
+    /// change, one in another mode than the last told, and — when `periodically` — one the last
+    /// told's spacing or more after it, with how many there were since; each such line doubles the
+    /// spacing, up to ``steadySpacing``.
     private static func tell(_ record: FireRecord, periodically: Bool, told: inout [RowID: Told]) -> String? {
         guard let last = told[record.row], last.mode == record.mode else {
             told[record.row] = Told(time: record.time, mode: record.mode)
             return line(for: record)
         }
         let since = last.time.duration(to: record.time)
-        guard periodically, since >= fireSpacing else {
+        guard periodically, since >= last.spacing else {
             told[record.row]?.untold += 1
             return nil
         }
-        told[record.row] = Told(time: record.time, mode: record.mode)
+        told[record.row] = Told(time: record.time, mode: record.mode, spacing: min(last.spacing * 2, steadySpacing))
         guard last.untold > 0 else { return line(for: record) }
         let what = record.isHookEnd ? "hook ends" : "fires"
         return line(for: record) + " (\(last.untold + 1) \(what) in \(DurationText.abbreviations(since)[0]))"
