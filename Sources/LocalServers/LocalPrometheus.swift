@@ -11,7 +11,7 @@ import Foundation
 /// It ends with its owner: terminated when released, and by the kernel when the owner dies
 /// (``ServerProcess``), so none is left running. ``kill()`` and ``start()`` give the fleet soak its
 /// `kill -9`s and restarts on the same data.
-package final class LocalPrometheus {
+package final class LocalPrometheus: LoopbackServer {
     /// What the server is for.
     package enum Role {
         /// A database (TSDB) that stores what it receives.
@@ -22,7 +22,8 @@ package final class LocalPrometheus {
 
     /// The port it listens on, on 127.0.0.1.
     package let port: Int
-    private let server: ServerProcess
+    /// Its child process, life after life.
+    package let lives: ServerProcess
 
     /// A server that failed to start; the description has its own words.
     package typealias StartFailure = ServerProcess.StartFailure
@@ -63,30 +64,10 @@ package final class LocalPrometheus {
         try (text + configuration).write(to: config, atomically: true, encoding: .utf8)
         if let webConfigFile { arguments.append("--web.config.file=\(webConfigFile)") }
         let readiness = URL(string: "http://127.0.0.1:\(port)/-/ready")!
-        server = try ServerProcess(
+        lives = try ServerProcess(
             name: "prometheus on port \(port)", program: try programs("prometheus"), arguments: arguments,
             log: directory.appendingPathComponent("stderr"),
             isReady: isReady ?? { (try? Data(contentsOf: readiness)) != nil }, programs: programs)
-        try server.start()
+        try lives.start()
     }
-
-    /// The remote-write endpoint.
-    package var endpoint: String { "http://127.0.0.1:\(port)/api/v1/write" }
-
-    /// The address of `path` (`/api/v1/query`, `/metrics`) on it.
-    package func url(_ path: String) -> URL {
-        URL(string: "http://127.0.0.1:\(port)\(path)")!
-    }
-
-    /// What it wrote on standard error, in all its lives.
-    package var log: URL { server.log }
-
-    /// Ends it at once with `SIGKILL`, as `kill -9` does.
-    package func kill() { server.kill() }
-
-    /// Ends it with `SIGTERM`, as a service manager does, giving it 60 s to finish.
-    package func stop() { server.stop(within: 60) }
-
-    /// Starts it again on the same config and data, and waits until it is ready.
-    package func start() throws { try server.start() }
 }

@@ -10,12 +10,13 @@ import Foundation
 ///
 /// Like ``LocalPrometheus`` it ends with its owner (``ServerProcess``); ``kill()`` and ``start()``
 /// are the fleet soak's `kill -9`s and restarts on the same disk buffer.
-package final class LocalVmagent {
+package final class LocalVmagent: LoopbackServer {
     /// The port it listens on, on 127.0.0.1.
     package let port: Int
     /// Its disk buffer.
     package let bufferDirectory: URL
-    private let server: ServerProcess
+    /// Its child process, life after life.
+    package let lives: ServerProcess
 
     /// Starts vmagent on `port`, forwarding to the remote-write `endpoint`, with its buffer and log in
     /// `directory` (created if missing), and waits until `/health` answers. `programs` finds
@@ -30,7 +31,7 @@ package final class LocalVmagent {
         bufferDirectory = directory.appendingPathComponent("buffer")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let health = URL(string: "http://127.0.0.1:\(port)/health")!
-        server = try ServerProcess(
+        lives = try ServerProcess(
             name: "vmagent on port \(port)", program: try programs("vmagent"),
             arguments: [
                 "-httpListenAddr=127.0.0.1:\(port)", "-remoteWrite.url=\(endpoint)",
@@ -39,26 +40,6 @@ package final class LocalVmagent {
             ],
             log: directory.appendingPathComponent("stderr"), isReady: { (try? Data(contentsOf: health)) != nil },
             programs: programs)
-        try server.start()
+        try lives.start()
     }
-
-    /// The remote-write endpoint it receives on.
-    package var endpoint: String { "http://127.0.0.1:\(port)/api/v1/write" }
-
-    /// The address of `path` (`/metrics`) on it.
-    package func url(_ path: String) -> URL {
-        URL(string: "http://127.0.0.1:\(port)\(path)")!
-    }
-
-    /// What it wrote on standard error, in all its lives.
-    package var log: URL { server.log }
-
-    /// Ends it at once with `SIGKILL`, as `kill -9` does.
-    package func kill() { server.kill() }
-
-    /// Ends it with `SIGTERM`, as a service manager does, giving it 60 s to finish.
-    package func stop() { server.stop(within: 60) }
-
-    /// Starts it again on the same buffer, and waits until it is ready.
-    package func start() throws { try server.start() }
 }

@@ -2,14 +2,17 @@ import ArgumentParser
 import Foundation
 
 /// `timerdeck-soak relay`: a fleet of headless timerdeck processes, each with its own outbox and
-/// `instance` label, writing through a relay (vmagent, then Prometheus in agent mode) into
-/// Prometheus as the store, while the relay and the store are each `kill -9`ed and restarted.
-/// Checks that every sample of every instance is readable by PromQL exactly once and that the
-/// store refused nothing, and prints the two relays side by side: lag, bytes per sample, disk use.
+/// `instance` label, writing into Prometheus as the store straight, then through vmagent, then
+/// through Prometheus in agent mode, while the relay and the store are each `kill -9`ed and
+/// restarted. Checks that every sample of every instance is readable by PromQL exactly once and
+/// that the store refused nothing, and prints the paths side by side: samples lost and when, lag,
+/// bytes per sample, the relay's disk use.
 struct RelayCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "relay",
-        abstract: "Run a fleet through vmagent and Prometheus's agent into Prometheus, killing relay and store.")
+        abstract:
+            "Run a fleet into Prometheus straight, through vmagent and through Prometheus's agent, killing relay and store."
+    )
 
     @Option(help: "Headless instances (processes, each with its own outbox and instance label).")
     var instances = 50

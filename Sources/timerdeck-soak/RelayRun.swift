@@ -2,9 +2,9 @@ import Foundation
 import Synchronization
 import Uploads
 
-/// One run of the relay soak: a fleet of headless instances writing through one relay into a
-/// store, the relay and the store each killed (`SIGKILL`) and restarted during the run, then every
-/// instance's samples looked for in the store by PromQL.
+/// One run of the relay soak: a fleet of headless instances writing through one relay (or straight)
+/// into a store, the store killed (`SIGKILL`) and the relay killed or stopped (`SIGTERM`) and each
+/// restarted during the run, then every instance's samples looked for in the store by PromQL.
 ///
 /// The fleet's time is the real time: round `k` starts `k` simulated minutes after the start,
 /// divided by `speed`, and every instance runs minute `k` of its life in it (`wall` at that
