@@ -27,6 +27,7 @@ final class RelayLedger: Sendable {
         var sent = LifeCounter()
         var received = LifeCounter()
         var diskPeak: Int64 = 0
+        var relayReadings = 0
         var watching = true
     }
 
@@ -77,21 +78,24 @@ final class RelayLedger: Sendable {
     var stored: [String: Int64] { state.withLock { $0.stored } }
 
     /// Stops watching and gives the figures: the lags, and the relay's bytes sent and received and
-    /// its peak disk use (nil without a relay, or a counter).
+    /// its peak disk use (nil without a relay, a counter, or a reading of its metrics).
     func finish() -> (lags: [Duration], sent: Double?, received: Double?, diskPeak: Int64?) {
         state.withLock { $0.watching = false }
         done.wait()
         readRelay()
         return state.withLock { state in
-            (
-                state.lags, sentMetric.map { _ in state.sent.total }, receivedMetric.map { _ in state.received.total },
-                disk.map { _ in state.diskPeak }
+            let read = state.relayReadings > 0
+            return (
+                state.lags, sentMetric.flatMap { _ in read ? state.sent.total : nil },
+                receivedMetric.flatMap { _ in read ? state.received.total : nil }, disk.map { _ in state.diskPeak }
             )
         }
     }
 
     private func look() {
         let now = ContinuousClock.now
+        // The store does not answer during its outages; one that never answers again fails the
+        // run's final count, which throws.
         if let highest = try? SoakPrometheus.query(
             "max by (instance) (max_over_time(timerdeck_sample_seq[1d]))", at: max(horizon, Date()), on: storeQuery)
         {
@@ -114,6 +118,7 @@ final class RelayLedger: Sendable {
         }
     }
 
+    /// The relay's byte counters, unless it is down (killed, or not yet started again).
     private func readRelay() {
         guard let relayMetrics, let sentMetric, let text = try? String(contentsOf: relayMetrics, encoding: .utf8) else {
             return
@@ -121,12 +126,13 @@ final class RelayLedger: Sendable {
         let sent = metricSum(sentMetric, in: text)
         let received = receivedMetric.map { metricSum($0, in: text) } ?? 0
         state.withLock { state in
+            state.relayReadings += 1
             state.sent.thisLife = max(state.sent.thisLife, sent)
             state.received.thisLife = max(state.received.thisLife, received)
         }
     }
 
-    /// The bytes of the files under `directory`.
+    /// The bytes of the files under `directory` (a file the relay removes while they are counted counts 0).
     static func bytes(under directory: URL) -> Int64 {
         guard let files = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: [.fileSizeKey])
         else { return 0 }

@@ -108,20 +108,20 @@ struct RelayRun {
         // What an instance still holds goes on its next start: a start that takes no sample. Until
         // none holds any, or three starts in a row deliver nothing.
         var stalled = 0
-        var holding = try fleet.reduce(0) { $0 + (try $1.counters().pending) }
-        while holding > 0, stalled < 3 {
-            let holders = try fleet.filter { try $0.counters().pending > 0 }
+        var held = try fleet.map { try $0.counters() }
+        while held.contains(where: { $0.pending > 0 }), stalled < 3 {
+            let holders = zip(fleet, held).filter { $1.pending > 0 }.map(\.0)
             figures.failedRuns += try runRound(
                 holders, from: start.addingTimeInterval(Double(minutes * 60)), seconds: 0, relay: relay, ledger: ledger)
-            let left = try fleet.reduce(0) { $0 + (try $1.counters().pending) }
-            stalled = left < holding ? 0 : stalled + 1
-            holding = left
+            let now = try fleet.map { try $0.counters() }
+            stalled = now.map(\.pending).reduce(0, +) < held.map(\.pending).reduce(0, +) ? 0 : stalled + 1
+            held = now
             Thread.sleep(forTimeInterval: 1)
         }
-        let taken = try Dictionary(uniqueKeysWithValues: fleet.map { ($0.name, try $0.counters().taken) })
+        let taken = Dictionary(uniqueKeysWithValues: zip(fleet.map(\.name), held.map(\.taken)))
         // What the instances had acknowledged, the relay still forwards: wait until the store has
         // it, or it has shown nothing new for 30 s.
-        let acknowledged = try fleet.filter { try $0.counters().pending == 0 }.map(\.name)
+        let acknowledged = zip(fleet, held).filter { $1.pending == 0 }.map(\.0.name)
         var lastChange = (clock.now, ledger.stored)
         while acknowledged.contains(where: { ledger.stored[$0] != taken[$0] }),
             lastChange.0.duration(to: clock.now) < .seconds(30)
@@ -132,11 +132,11 @@ struct RelayRun {
         let watched = ledger.finish()
         (figures.lags, figures.bytesOut, figures.bytesIn, figures.diskPeak) = watched
         try count(taken, in: store, at: max(horizon, Date()), into: &figures)
-        figures.storeRefusals = Self.lines(of: store.server.log) {
+        figures.storeRefusals = try Self.lines(of: store.server.log) {
             $0.contains("out of order") || $0.contains("duplicate sample") || $0.contains("out of bounds")
                 || $0.contains("too old")
         }
-        figures.relayErrors = relay.server.map { server in Self.lines(of: server.log) { $0.contains("error") } }
+        figures.relayErrors = try relay.server.map { server in try Self.lines(of: server.log) { $0.contains("error") } }
         figures.elapsed = began.duration(to: clock.now)
         return figures
     }
@@ -155,6 +155,7 @@ struct RelayRun {
             try instance.run(timerdeck, from: start, seconds: seconds, endpoint: relay.endpoint) { status in
                 let exit = ContinuousClock.now
                 if status != 0 { failed.withLock { $0 += 1 } }
+                // An outbox that cannot be read fails the run at its next read, after the round.
                 if let (taken, pending) = try? instance.counters(), pending == 0, taken > 0 {
                     ledger.expect(taken, of: instance.name, since: exit)
                 }
@@ -216,8 +217,8 @@ struct RelayRun {
     }
 
     /// How many lines of the file `log` satisfy `matches`.
-    private static func lines(of log: URL, where matches: (Substring) -> Bool) -> Int {
-        ((try? String(contentsOf: log, encoding: .utf8)) ?? "").split(separator: "\n").filter(matches).count
+    private static func lines(of log: URL, where matches: (Substring) -> Bool) throws -> Int {
+        try String(contentsOf: log, encoding: .utf8).split(separator: "\n").filter(matches).count
     }
 }
 
