@@ -2,7 +2,7 @@ import CCurl
 import Foundation
 
 /// One HTTP exchange through libcurl's easy interface, on the calling thread: a `POST` with its
-/// headers and body, or a TLS handshake alone to read the server's certificate.
+/// headers and body, a `GET`, or a TLS handshake alone to read the server's certificate.
 ///
 /// Every transfer opens a connection of its own and closes it (a batch every few minutes gains
 /// nothing from a kept connection the server may have closed in between), follows no redirect,
@@ -13,7 +13,7 @@ import Foundation
 /// let request = CurlTransfer.Request(
 ///     url: "http://127.0.0.1:9090/api/v1/write", headers: [("Content-Type", "application/json")],
 ///     body: Data("{}".utf8), timeout: .seconds(10), access: HTTPAccess())
-/// switch CurlTransfer.post(request) {
+/// switch CurlTransfer.send(request) {
 /// case .success(let response): print(response.status)
 /// case .failure(let failure): print(failure.message)
 /// }
@@ -25,12 +25,14 @@ enum CurlTransfer {
         var url: String
         /// The request's own headers, in order.
         var headers: [(name: String, value: String)]
-        /// The body of the `POST`.
-        var body: Data
+        /// The body of the `POST`; `nil` sends a `GET`.
+        var body: Data?
         /// The bound of the whole exchange: connection, handshake, request and answer.
         var timeout: Duration
         /// The TLS settings (CA file, client certificate and key, verification).
         var access: HTTPAccess
+        /// How much of the answer's body is kept.
+        var bodyLimit = CurlTransfer.bodyLimit
     }
 
     /// A server's answer.
@@ -39,7 +41,7 @@ enum CurlTransfer {
         var status: Int
         /// The last answer's headers, by lowercased name (a repeated header keeps its last value).
         var headers: [String: String]
-        /// The body's first ``bodyLimit`` bytes.
+        /// The body's first ``Request/bodyLimit`` bytes.
         var body: Data
     }
 
@@ -64,7 +66,7 @@ enum CurlTransfer {
         var expiry: String
     }
 
-    /// How much of a response's body is kept: enough for any error text a server sends.
+    /// How much of a response's body is kept by default: enough for any error text a server sends.
     static let bodyLimit = 64 * 1024
 
     /// libcurl's process-wide set-up, done once before the first handle (it is not thread-safe
@@ -72,8 +74,8 @@ enum CurlTransfer {
     private static let globalSetUp: CURLcode = curl_global_init(Int(CURL_GLOBAL_ALL))
 
     /// Sends `request` and waits for the answer (at most its timeout).
-    static func post(_ request: Request) -> Result<Response, Failure> {
-        let collector = ResponseCollector()
+    static func send(_ request: Request) -> Result<Response, Failure> {
+        let collector = ResponseCollector(limit: request.bodyLimit)
         return withHandle(url: request.url, timeout: request.timeout, access: request.access) { handle in
             var list: UnsafeMutablePointer<curl_slist>?
             // curl would otherwise send `Expect: 100-continue` before a body over 1 KiB and wait
@@ -83,20 +85,22 @@ enum CurlTransfer {
             }
             defer { curl_slist_free_all(list) }
             timerdeck_curl_set_pointer(handle, CURLOPT_HTTPHEADER, list)
-            timerdeck_curl_set_long(handle, CURLOPT_POST, 1)
-            timerdeck_curl_set_offset(handle, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(request.body.count))
             let context = Unmanaged.passUnretained(collector).toOpaque()
             timerdeck_curl_set_callback(handle, CURLOPT_HEADERFUNCTION, collectHeader)
             timerdeck_curl_set_pointer(handle, CURLOPT_HEADERDATA, context)
             timerdeck_curl_set_callback(handle, CURLOPT_WRITEFUNCTION, collectBody)
             timerdeck_curl_set_pointer(handle, CURLOPT_WRITEDATA, context)
-            return request.body.withUnsafeBytes { body in
-                timerdeck_curl_set_pointer(handle, CURLOPT_POSTFIELDS, body.baseAddress)
-                return perform(handle) {
-                    var status = 0
-                    timerdeck_curl_get_long(handle, CURLINFO_RESPONSE_CODE, &status)
-                    return Response(status: status, headers: collector.headers, body: collector.body)
-                }
+            let answer = {
+                var status = 0
+                timerdeck_curl_get_long(handle, CURLINFO_RESPONSE_CODE, &status)
+                return Response(status: status, headers: collector.headers, body: collector.body)
+            }
+            guard let body = request.body else { return perform(handle, success: answer) }
+            timerdeck_curl_set_long(handle, CURLOPT_POST, 1)
+            timerdeck_curl_set_offset(handle, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count))
+            return body.withUnsafeBytes { bytes in
+                timerdeck_curl_set_pointer(handle, CURLOPT_POSTFIELDS, bytes.baseAddress)
+                return perform(handle, success: answer)
             }
         }
     }
@@ -237,8 +241,11 @@ enum CurlTransfer {
 
     /// What a transfer's callbacks gather: the last answer's headers and the body's first bytes.
     private final class ResponseCollector {
+        let limit: Int
         var headers: [String: String] = [:]
         var body = Data()
+
+        init(limit: Int) { self.limit = limit }
 
         /// One header line; a status line starts a new answer (after an interim `1xx`).
         func header(_ line: String) {
@@ -251,9 +258,9 @@ enum CurlTransfer {
             headers[name] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespacesAndNewlines)
         }
 
-        /// Body bytes, kept up to ``CurlTransfer/bodyLimit``.
+        /// Body bytes, kept up to ``limit``.
         func body(_ bytes: UnsafeRawBufferPointer) {
-            body.append(contentsOf: bytes.prefix(max(0, CurlTransfer.bodyLimit - body.count)))
+            body.append(contentsOf: bytes.prefix(max(0, limit - body.count)))
         }
     }
 

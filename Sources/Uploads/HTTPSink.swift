@@ -12,6 +12,9 @@ import Foundation
 /// ``UploadError/rejected(status:message:)``; redirects are not followed. Each delivery is one
 /// libcurl transfer on a thread of its own (``CurlTransfer``), where the completion runs.
 ///
+/// Written through a relay, a remote-write sink may read each batch back from the store
+/// (``confirmation``): the relay's 2xx then counts only once the store shows every point.
+///
 /// ```swift
 /// let sink = try HTTPSink(endpoint: "https://example.org/samples", timeout: .seconds(20))
 /// sink.deliver(batch) { result in loop.perform { handle(result) } }
@@ -34,6 +37,9 @@ public final class HTTPSink: BatchSink {
     public let timeout: Duration
     /// The credentials, headers and TLS settings.
     public let access: HTTPAccess
+    /// Where a remote-written batch is read back before it counts as delivered; `nil` trusts the
+    /// receiver's acknowledgement.
+    public let confirmation: StoreConfirmation?
 
     /// Creates a sink posting to `endpoint` in `format`, with `access`'s credentials and TLS settings.
     ///
@@ -41,10 +47,11 @@ public final class HTTPSink: BatchSink {
     ///   `endpoint` is not an absolute `http` or `https` URL with a host, `timeout` is not
     ///   positive, or `access` is unusable (see ``HTTPAccess``): a reserved header, a certificate
     ///   or key that cannot be loaded, TLS settings on `http://`, credentials in clear text to a
-    ///   host off loopback.
-    public init(endpoint: String, timeout: Duration, format: Format = .json, access: HTTPAccess = HTTPAccess())
-        throws(UploadError)
-    {
+    ///   host off loopback; or a `confirmation` for a format that is not remote write.
+    public init(
+        endpoint: String, timeout: Duration, format: Format = .json, access: HTTPAccess = HTTPAccess(),
+        confirmation: StoreConfirmation? = nil
+    ) throws(UploadError) {
         let shown = Self.masked(endpoint)
         guard let url = URL(string: endpoint) else {
             throw .invalidConfiguration("the upload URL \"\(shown)\" is not a valid URL", setting: .url)
@@ -64,7 +71,13 @@ public final class HTTPSink: BatchSink {
             throw .invalidConfiguration("the upload timeout must be positive, not \(timeout)", setting: .timeout)
         }
         try access.check(scheme: scheme, host: host)
+        if confirmation != nil, case .json = format {
+            throw .invalidConfiguration(
+                "batches are read back from the store by PromQL, so the upload URL must be a Prometheus remote-write "
+                    + "URL (prometheus+http(s)://…)", setting: .confirmURL)
+        }
         self.endpoint = url
+        self.confirmation = confirmation
         self.timeout = timeout
         self.format = format
         self.access = access
@@ -93,16 +106,19 @@ public final class HTTPSink: BatchSink {
         let destination = destination
         let format = format
         let timeout = timeout
+        let confirmation = confirmation
         Thread.detachNewThread {
             let result: Result<Ack, UploadError>
-            switch CurlTransfer.post(request) {
+            switch CurlTransfer.send(request) {
             case .success(let response):
                 result = Self.classify(response, batchID: batch.id, destination: destination)
             case .failure(let failure):
                 result = .failure(Self.classify(failure, request: request, destination: destination, timeout: timeout))
             }
             guard case .remoteWrite(let remoteWrite) = format else { return completion(result) }
-            completion(remoteWrite.verdict(result, for: batch, destination: destination))
+            let verdict = remoteWrite.verdict(result, for: batch, destination: destination)
+            guard case .success = verdict, let confirmation else { return completion(verdict) }
+            completion(confirmation.await(batch, in: remoteWrite).map { .failure($0) } ?? verdict)
         }
     }
 

@@ -32,11 +32,14 @@ public enum UploadError: Error, Sendable, Hashable, CustomStringConvertible {
     case writeFailed(path: String, reason: String)
     /// The batch could not be encoded for its sink (JSON, or a remote-write request).
     case encodingFailed(String)
+    /// The relay acknowledged the batch, but the store did not show all of it within `after`
+    /// (``StoreConfirmation``): `why` says what it showed, or why it could not be asked.
+    case unconfirmed(store: String, after: Duration, why: String)
 
     /// Whether delivering the same batch again later can succeed.
     public var isRetryable: Bool {
         switch self {
-        case .connectionFailed, .timedOut, .serverUnavailable, .writeFailed, .tlsFailed: true
+        case .connectionFailed, .timedOut, .serverUnavailable, .writeFailed, .tlsFailed, .unconfirmed: true
         case .invalidConfiguration, .rejected, .encodingFailed, .credentialsUnreadable: false
         }
     }
@@ -93,6 +96,9 @@ public enum UploadError: Error, Sendable, Hashable, CustomStringConvertible {
             "Cannot write \(path): \(reason)."
         case .encodingFailed(let reason):
             "Cannot encode the batch: \(reason)."
+        case .unconfirmed(let store, let after, let why):
+            "The relay took the batch, but \(after) later the store at \(store) does not show it all: \(why). "
+                + "It is sent again."
         }
     }
 
@@ -125,4 +131,6 @@ public enum UploadSetting: String, Sendable, Hashable, CaseIterable {
     case keyFile
     /// ``HTTPAccess/insecureSkipVerify``.
     case insecureSkipVerify
+    /// ``StoreConfirmation/store``: where delivered batches are read back.
+    case confirmURL
 }

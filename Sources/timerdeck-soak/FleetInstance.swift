@@ -44,10 +44,10 @@ struct FleetInstance {
     var outbox: URL { directory.appendingPathComponent("outbox.sqlite") }
 
     /// Starts `timerdeck` for `seconds` of simulated time from the wall-clock time `start`,
-    /// uploading to `endpoint`; its output is appended to `output.log` in its directory, and
-    /// `exited` gets its exit status.
+    /// uploading to `endpoint` and, with a `store`, reading each batch back there; its output is
+    /// appended to `output.log` in its directory, and `exited` gets its exit status.
     func run(
-        _ timerdeck: String, from start: Date, seconds: Int, endpoint: String,
+        _ timerdeck: String, from start: Date, seconds: Int, endpoint: String, store: String?,
         exited: @escaping @Sendable (Int32) -> Void
     ) throws {
         let script = directory.appendingPathComponent("script.txt")
@@ -65,7 +65,7 @@ struct FleetInstance {
         process.arguments = [
             "--headless", "--config", directory.appendingPathComponent("timerdeck.toml").path, "--script", script.path,
             "--outbox", outbox.path, "--upload-url", "prometheus+" + endpoint,
-        ]
+        ] + (store.map { ["--upload-confirm-url", $0] } ?? [])
         process.standardOutput = output
         process.standardError = output
         process.terminationHandler = { exited($0.terminationStatus) }

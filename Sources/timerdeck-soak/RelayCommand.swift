@@ -4,7 +4,8 @@ import Foundation
 /// `timerdeck-soak relay`: a fleet of headless timerdeck processes, each with its own outbox and
 /// `instance` label, writing into Prometheus as the store straight, then through vmagent, then
 /// through Prometheus in agent mode, while the relay and the store are each `kill -9`ed and
-/// restarted. Checks that every sample of every instance is readable by PromQL exactly once and
+/// restarted. Each instance reads its batches back from the store before it counts them delivered,
+/// unless `--unconfirmed`. Checks that every sample of every instance is readable by PromQL exactly once and
 /// that the store refused nothing, and prints the paths side by side: samples lost and when, lag,
 /// bytes per sample, the relay's disk use.
 struct RelayCommand: ParsableCommand {
@@ -25,6 +26,12 @@ struct RelayCommand: ParsableCommand {
 
     @Flag(help: "End the relay with SIGTERM, as a service manager does, instead of SIGKILL.")
     var gracefulRelay = false
+
+    @Flag(
+        help:
+            "Trust the relay's acknowledgement: the instances do not read each batch back from the store (uploads.confirm_url)."
+    )
+    var unconfirmed = false
 
     @Option(help: "How many times the store is killed during each run.")
     var storeKills = 5
@@ -80,7 +87,7 @@ struct RelayCommand: ParsableCommand {
         for kind in relays {
             var run = RelayRun(
                 kind: kind, instances: instances, minutes: minutes, kills: (relayKills, storeKills),
-                graceful: gracefulRelay, speed: speed,
+                graceful: gracefulRelay, confirmed: !unconfirmed, speed: speed,
                 timerdeck: program,
                 directory: scratch.appendingPathComponent(kind.rawValue), ports: (ports[0], ports[1]),
                 random: random)

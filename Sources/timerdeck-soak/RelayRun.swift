@@ -16,6 +16,8 @@ struct RelayRun {
     let kills: (relay: Int, store: Int)
     /// Whether the relay is stopped with `SIGTERM` instead of killed.
     let graceful: Bool
+    /// Whether the instances read each batch back from the store before counting it delivered.
+    let confirmed: Bool
     let speed: Double
     let timerdeck: String
     let directory: URL
@@ -28,6 +30,8 @@ struct RelayRun {
         let instances: Int
         /// How the relay was ended in its outages.
         var relayEnd = "—"
+        /// What an instance counts as delivered.
+        var acknowledgement = "—"
         /// The minutes (from 1) in which the relay and the store were killed.
         var relayKilled: [Int] = []
         var storeKilled: [Int] = []
@@ -75,9 +79,12 @@ struct RelayRun {
         let storeRounds = Self.spread(kills.store, over: minutes, offset: 0.5)
         figures.relayKilled = relayRounds.sorted().map { $0 + 1 }
         if relay.server != nil { figures.relayEnd = graceful ? "SIGTERM" : "SIGKILL" }
+        let storeURL = confirmed ? store.server.url("").absoluteString : nil
+        figures.acknowledgement = confirmed ? "read back from the store" : "the receiver's 2xx"
         figures.storeKilled = storeRounds.sorted().map { $0 + 1 }
         say(
             "\(kind.rawValue): \(instances) instances, \(minutes) simulated minutes at \(speed)×, writing to \(relay.endpoint)"
+                + (storeURL.map { ", reading back from \($0)" } ?? "")
         )
         for round in 0..<minutes {
             pause(until: began + roundLength * round)
@@ -101,8 +108,8 @@ struct RelayRun {
                     })
             }
             figures.failedRuns += try runRound(
-                fleet, from: start.addingTimeInterval(Double(round * 60)), seconds: 60, relay: relay, ledger: ledger,
-                meanwhile: disruptions)
+                fleet, from: start.addingTimeInterval(Double(round * 60)), seconds: 60, relay: relay, store: storeURL,
+                ledger: ledger, meanwhile: disruptions)
             say("  minute \(round + 1): \(ledger.stored.values.reduce(0, +)) samples readable")
         }
         // What an instance still holds goes on its next start: a start that takes no sample. Until
@@ -112,7 +119,8 @@ struct RelayRun {
         while held.contains(where: { $0.pending > 0 }), stalled < 3 {
             let holders = zip(fleet, held).filter { $1.pending > 0 }.map(\.0)
             figures.failedRuns += try runRound(
-                holders, from: start.addingTimeInterval(Double(minutes * 60)), seconds: 0, relay: relay, ledger: ledger)
+                holders, from: start.addingTimeInterval(Double(minutes * 60)), seconds: 0, relay: relay, store: storeURL,
+                ledger: ledger)
             let now = try fleet.map { try $0.counters() }
             stalled = now.map(\.pending).reduce(0, +) < held.map(\.pending).reduce(0, +) ? 0 : stalled + 1
             held = now
@@ -141,18 +149,20 @@ struct RelayRun {
         return figures
     }
 
-    /// Runs every instance of `fleet` at once for `seconds` from `start`, doing `meanwhile` in turn
+    /// Runs every instance of `fleet` at once for `seconds` from `start`, reading back from `store` if
+    /// given, doing `meanwhile` in turn
     /// while they run. As each exits, the ledger waits for its last `seq` in the store when it
     /// left none unacknowledged. Gives how many did not exit 0.
     private func runRound(
-        _ fleet: [FleetInstance], from start: Date, seconds: Int, relay: FleetRelay, ledger: RelayLedger,
-        meanwhile: [() -> Void] = []
+        _ fleet: [FleetInstance], from start: Date, seconds: Int, relay: FleetRelay, store: String?,
+        ledger: RelayLedger, meanwhile: [() -> Void] = []
     ) throws -> Int {
         let failed = Mutex(0)
         let running = DispatchGroup()
         for instance in fleet {
             running.enter()
-            try instance.run(timerdeck, from: start, seconds: seconds, endpoint: relay.endpoint) { status in
+            try instance.run(timerdeck, from: start, seconds: seconds, endpoint: relay.endpoint, store: store) {
+                status in
                 let exit = ContinuousClock.now
                 if status != 0 { failed.withLock { $0 += 1 } }
                 // An outbox that cannot be read fails the run at its next read, after the round.

@@ -25,6 +25,7 @@ struct RelayTable {
                 "| | " + runs.map(\.kind.rawValue).joined(separator: " | ") + " |",
                 "|---|" + String(repeating: "---:|", count: runs.count),
                 row("instances") { "\($0.instances)" },
+                row("a batch counts as delivered on") { $0.acknowledgement },
                 row("minutes the relay was ended in") { minutes($0.relayKilled) },
                 row("how the relay was ended") { $0.relayEnd },
                 row("minutes the store was killed (SIGKILL) in") { minutes($0.storeKilled) },

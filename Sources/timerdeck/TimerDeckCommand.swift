@@ -89,6 +89,14 @@ struct TimerDeckCommand: ParsableCommand {
             valueName: "URL"))
     var uploadURL: String?
 
+    @Option(
+        name: .customLong("upload-confirm-url"),
+        help: ArgumentHelp(
+            "Read each remote-written batch back from the store at this http(s) URL before it counts (uploads.confirm_url).",
+            discussion: "For a relay in between: a batch the store does not show within uploads.confirm_within goes again.",
+            valueName: "URL"))
+    var uploadConfirmURL: String?
+
     @OptionGroup(title: "Upload credentials") var uploadAccess: UploadAccessOptions
 
     @Option(
@@ -186,6 +194,7 @@ struct TimerDeckCommand: ParsableCommand {
         }
         if let color { settings.color = try Config.validateColor(color) }
         try uploadAccess.apply(to: &settings)
+        if let uploadConfirmURL { try settings.setUploads("uploads.confirm_url", fromOption: uploadConfirmURL) }
         return settings
     }
 

@@ -181,6 +181,17 @@ import Uploads
                     + "(accepted: the flag alone, no value)"
             ),
             (
+                ["--upload-confirm-url", "ftp://store.example"], "prometheus+http://relay.example/api/v1/write",
+                "option --upload-confirm-url: the store URL \"ftp://store.example\" is not an http:// or https:// URL "
+                    + "with a host (accepted: \"\" or the store's http(s) URL, e.g. http://store:9090)"
+            ),
+            (
+                ["--upload-confirm-url", "http://store.example:9090"], "http://relay.example/samples",
+                "option --upload-confirm-url: batches are read back from the store by PromQL, so the upload URL must "
+                    + "be a Prometheus remote-write URL (prometheus+http(s)://…) "
+                    + "(accepted: \"\" or the store's http(s) URL, e.g. http://store:9090)"
+            ),
+            (
                 ["--upload-ca-file", "DIR/cert.pem"], "ftp://db.example/w",
                 "option --upload-url: the upload URL \"ftp://db.example/w\" must start with http:// or https:// "
                     + "(accepted: an http(s) or prometheus+http(s) URL)"
@@ -213,6 +224,11 @@ import Uploads
                 "DIR/timerdeck.toml:3: field 'uploads.headers': the header \"authorization\" is set by the uploads "
                     + "themselves; give credentials as a password or token file "
                     + "(accepted: \"\" or \"Name=value,Name=value\")"
+            ),
+            (
+                "confirm_url = \"store.example:9090\"",
+                "DIR/timerdeck.toml:3: field 'uploads.confirm_url': the store URL \"store.example:9090\" is not an "
+                    + "http:// or https:// URL with a host (accepted: \"\" or the store's http(s) URL, e.g. http://store:9090)"
             ),
             (
                 "timeout = \"0s\"",

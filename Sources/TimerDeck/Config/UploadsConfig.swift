@@ -64,6 +64,11 @@ package struct UploadsConfig: Equatable, Sendable {
     package var allowPlainHTTP = false
     /// How long an HTTP delivery may take before it counts as timed out (and is retried).
     package var httpTimeout: Duration = .seconds(10)
+    /// `uploads.confirm_url`: the store behind a relay, where each remote-written batch is read
+    /// back by PromQL before it counts as delivered; `nil` trusts the receiver's acknowledgement.
+    package var confirmURL: String?
+    /// `uploads.confirm_within`: how long the store may take to show a batch before it is sent again.
+    package var confirmWithin: Duration = .seconds(30)
     /// Intervals, modes, flush bound and backoff.
     package var pipeline = UploadPipeline.Settings()
     /// How long the outbox keeps acknowledged samples (default: seven days).

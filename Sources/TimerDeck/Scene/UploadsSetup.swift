@@ -136,7 +136,13 @@ package final class UploadsSetup {
             }
         }
         do {
-            return try HTTPSink(endpoint: endpoint, timeout: config.httpTimeout, format: format, access: access)
+            let confirmation = try config.confirmURL.map { store throws(UploadError) in
+                try StoreConfirmation(
+                    store: store, timeout: config.httpTimeout, patience: config.confirmWithin, access: access)
+            }
+            return try HTTPSink(
+                endpoint: endpoint, timeout: config.httpTimeout, format: format, access: access,
+                confirmation: confirmation)
         } catch {
             // The setting the sink refused, as the error carries it; one it does not name is the URL's.
             var setting = UploadSetting.url
@@ -159,6 +165,7 @@ package final class UploadsSetup {
         case .certFile: "uploads.cert_file"
         case .keyFile: "uploads.key_file"
         case .insecureSkipVerify: "uploads.insecure_skip_verify"
+        case .confirmURL: "uploads.confirm_url"
         }
     }
 

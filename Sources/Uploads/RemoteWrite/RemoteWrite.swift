@@ -72,6 +72,11 @@ public struct RemoteWrite: Sendable, Hashable {
         return .success(Ack(batchID: batch.id, destination: destination, statusCode: 400))
     }
 
+    /// The labels every series of this format carries: the extra labels, `instance` and `job`.
+    var commonLabels: [String: String] {
+        labels.merging(["instance": instance, "job": job]) { _, own in own }
+    }
+
     /// The compressed request body for `batch`.
     func body(for batch: Batch) throws(UploadError) -> Data {
         let message: [UInt8]
@@ -89,8 +94,8 @@ public struct RemoteWrite: Sendable, Hashable {
         var series: [[String: String]: [Prometheus_Sample]] = [:]
         for stored in batch.samples {
             let sample = stored.sample
-            let common = labels.merging(
-                ["instance": instance, "job": job, "kind": sample.kind.rawValue]) { _, own in own }
+            var common = commonLabels
+            common["kind"] = sample.kind.rawValue
             let seq = (name: "timerdeck_sample_seq", labels: [String: String](), value: Double(stored.seq))
             for (name, own, value) in [seq] + sample.fields.series {
                 var point = Prometheus_Sample()
