@@ -13,7 +13,8 @@ import Foundation
 /// libcurl transfer on a thread of its own (``CurlTransfer``), where the completion runs.
 ///
 /// Written through a relay, a remote-write sink may read each batch back from the store
-/// (``confirmation``): the relay's 2xx then counts only once the store shows every point.
+/// (``confirmation``): the relay's 2xx then counts only once the store shows every point. A batch
+/// that failed twice then goes to the ``fallback``, the store's own receiver, if one is given.
 ///
 /// ```swift
 /// let sink = try HTTPSink(endpoint: "https://example.org/samples", timeout: .seconds(20))
@@ -40,6 +41,13 @@ public final class HTTPSink: BatchSink {
     /// Where a remote-written batch is read back before it counts as delivered; `nil` trusts the
     /// receiver's acknowledgement.
     public let confirmation: StoreConfirmation?
+    /// Where a batch goes once ``fallbackAfter`` deliveries of it have failed: the store itself,
+    /// past a relay that cannot take or forward it (down, or Prometheus's agent, which forwards no
+    /// sample older than its own start); `nil` for none.
+    public let fallback: URL?
+
+    /// The failed deliveries of a batch after which it goes to ``fallback``.
+    public static let fallbackAfter = 2
 
     /// Creates a sink posting to `endpoint` in `format`, with `access`'s credentials and TLS settings.
     ///
@@ -50,27 +58,15 @@ public final class HTTPSink: BatchSink {
     ///   host off loopback; or a `confirmation` for a format that is not remote write.
     public init(
         endpoint: String, timeout: Duration, format: Format = .json, access: HTTPAccess = HTTPAccess(),
-        confirmation: StoreConfirmation? = nil
+        confirmation: StoreConfirmation? = nil, fallback: String? = nil
     ) throws(UploadError) {
-        let shown = Self.masked(endpoint)
-        guard let url = URL(string: endpoint) else {
-            throw .invalidConfiguration("the upload URL \"\(shown)\" is not a valid URL", setting: .url)
-        }
-        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
-            throw .invalidConfiguration(
-                "the upload URL \"\(shown)\" must start with http:// or https://", setting: .url)
-        }
-        guard let host = url.host, !host.isEmpty else {
-            throw .invalidConfiguration("the upload URL \"\(shown)\" has no host name", setting: .url)
-        }
-        guard url.password == nil else {
-            throw .invalidConfiguration(
-                "the upload URL holds a password; give the user name and a password file instead", setting: .url)
-        }
+        let url = try Self.checked(endpoint, access: access, setting: .url, as: "upload URL")
         guard timeout > .zero else {
             throw .invalidConfiguration("the upload timeout must be positive, not \(timeout)", setting: .timeout)
         }
-        try access.check(scheme: scheme, host: host)
+        self.fallback = try fallback.map { address throws(UploadError) in
+            try Self.checked(address, access: access, setting: .fallbackURL, as: "fallback URL")
+        }
         if confirmation != nil, case .json = format {
             throw .invalidConfiguration(
                 "batches are read back from the store by PromQL, so the upload URL must be a Prometheus remote-write "
@@ -84,6 +80,33 @@ public final class HTTPSink: BatchSink {
         try TLSDiagnosis.checkFiles(access)
     }
 
+    /// `endpoint` as a URL, checked with `access`: an absolute `http` or `https` URL with a host and
+    /// no password, to which `access`'s credentials and TLS settings may go.
+    private static func checked(_ endpoint: String, access: HTTPAccess, setting: UploadSetting, as name: String)
+        throws(UploadError) -> URL
+    {
+        let shown = masked(endpoint)
+        guard let url = URL(string: endpoint) else {
+            throw .invalidConfiguration("the \(name) \"\(shown)\" is not a valid URL", setting: setting)
+        }
+        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+            throw .invalidConfiguration("the \(name) \"\(shown)\" must start with http:// or https://", setting: setting)
+        }
+        guard let host = url.host, !host.isEmpty else {
+            throw .invalidConfiguration("the \(name) \"\(shown)\" has no host name", setting: setting)
+        }
+        guard url.password == nil else {
+            throw .invalidConfiguration(
+                "the \(name) holds a password; give the user name and a password file instead", setting: setting)
+        }
+        do {
+            try access.check(scheme: scheme, host: host)
+        } catch .invalidConfiguration(let reason, let named) where setting != .url && named == .url {
+            throw .invalidConfiguration("the \(name): \(reason)", setting: setting)
+        }
+        return url
+    }
+
     /// `endpoint` with the password of its user part, if any, masked as `***`.
     static func masked(_ endpoint: String) -> String {
         guard var parts = URLComponents(string: endpoint), parts.password != nil else { return endpoint }
@@ -94,6 +117,12 @@ public final class HTTPSink: BatchSink {
     /// The endpoint URL.
     public var destination: String { endpoint.absoluteString }
 
+    /// Where `batch` goes now: the endpoint, or after ``fallbackAfter`` failed deliveries the fallback.
+    public func target(of batch: Batch) -> URL {
+        guard let fallback, batch.failedAttempts >= Self.fallbackAfter else { return endpoint }
+        return fallback
+    }
+
     /// Posts `batch`; the completion gets the ack or the classified failure.
     public func deliver(_ batch: Batch, completion: @escaping @Sendable (Result<Ack, UploadError>) -> Void) {
         let request: CurlTransfer.Request
@@ -103,7 +132,7 @@ public final class HTTPSink: BatchSink {
             DispatchQueue.global().async { completion(.failure(error)) }
             return
         }
-        let destination = destination
+        let destination = request.url
         let format = format
         let timeout = timeout
         let confirmation = confirmation
@@ -140,7 +169,7 @@ public final class HTTPSink: BatchSink {
         }
         headers.append((name: "Idempotency-Key", value: batch.key))
         return CurlTransfer.Request(
-            url: endpoint.absoluteString, headers: headers, body: body, timeout: timeout, access: access)
+            url: target(of: batch).absoluteString, headers: headers, body: body, timeout: timeout, access: access)
     }
 
     /// 2xx acknowledges; 408, 429 and 5xx are retryable; anything else rejects the batch

@@ -133,4 +133,6 @@ public enum UploadSetting: String, Sendable, Hashable, CaseIterable {
     case insecureSkipVerify
     /// ``StoreConfirmation/store``: where delivered batches are read back.
     case confirmURL
+    /// ``HTTPSink/fallback``: where a batch goes after failed deliveries.
+    case fallbackURL
 }

@@ -1,4 +1,5 @@
 import Foundation
+import LocalServers
 import Uploads
 
 /// One instance of the relay soak's fleet: its own directory, outbox and config (`instance =
@@ -22,7 +23,8 @@ struct FleetInstance {
             instance = "\(name)"
             retry_base = "1s"
             retry_cap = "10s"
-            flush_timeout = "2s"
+            confirm_within = "5s"
+            flush_timeout = "10s"
 
             [[timers]]
             name = "sampler"
@@ -44,10 +46,11 @@ struct FleetInstance {
     var outbox: URL { directory.appendingPathComponent("outbox.sqlite") }
 
     /// Starts `timerdeck` for `seconds` of simulated time from the wall-clock time `start`,
-    /// uploading to `endpoint` and, with a `store`, reading each batch back there; its output is
-    /// appended to `output.log` in its directory, and `exited` gets its exit status.
+    /// uploading to `endpoint` and, with a `store`, reading each batch back there (and sending one
+    /// that failed twice to the store's own receiver); its output is appended to `output.log` in its
+    /// directory, and `exited` gets its exit status.
     func run(
-        _ timerdeck: String, from start: Date, seconds: Int, endpoint: String, store: String?,
+        _ timerdeck: String, from start: Date, seconds: Int, endpoint: String, store: (any LoopbackServer)?,
         exited: @escaping @Sendable (Int32) -> Void
     ) throws {
         let script = directory.appendingPathComponent("script.txt")
@@ -65,7 +68,10 @@ struct FleetInstance {
         process.arguments = [
             "--headless", "--config", directory.appendingPathComponent("timerdeck.toml").path, "--script", script.path,
             "--outbox", outbox.path, "--upload-url", "prometheus+" + endpoint,
-        ] + (store.map { ["--upload-confirm-url", $0] } ?? [])
+        ]
+            + (store.map {
+                ["--upload-confirm-url", $0.url("").absoluteString, "--upload-fallback-url", "prometheus+" + $0.endpoint]
+            } ?? [])
         process.standardOutput = output
         process.standardError = output
         process.terminationHandler = { exited($0.terminationStatus) }

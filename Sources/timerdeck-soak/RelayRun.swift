@@ -1,4 +1,5 @@
 import Foundation
+import LocalServers
 import Synchronization
 import Uploads
 
@@ -79,12 +80,12 @@ struct RelayRun {
         let storeRounds = Self.spread(kills.store, over: minutes, offset: 0.5)
         figures.relayKilled = relayRounds.sorted().map { $0 + 1 }
         if relay.server != nil { figures.relayEnd = graceful ? "SIGTERM" : "SIGKILL" }
-        let storeURL = confirmed ? store.server.url("").absoluteString : nil
+        let readBack: (any LoopbackServer)? = confirmed ? store.server : nil
         figures.acknowledgement = confirmed ? "read back from the store" : "the receiver's 2xx"
         figures.storeKilled = storeRounds.sorted().map { $0 + 1 }
         say(
             "\(kind.rawValue): \(instances) instances, \(minutes) simulated minutes at \(speed)×, writing to \(relay.endpoint)"
-                + (storeURL.map { ", reading back from \($0)" } ?? "")
+                + (readBack.map { ", reading back from \($0.url(""))" } ?? "")
         )
         for round in 0..<minutes {
             pause(until: began + roundLength * round)
@@ -108,7 +109,7 @@ struct RelayRun {
                     })
             }
             figures.failedRuns += try runRound(
-                fleet, from: start.addingTimeInterval(Double(round * 60)), seconds: 60, relay: relay, store: storeURL,
+                fleet, from: start.addingTimeInterval(Double(round * 60)), seconds: 60, relay: relay, store: readBack,
                 ledger: ledger, meanwhile: disruptions)
             say("  minute \(round + 1): \(ledger.stored.values.reduce(0, +)) samples readable")
         }
@@ -119,7 +120,7 @@ struct RelayRun {
         while held.contains(where: { $0.pending > 0 }), stalled < 3 {
             let holders = zip(fleet, held).filter { $1.pending > 0 }.map(\.0)
             figures.failedRuns += try runRound(
-                holders, from: start.addingTimeInterval(Double(minutes * 60)), seconds: 0, relay: relay, store: storeURL,
+                holders, from: start.addingTimeInterval(Double(minutes * 60)), seconds: 0, relay: relay, store: readBack,
                 ledger: ledger)
             let now = try fleet.map { try $0.counters() }
             stalled = now.map(\.pending).reduce(0, +) < held.map(\.pending).reduce(0, +) ? 0 : stalled + 1
@@ -154,7 +155,7 @@ struct RelayRun {
     /// while they run. As each exits, the ledger waits for its last `seq` in the store when it
     /// left none unacknowledged. Gives how many did not exit 0.
     private func runRound(
-        _ fleet: [FleetInstance], from start: Date, seconds: Int, relay: FleetRelay, store: String?,
+        _ fleet: [FleetInstance], from start: Date, seconds: Int, relay: FleetRelay, store: (any LoopbackServer)?,
         ledger: RelayLedger, meanwhile: [() -> Void] = []
     ) throws -> Int {
         let failed = Mutex(0)

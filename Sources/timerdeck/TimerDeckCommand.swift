@@ -97,6 +97,13 @@ struct TimerDeckCommand: ParsableCommand {
             valueName: "URL"))
     var uploadConfirmURL: String?
 
+    @Option(
+        name: .customLong("upload-fallback-url"),
+        help: ArgumentHelp(
+            "Send a batch here once two deliveries of it have failed: the store past the relay (uploads.fallback_url).",
+            valueName: "URL"))
+    var uploadFallbackURL: String?
+
     @OptionGroup(title: "Upload credentials") var uploadAccess: UploadAccessOptions
 
     @Option(
@@ -194,7 +201,11 @@ struct TimerDeckCommand: ParsableCommand {
         }
         if let color { settings.color = try Config.validateColor(color) }
         try uploadAccess.apply(to: &settings)
-        if let uploadConfirmURL { try settings.setUploads("uploads.confirm_url", fromOption: uploadConfirmURL) }
+        for case (let key, let value?) in [
+            ("uploads.confirm_url", uploadConfirmURL), ("uploads.fallback_url", uploadFallbackURL),
+        ] {
+            try settings.setUploads(key, fromOption: value)
+        }
         return settings
     }
 

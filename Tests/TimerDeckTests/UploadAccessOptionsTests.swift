@@ -192,6 +192,16 @@ import Uploads
                     + "(accepted: \"\" or the store's http(s) URL, e.g. http://store:9090)"
             ),
             (
+                ["--upload-fallback-url", "ftp://store.example"], "prometheus+http://relay.example/api/v1/write",
+                "option --upload-fallback-url: the fallback URL \"ftp://store.example\" must start with http:// or "
+                    + "https:// (accepted: \"\" or an http(s) or prometheus+http(s) URL)"
+            ),
+            (
+                ["--upload-fallback-url", "prometheus+http://store.example/api/v1/write"], "http://relay.example/samples",
+                "option --upload-fallback-url: the fallback URL is for remote write, the upload URL for JSON; give both "
+                    + "in one form (accepted: \"\" or an http(s) or prometheus+http(s) URL)"
+            ),
+            (
                 ["--upload-ca-file", "DIR/cert.pem"], "ftp://db.example/w",
                 "option --upload-url: the upload URL \"ftp://db.example/w\" must start with http:// or https:// "
                     + "(accepted: an http(s) or prometheus+http(s) URL)"

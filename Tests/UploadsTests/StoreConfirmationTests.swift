@@ -68,6 +68,29 @@ extension LoopbackServerSuites {
             #expect(deliver(batch, to: confirming)?.ack?.statusCode == 204)
         }
 
+        @Test("A batch the relay never forwards goes to the store's own receiver after two failed deliveries")
+        func twiceFailedBatchGoesToTheFallback() throws {
+            let relay = try PrometheusProcess(outOfOrderWindow: "1h")
+            let store = try PrometheusProcess()
+            let samples = try Self.recentSamples(4)
+            let confirmation = try StoreConfirmation(
+                store: store.base, timeout: .seconds(10), patience: .milliseconds(300), pollInterval: .milliseconds(100))
+            let sink = try HTTPSink(
+                endpoint: relay.endpoint, timeout: .seconds(10),
+                format: .remoteWrite(try RemoteWrite(instance: "deck-4")), confirmation: confirmation,
+                fallback: store.endpoint)
+            let id = UUID()
+            for failed in 0..<HTTPSink.fallbackAfter {
+                let batch = Batch(id: id, createdAt: Date(), samples: samples, failedAttempts: failed)
+                #expect(sink.target(of: batch).absoluteString == relay.endpoint)
+                #expect(deliver(batch, to: sink)?.error?.isRetryable == true, "attempt \(failed + 1) went to the relay")
+            }
+            let third = Batch(id: id, createdAt: Date(), samples: samples, failedAttempts: HTTPSink.fallbackAfter)
+            #expect(sink.target(of: third).absoluteString == store.endpoint)
+            let delivery = try #require(deliver(third, to: sink))
+            #expect(delivery.ack?.destination == store.endpoint, "\(String(describing: delivery.error))")
+        }
+
         @Test("Labels that PromQL must quote are matched as written: quotes, a backslash, a plus, a space")
         func quotedLabelsConfirm() throws {
             let store = try PrometheusProcess()

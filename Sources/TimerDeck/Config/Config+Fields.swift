@@ -42,6 +42,9 @@ extension Config {
             "uploads.confirm_url", \.uploads.confirmURL, accepted: "\"\" or the store's http(s) URL, e.g. http://store:9090",
             emptyIsNone: true),
         .duration("uploads.confirm_within", \.uploads.confirmWithin, in: .seconds(1) ... .seconds(3_600)),
+        .text(
+            "uploads.fallback_url", \.uploads.fallbackURL, accepted: "\"\" or an http(s) or prometheus+http(s) URL",
+            emptyIsNone: true),
         .duration("uploads.flush_timeout", \.uploads.pipeline.flushTimeout, in: .zero ... .seconds(60)),
         .duration("uploads.retry_base", \.uploads.pipeline.retry.base, in: .milliseconds(100) ... .seconds(86_400)),
         .duration("uploads.retry_cap", \.uploads.pipeline.retry.cap, in: .milliseconds(100) ... .seconds(86_400)),

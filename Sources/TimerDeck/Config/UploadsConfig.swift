@@ -69,6 +69,9 @@ package struct UploadsConfig: Equatable, Sendable {
     package var confirmURL: String?
     /// `uploads.confirm_within`: how long the store may take to show a batch before it is sent again.
     package var confirmWithin: Duration = .seconds(30)
+    /// `uploads.fallback_url`: where a batch goes once two deliveries of it have failed (the store's
+    /// own receiver, past the relay of ``url``); `nil` for none.
+    package var fallbackURL: String?
     /// Intervals, modes, flush bound and backoff.
     package var pipeline = UploadPipeline.Settings()
     /// How long the outbox keeps acknowledged samples (default: seven days).

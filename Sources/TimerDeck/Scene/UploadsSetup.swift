@@ -140,9 +140,18 @@ package final class UploadsSetup {
                 try StoreConfirmation(
                     store: store, timeout: config.httpTimeout, patience: config.confirmWithin, access: access)
             }
+            let fallback = try config.fallbackURL.map { address throws(UploadError) in
+                let isPrometheusFallback = address.lowercased().hasPrefix(scheme)
+                guard !isPrometheusFallback || format != .json else {
+                    throw .invalidConfiguration(
+                        "the fallback URL is for remote write, the upload URL for JSON; give both in one form",
+                        setting: .fallbackURL)
+                }
+                return isPrometheusFallback ? String(address.dropFirst(scheme.count)) : address
+            }
             return try HTTPSink(
                 endpoint: endpoint, timeout: config.httpTimeout, format: format, access: access,
-                confirmation: confirmation)
+                confirmation: confirmation, fallback: fallback)
         } catch {
             // The setting the sink refused, as the error carries it; one it does not name is the URL's.
             var setting = UploadSetting.url
@@ -166,6 +175,7 @@ package final class UploadsSetup {
         case .keyFile: "uploads.key_file"
         case .insecureSkipVerify: "uploads.insecure_skip_verify"
         case .confirmURL: "uploads.confirm_url"
+        case .fallbackURL: "uploads.fallback_url"
         }
     }
 
