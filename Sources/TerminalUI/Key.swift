@@ -13,6 +13,9 @@ public enum Key: Equatable, Hashable, Sendable, CustomStringConvertible {
     /// A key or escape sequence this decoder does not know, by what the terminal sent: `ESC [99~`,
     /// `alt-q`, or ncurses' name of a key code (`kLFT5`).
     case unknown(String)
+    /// The terminal's answer to a query, not a key the user pressed: an OSC string's body
+    /// (`99;i=…:p=?;…` for `ESC ] 99;i=…:p=?;… ESC \`).
+    case terminalReply(String)
 
     public var description: String {
         switch self {
@@ -36,6 +39,7 @@ public enum Key: Equatable, Hashable, Sendable, CustomStringConvertible {
         case .resize: "resize"
         case .mouse(let event): "mouse \(event.kind) at \(event.row),\(event.column)"
         case .unknown(let name): name
+        case .terminalReply(let body): "terminal reply \(body)"
         }
     }
 

@@ -70,8 +70,9 @@ public enum KeyDecoder {
     /// Joins the escape sequences ncurses hands over one character at a time — those its terminfo
     /// entry does not list, such as `ESC [4~` (End on PuTTY, rxvt and screen) under `TERM=xterm` —
     /// into one key each: the keys they stand for, or one ``Key/unknown(_:)`` key naming the whole
-    /// sequence. Escape then a character is Alt with it (`alt-q`), which nothing means. An Escape
-    /// alone stays one.
+    /// sequence. An OSC string (`ESC ]` … BEL or `ESC \`) is the terminal's answer to a query, one
+    /// ``Key/terminalReply(_:)``. Escape then a character is Alt with it (`alt-q`), which nothing
+    /// means. An Escape alone stays one.
     ///
     /// ncurses waits `ESCDELAY` after an Escape for the rest of a sequence and gives back what it
     /// could not match, so a whole sequence is in one read.
@@ -87,6 +88,12 @@ public enum KeyDecoder {
             guard keys[index] == .escape, index + 1 < keys.endIndex, case .character(let next) = keys[index + 1] else {
                 joined.append(keys[index])
                 index += 1
+                continue
+            }
+            // OSC, a terminal's answer: its body up to BEL or ST (`ESC \`), in this read.
+            if next == "]", let (body, end) = oscString(in: keys, from: index + 2) {
+                joined.append(.terminalReply(body))
+                index = end
                 continue
             }
             switch next {
@@ -109,6 +116,25 @@ public enum KeyDecoder {
             }
         }
         return joined
+    }
+
+    /// The body of an OSC string starting at `start` (after `ESC ]`), and the index after its
+    /// terminator, BEL or `ESC \`; `nil` when no terminator follows.
+    private static func oscString(in keys: [Key], from start: Int) -> (body: String, end: Int)? {
+        var body = ""
+        var index = start
+        while index < keys.endIndex {
+            switch keys[index] {
+            case .unknown(controlName(7)): return (body, index + 1)
+            case .escape:
+                guard index + 1 < keys.endIndex, keys[index + 1] == .character("\\") else { return nil }
+                return (body, index + 2)
+            case .character(let character): body.append(character)
+            default: return nil
+            }
+            index += 1
+        }
+        return nil
     }
 
     /// The key `ESC` `introducer` `body` stands for.

@@ -13,7 +13,8 @@ public enum TerminalNotification: String, Equatable, Sendable, CaseIterable {
     case osc9
     /// `OSC 777 ; notify ; title ; body BEL`: foot, rxvt-unicode (its notify extension).
     case osc777
-    /// `OSC 99 ; metadata ; payload ST`, kitty's own protocol: a title, then a body.
+    /// `OSC 99 ; metadata ; payload ST`, kitty's own protocol: a title, then a body. What the
+    /// terminal takes can be asked (``KittyNotificationSupport/query``).
     case osc99
 
     /// The environment variables ``init(environment:)`` reads.
@@ -47,7 +48,10 @@ public enum TerminalNotification: String, Equatable, Sendable, CaseIterable {
     /// The bytes that show `title` and `body`; each text loses its control characters (and, where
     /// `;` separates fields, its semicolons), so nothing in a timer's name ends the sequence early.
     /// `inTmux` wraps them for tmux's passthrough: `ESC P tmux ;`, each `ESC` doubled, `ESC \`.
-    public func sequence(title: String, body: String, inTmux: Bool) -> String {
+    /// With OSC 99, a terminal whose answer (`kitty`) takes no body gets one title, `title: body`.
+    public func sequence(title: String, body: String, inTmux: Bool, kitty: KittyNotificationSupport? = nil)
+        -> String
+    {
         let escape = "\u{1B}"
         let plain = { (text: String, keepsSemicolons: Bool) in
             String(
@@ -59,6 +63,8 @@ public enum TerminalNotification: String, Equatable, Sendable, CaseIterable {
         switch self {
         case .osc9: bytes = "\(escape)]9;\(plain(title, true)): \(plain(body, true))\u{07}"
         case .osc777: bytes = "\(escape)]777;notify;\(plain(title, false));\(plain(body, false))\u{07}"
+        case .osc99 where kitty.map({ !$0.payloads.contains("body") }) ?? false:
+            bytes = "\(escape)]99;i=timerdeck;\(plain(title, true)): \(plain(body, true))\(escape)\\"
         case .osc99:
             // d=0: more follows; the body, p=body, completes notification "timerdeck".
             bytes =

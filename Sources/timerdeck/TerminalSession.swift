@@ -24,9 +24,8 @@ enum TerminalSession {
         let environment = (TerminalNotification.environmentNames + ["TMUX"]).reduce(into: [String: String]()) {
             if let value = getenv($1) { $0[$1] = String(cString: value) }
         }
-        driver.terminalNotification = TerminalNotification(environment: environment).map {
-            ($0, !(environment["TMUX"] ?? "").isEmpty)
-        }
+        driver.terminalNotification = TerminalNotifier(environment: environment)
+        if let query = driver.terminalNotification?.query { screen.emit(query) }
 
         let input = RunLoop.FileDescriptorSource(fileDescriptor: screen.inputDescriptor) {
             let keys = screen.readKeys()

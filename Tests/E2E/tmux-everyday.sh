@@ -2,9 +2,10 @@
 # Everyday timers in a real terminal (tmux): an alarm at a clock time rings, and a stopwatch's laps
 # are exported with E and with --laps, a restart (after q, and after kill -9) keeps every timer, and a
 # second dashboard on the same timers file is refused, naming the first, and a countdown's end is
-# heard and shown through the terminal's own notification sequence, byte for byte, per terminal.
+# heard and shown through the terminal's own notification sequence, byte for byte, per terminal, and
+# as kitty's answer to its capability query says.
 # Usage: tmux-everyday.sh PATH/TO/timerdeck SCENARIO
-# Scenarios: alarm, laps, restart, two, notify.
+# Scenarios: alarm, laps, restart, two, notify, answer.
 # Exit status 0 when every check of the scenario passes.
 set -u
 binary=${1:?usage: tmux-everyday.sh PATH/TO/timerdeck SCENARIO}
@@ -155,6 +156,64 @@ PY
     done
 }
 
+# answer: kitty's capability query, outside tmux's passthrough (TMUX unset, as in kitty itself): the
+# query goes out at start; the terminal's answer, typed into the pane as a terminal sends it, is no
+# key; a countdown's end then uses what the answer says it takes; with no answer (kitty before 0.36)
+# the title and the body go as before.
+answer() {
+    cat >"$state/notify.toml" <<TOML
+[[timers]]
+name = "tea"
+drives = "countdown"
+countdown = 1
+start = false
+TOML
+    local e=$'\e'
+    local query="${e}]99;i=timerdeck-query:p=?;${e}\\"
+    local two_parts="${e}]99;i=timerdeck:d=0;tea${e}\\${e}]99;i=timerdeck:d=1:p=body;tea ended${e}\\"
+    # profile: name, the answer's OSC body ("" for none), the notification as the terminal reads it.
+    local -a profiles=(
+        "kitty taking a title only|99;i=timerdeck-query:p=?;a=focus:o=always:p=title,?|${e}]99;i=timerdeck;tea: tea ended${e}\\"
+        "kitty taking a body|99;i=timerdeck-query:p=?;a=focus,report:o=always,unfocused:p=title,body,?|$two_parts"
+        "kitty not answering|$two_parts"
+    )
+    local profile name reply expected hex
+    for profile in "${profiles[@]}"; do
+        IFS='|' read -r name reply expected <<<"$profile"
+        if [ -z "$expected" ]; then expected=$reply reply=""; fi
+        : >"$state/pane.out"
+        start "env -u TMUX KITTY_WINDOW_ID=1 $binary --config $state/notify.toml"
+        tmux_ pipe-pane -O -t "$session" "cat >>$state/pane.out"
+        check "$name: the countdown is listed" "tea · Timer in default"
+        if eventually 10 grep -qF -- "$query" "$state/pane.out"; then
+            pass "$name: the query went out"
+        else
+            fail "$name: the query went out: $(od -c "$state/pane.out" | head -5)"
+        fi
+        if [ -n "$reply" ]; then
+            hex=$(printf '%s' "${e}]${reply}${e}\\" | od -An -tx1 | tr -s ' \n' ' ')
+            # shellcheck disable=SC2086
+            tmux_ send-keys -t "$session" -H $hex
+        fi
+        tmux_ send-keys -t "$session" Enter
+        check "$name: the end stays in the status bar" "tea ended — any key dismisses this"
+        if screen | grep -qF "does nothing here"; then fail "$name: the answer was taken as a key"; else pass "$name: the answer is no key"; fi
+        tmux_ send-keys -t "$session" q
+        check "$name: quit" "TIMERDECK-EXIT=0"
+        if EXPECTED="$expected" python3 -c '
+import os, sys
+data = open(sys.argv[1], "rb").read()
+expected = os.environb[b"EXPECTED"]
+sys.exit(0 if expected in data and data.count(b"\x1b]99;i=timerdeck;") + data.count(b"\x1b]99;i=timerdeck:") == expected.count(b"\x1b]99;") else 1)
+' "$state/pane.out"; then
+            pass "$name: the notification's bytes"
+        else
+            fail "$name: the notification's bytes: $(od -c "$state/pane.out" | tail -20)"
+        fi
+        tmux_ kill-server >/dev/null 2>&1
+    done
+}
+
 # restarted: the session's pane is gone and a new one runs COMMAND.
 restarted() {
     tmux_ kill-server >/dev/null 2>&1
@@ -270,6 +329,7 @@ alarm) alarm ;;
 laps) laps ;;
 restart) restart ;;
 notify) notify ;;
+answer) answer ;;
 two) two ;;
 *) fail "unknown scenario $scenario" ;;
 esac

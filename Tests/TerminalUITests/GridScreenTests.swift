@@ -166,6 +166,11 @@ struct KeyTests {
             ("a\u{1B}[4~4", [.character("a"), .end, .character("4")]),
             ("\u{1B}", [.escape]), ("\u{1B}\u{1B}", [.escape, .escape]),
             ("[4~", [.character("["), .character("4"), .character("~")]),
+            // A terminal's answer to a query: ended by ST or BEL, one reply, never keys.
+            ("\u{1B}]99;i=q:p=?;p=title\u{1B}\\q", [.terminalReply("99;i=q:p=?;p=title"), .character("q")]),
+            ("\u{1B}]99;x\u{07}", [.terminalReply("99;x")]),
+            // Unended, it is what it was before: Alt-] and the characters.
+            ("\u{1B}]9", [.unknown("alt-]"), .character("9")]),
         ])
     func sequences(typed: String, keys: [Key]) {
         let read = typed.unicodeScalars.map { KeyDecoder.decode($0.value, isKeyCode: false) }

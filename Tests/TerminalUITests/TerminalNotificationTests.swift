@@ -38,6 +38,26 @@ struct TerminalNotificationTests {
                 == "\u{1B}]99;i=timerdeck:d=0;tea\u{1B}\\\u{1B}]99;i=timerdeck:d=1:p=body;tea ended\u{1B}\\")
     }
 
+    @Test("kitty's capability answer: its payloads and occasions; another OSC string or id is no answer")
+    func kittyAnswer() throws {
+        let support = try #require(
+            KittyNotificationSupport(reply: "99;i=timerdeck-query:p=?;a=focus,report:o=always,unfocused:p=title,body,?"))
+        #expect(support.payloads == ["title", "body", "?"])
+        #expect(support.occasions == ["always", "unfocused"])
+        for other in ["99;i=other:p=?;p=title", "99;i=timerdeck-query;p=title", "9;hello", "99;i=timerdeck-query:p=?"] {
+            #expect(KittyNotificationSupport(reply: other) == nil, "\(other)")
+        }
+        #expect(KittyNotificationSupport.query == "\u{1B}]99;i=timerdeck-query:p=?;\u{1B}\\")
+    }
+
+    @Test("A terminal that takes no body gets one OSC 99 part, the title and the body together")
+    func titleOnly() throws {
+        let support = try #require(KittyNotificationSupport(reply: "99;i=timerdeck-query:p=?;p=title,?"))
+        #expect(
+            TerminalNotification.osc99.sequence(title: "tea", body: "tea ended", inTmux: false, kitty: support)
+                == "\u{1B}]99;i=timerdeck;tea: tea ended\u{1B}\\")
+    }
+
     @Test("Inside tmux: wrapped in its passthrough, each escape doubled")
     func wrappedForTmux() {
         #expect(

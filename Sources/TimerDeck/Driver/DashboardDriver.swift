@@ -78,9 +78,9 @@ package final class DashboardDriver {
     }
     /// The program that shows desktop notifications (``DesktopNotification/program``).
     var notifyProgram = DesktopNotification.program
-    /// The escape sequence the terminal shows notifications from, wrapped for tmux with `inTmux`;
-    /// `nil` (no terminal, or one that has none) shows them with ``notifyProgram``.
-    package var terminalNotification: (kind: TerminalNotification, inTmux: Bool)?
+    /// How the terminal shows notifications; `nil` (no terminal, or one that has none) shows them
+    /// with ``notifyProgram``.
+    package var terminalNotification: TerminalNotifier?
     /// Where the plain mode (`--plain`) writes its lines, one per call; `nil` on the screen.
     package var plainOutput: ((String) -> Void)? {
         didSet { narration = plainOutput.map { _ in PlainNarration(state, commonModes: loop.commonModes) } }
@@ -163,8 +163,17 @@ package final class DashboardDriver {
     /// Handles keys in order. A key that starts a nested run (a tracking gesture, `M`) runs it; the
     /// keys after it are handled inside that run, as a scroll view keeps receiving touches.
     package func receive(_ keys: [Key]) {
-        if !keys.isEmpty { recorder?.input(at: inputTime) }
-        store.send(keys.map { .key($0) })
+        var pressed: [Key] = []
+        for key in keys {
+            // The terminal's answers are not the user's keys: the notifier takes its own, the rest go.
+            if case .terminalReply(let body) = key {
+                terminalNotification?.receive(body)
+            } else {
+                pressed.append(key)
+            }
+        }
+        if !pressed.isEmpty { recorder?.input(at: inputTime) }
+        store.send(pressed.map { .key($0) })
     }
 
     /// The screen changed size (a resize, a return from Ctrl-Z): the layout follows.
@@ -378,8 +387,8 @@ extension DashboardDriver: EffectPerformer {
             loop.add(end, forMode: .common)
         case .runHook(let id, let hook, let environment): hooks.run(hook, for: id, environment: environment)
         case .notify(let id, let notification):
-            if let (kind, inTmux) = terminalNotification {
-                screen.emit(kind.sequence(title: notification.title, body: notification.body, inTmux: inTmux))
+            if let terminalNotification {
+                screen.emit(terminalNotification.sequence(title: notification.title, body: notification.body))
             } else {
                 let (hook, environment) = notification.hook(program: notifyProgram)
                 notifier.run(hook, for: id, environment: environment)
