@@ -30,6 +30,18 @@ struct PanelTests {
         return screen.snapshot()
     }
 
+    @Test("A batch the relay took and the store does not show: the panel says so in a few words")
+    func unconfirmedBatch() {
+        var state = makeState(size: Size(width: 120, height: 40))
+        var status = UploadStatus()
+        let error = UploadError.unconfirmed(
+            store: "http://store:9090", after: .seconds(30), why: "12 of its 40 points are not there")
+        status.lastAttempt = UploadStatus.Attempt(
+            time: .zero, sampleCount: 10, error: error, statusCode: 204, roundTrip: .milliseconds(30_012))
+        _ = state.apply(.pipelineStatus(status))
+        #expect(drawUploads(state).contains("unconfirmed: 12 of its 40 points are not there"))
+    }
+
     @Test("Two rejected batches read \"2 batches rejected\", one \"1 batch rejected\"")
     func rejectedBatchesPlural() {
         var state = makeState(size: Size(width: 120, height: 40))

@@ -89,6 +89,7 @@ enum UploadPanel {
         case .rejected(let status, let message): "rejected: HTTP \(status)" + (message.isEmpty ? "" : " \(message)")
         case .timedOut(_, let after): "timed out after \(DurationText.format(after))"
         case .connectionFailed(_, let reason): "no connection: \(reason)"
+        case .unconfirmed(_, _, let why): "unconfirmed: \(why)"
         default: error.description
         }
     }
