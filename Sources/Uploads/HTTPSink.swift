@@ -90,7 +90,8 @@ public final class HTTPSink: BatchSink {
             throw .invalidConfiguration("the \(name) \"\(shown)\" is not a valid URL", setting: setting)
         }
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
-            throw .invalidConfiguration("the \(name) \"\(shown)\" must start with http:// or https://", setting: setting)
+            throw .invalidConfiguration(
+                "the \(name) \"\(shown)\" must start with http:// or https://", setting: setting)
         }
         guard let host = url.host, !host.isEmpty else {
             throw .invalidConfiguration("the \(name) \"\(shown)\" has no host name", setting: setting)

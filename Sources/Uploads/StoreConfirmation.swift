@@ -36,10 +36,12 @@ public struct StoreConfirmation: Sendable, Hashable {
     ///   when `store` is not an absolute `http` or `https` URL with a host, `patience` or
     ///   `pollInterval` is not positive, or `access` does not fit the URL (see ``HTTPAccess``).
     public init(
-        store: String, timeout: Duration, patience: Duration = .seconds(30), pollInterval: Duration = .milliseconds(500),
+        store: String, timeout: Duration, patience: Duration = .seconds(30),
+        pollInterval: Duration = .milliseconds(500),
         access: HTTPAccess = HTTPAccess()
     ) throws(UploadError) {
-        guard let url = URL(string: store), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+        guard let url = URL(string: store), let scheme = url.scheme?.lowercased(),
+            scheme == "http" || scheme == "https",
             let host = url.host, !host.isEmpty
         else {
             throw .invalidConfiguration(
@@ -139,7 +141,8 @@ public struct StoreConfirmation: Sendable, Hashable {
         let encoded = parts?.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B")
         parts?.percentEncodedQuery = encoded
         guard let url = parts?.string else {
-            return .failure(.connectionFailed(destination: store.absoluteString, reason: "the query URL cannot be made"))
+            return .failure(
+                .connectionFailed(destination: store.absoluteString, reason: "the query URL cannot be made"))
         }
         var headers = access.headers.sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) }
         do {
@@ -175,7 +178,8 @@ public struct StoreConfirmation: Sendable, Hashable {
 
     /// A PromQL string literal of `value`.
     private static func quoted(_ value: String) -> String {
-        "\"" + value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+        "\""
+            + value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
             .replacingOccurrences(of: "\n", with: "\\n") + "\""
     }
 

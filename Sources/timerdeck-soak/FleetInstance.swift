@@ -65,13 +65,17 @@ struct FleetInstance {
         output.seekToEndOfFile()
         let process = Process()
         process.executableURL = URL(fileURLWithPath: timerdeck)
-        process.arguments = [
+        var arguments = [
             "--headless", "--config", directory.appendingPathComponent("timerdeck.toml").path, "--script", script.path,
             "--outbox", outbox.path, "--upload-url", "prometheus+" + endpoint,
         ]
-            + (store.map {
-                ["--upload-confirm-url", $0.url("").absoluteString, "--upload-fallback-url", "prometheus+" + $0.endpoint]
-            } ?? [])
+        if let store {
+            arguments += [
+                "--upload-confirm-url", store.url("").absoluteString, "--upload-fallback-url",
+                "prometheus+" + store.endpoint,
+            ]
+        }
+        process.arguments = arguments
         process.standardOutput = output
         process.standardError = output
         process.terminationHandler = { exited($0.terminationStatus) }

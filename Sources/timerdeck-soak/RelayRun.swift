@@ -120,7 +120,8 @@ struct RelayRun {
         while held.contains(where: { $0.pending > 0 }), stalled < 3 {
             let holders = zip(fleet, held).filter { $1.pending > 0 }.map(\.0)
             figures.failedRuns += try runRound(
-                holders, from: start.addingTimeInterval(Double(minutes * 60)), seconds: 0, relay: relay, store: readBack,
+                holders, from: start.addingTimeInterval(Double(minutes * 60)), seconds: 0, relay: relay,
+                store: readBack,
                 ledger: ledger)
             let now = try fleet.map { try $0.counters() }
             stalled = now.map(\.pending).reduce(0, +) < held.map(\.pending).reduce(0, +) ? 0 : stalled + 1

@@ -93,7 +93,8 @@ struct TimerDeckCommand: ParsableCommand {
         name: .customLong("upload-confirm-url"),
         help: ArgumentHelp(
             "Read each remote-written batch back from the store at this http(s) URL before it counts (uploads.confirm_url).",
-            discussion: "For a relay in between: a batch the store does not show within uploads.confirm_within goes again.",
+            discussion:
+                "For a relay in between: a batch the store does not show within uploads.confirm_within goes again.",
             valueName: "URL"))
     var uploadConfirmURL: String?
 

@@ -41,7 +41,8 @@ struct TerminalNotificationTests {
     @Test("kitty's capability answer: its payloads and occasions; another OSC string or id is no answer")
     func kittyAnswer() throws {
         let support = try #require(
-            KittyNotificationSupport(reply: "99;i=timerdeck-query:p=?;a=focus,report:o=always,unfocused:p=title,body,?"))
+            KittyNotificationSupport(reply: "99;i=timerdeck-query:p=?;a=focus,report:o=always,unfocused:p=title,body,?")
+        )
         #expect(support.payloads == ["title", "body", "?"])
         #expect(support.occasions == ["always", "unfocused"])
         for other in ["99;i=other:p=?;p=title", "99;i=timerdeck-query;p=title", "9;hello", "99;i=timerdeck-query:p=?"] {

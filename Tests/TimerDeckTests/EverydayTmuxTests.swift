@@ -14,7 +14,8 @@ import Testing
     .enabled(if: BuiltProduct.isBuilt("timerdeck"), "build timerdeck first"))
 struct EverydayTmuxTests {
     @Test(
-        "Each scenario passes every check in a real terminal", arguments: ["alarm", "laps", "restart", "two", "notify", "answer"])
+        "Each scenario passes every check in a real terminal",
+        arguments: ["alarm", "laps", "restart", "two", "notify", "answer"])
     func scenario(_ name: String) throws {
         // What tmux-everyday.sh runs besides bash (Tests/requirements.txt).
         try TestRequirements.commands("tmux", "pgrep")

@@ -10,7 +10,8 @@ struct TerminalNotifierTests {
     func whoIsAsked() throws {
         #expect(TerminalNotifier(environment: ["KITTY_WINDOW_ID": "1"])?.query == KittyNotificationSupport.query)
         #expect(TerminalNotifier(environment: ["TERM": "foot"])?.query == KittyNotificationSupport.query)
-        #expect(TerminalNotifier(environment: ["KITTY_WINDOW_ID": "1", "TMUX": "/tmp/tmux-0/default,1,0"])?.query == nil)
+        #expect(
+            TerminalNotifier(environment: ["KITTY_WINDOW_ID": "1", "TMUX": "/tmp/tmux-0/default,1,0"])?.query == nil)
         #expect(TerminalNotifier(environment: ["TERM_PROGRAM": "WezTerm"])?.query == nil)
         #expect(TerminalNotifier(environment: ["TERM": "xterm-256color"]) == nil)
     }

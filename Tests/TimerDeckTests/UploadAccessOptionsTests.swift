@@ -197,7 +197,8 @@ import Uploads
                     + "https:// (accepted: \"\" or an http(s) or prometheus+http(s) URL)"
             ),
             (
-                ["--upload-fallback-url", "prometheus+http://store.example/api/v1/write"], "http://relay.example/samples",
+                ["--upload-fallback-url", "prometheus+http://store.example/api/v1/write"],
+                "http://relay.example/samples",
                 "option --upload-fallback-url: the fallback URL is for remote write, the upload URL for JSON; give both "
                     + "in one form (accepted: \"\" or an http(s) or prometheus+http(s) URL)"
             ),

@@ -14,7 +14,8 @@ extension LoopbackServerSuites {
             let start = Int64(Date().timeIntervalSince1970 * 1000) - Int64(count) * 5_000
             return (1...count).map { seq in
                 let fields = SampleFields.position(latitude: 48.1 + Double(seq) / 1000, longitude: 11.5, elevation: 520)
-                return StoredSample(seq: Int64(seq), sample: Sample(takenAtMilliseconds: start + Int64(seq) * 5_000, fields: fields))
+                return StoredSample(
+                    seq: Int64(seq), sample: Sample(takenAtMilliseconds: start + Int64(seq) * 5_000, fields: fields))
             }
         }
 
@@ -23,7 +24,8 @@ extension LoopbackServerSuites {
             -> HTTPSink
         {
             let confirmation = try store.map {
-                try StoreConfirmation(store: $0, timeout: .seconds(10), patience: patience, pollInterval: .milliseconds(100))
+                try StoreConfirmation(
+                    store: $0, timeout: .seconds(10), patience: patience, pollInterval: .milliseconds(100))
             }
             return try HTTPSink(
                 endpoint: endpoint, timeout: .seconds(10), format: .remoteWrite(try RemoteWrite(instance: instance)),
@@ -74,7 +76,8 @@ extension LoopbackServerSuites {
             let store = try PrometheusProcess()
             let samples = try Self.recentSamples(4)
             let confirmation = try StoreConfirmation(
-                store: store.base, timeout: .seconds(10), patience: .milliseconds(300), pollInterval: .milliseconds(100))
+                store: store.base, timeout: .seconds(10), patience: .milliseconds(300), pollInterval: .milliseconds(100)
+            )
             let sink = try HTTPSink(
                 endpoint: relay.endpoint, timeout: .seconds(10),
                 format: .remoteWrite(try RemoteWrite(instance: "deck-4")), confirmation: confirmation,
@@ -128,7 +131,8 @@ extension LoopbackServerSuites {
             }
             let confirmation = try StoreConfirmation(store: "http://127.0.0.1:9090", timeout: .seconds(1))
             #expect {
-                try HTTPSink(endpoint: "http://127.0.0.1:8080/samples", timeout: .seconds(1), confirmation: confirmation)
+                try HTTPSink(
+                    endpoint: "http://127.0.0.1:8080/samples", timeout: .seconds(1), confirmation: confirmation)
             } throws: { error in
                 guard case UploadError.invalidConfiguration(_, .confirmURL) = error else { return false }
                 return true

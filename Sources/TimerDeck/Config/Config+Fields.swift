@@ -39,7 +39,8 @@ extension Config {
         .flag("uploads.allow_plain_http", \.uploads.allowPlainHTTP),
         .duration("uploads.timeout", \.uploads.httpTimeout, in: .milliseconds(100) ... .seconds(300)),
         .text(
-            "uploads.confirm_url", \.uploads.confirmURL, accepted: "\"\" or the store's http(s) URL, e.g. http://store:9090",
+            "uploads.confirm_url", \.uploads.confirmURL,
+            accepted: "\"\" or the store's http(s) URL, e.g. http://store:9090",
             emptyIsNone: true),
         .duration("uploads.confirm_within", \.uploads.confirmWithin, in: .seconds(1) ... .seconds(3_600)),
         .text(
