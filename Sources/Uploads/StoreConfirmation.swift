@@ -162,7 +162,7 @@ public struct StoreConfirmation: Sendable, Hashable {
             let text = String(decoding: response.body.prefix(200), as: UTF8.self)
             return .failure(.rejected(status: response.status, message: text))
         case .success(let response):
-            guard let answer = try? JSONDecoder().decode(QueryAnswer.self, from: response.body),
+            guard let answer = try? JSONDecoder().decode(PromQLAnswer.self, from: response.body),
                 answer.status == "success", let result = answer.data?.result
             else {
                 return .failure(
@@ -171,7 +171,7 @@ public struct StoreConfirmation: Sendable, Hashable {
             return .success(
                 result.map { series in
                     StoredSeries(
-                        labels: series.metric, times: series.values.map { Int64(($0.seconds * 1000).rounded()) })
+                        labels: series.metric, times: (series.values ?? []).map(\.milliseconds))
                 })
         }
     }
@@ -181,27 +181,5 @@ public struct StoreConfirmation: Sendable, Hashable {
         "\""
             + value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
             .replacingOccurrences(of: "\n", with: "\\n") + "\""
-    }
-
-    /// `/api/v1/query`'s answer for a range vector.
-    private struct QueryAnswer: Decodable {
-        struct Data: Decodable {
-            let result: [Series]
-        }
-        struct Series: Decodable {
-            let metric: [String: String]
-            let values: [Point]
-        }
-        /// `[seconds, "value"]`.
-        struct Point: Decodable {
-            let seconds: Double
-            init(from decoder: any Decoder) throws {
-                var pair = try decoder.unkeyedContainer()
-                seconds = try pair.decode(Double.self)
-                _ = try pair.decode(String.self)
-            }
-        }
-        let status: String
-        let data: Data?
     }
 }

@@ -1,5 +1,7 @@
+import ArgumentParser
 import Foundation
 import LocalServers
+import Uploads
 
 /// The soaks' store, a ``LocalPrometheus``, read back through its query API and its own metrics.
 final class SoakPrometheus {
@@ -26,27 +28,28 @@ final class SoakPrometheus {
     static func query(_ expression: String, at time: Date, on address: URL) throws -> [(
         labels: [String: String], value: Double
     )] {
-        try get(Answer.self, expression, at: time, on: address).data.result.map {
-            ($0.metric, Double($0.value.value) ?? .nan)
-        }
+        try get(expression, at: time, on: address).map { ($0.metric, $0.value.flatMap { Double($0.value) } ?? .nan) }
     }
 
     /// The values of a range query's series (`name{…}[1d]`) at `time`, as whole numbers.
     func query(_ expression: String, values time: Date) throws -> Set<Int64> {
-        let answer = try Self.get(RangeAnswer.self, expression, at: time, on: server.url("/api/v1/query"))
-        return Set(answer.data.result.flatMap { $0.values.compactMap { Double($0.value).map { Int64($0) } } })
+        let series = try Self.get(expression, at: time, on: server.url("/api/v1/query"))
+        return Set(series.flatMap { ($0.values ?? []).compactMap { Double($0.value).map { Int64($0) } } })
     }
 
-    private static func get<Answer: Decodable>(
-        _ answer: Answer.Type, _ expression: String, at time: Date, on address: URL
-    ) throws -> Answer {
+    /// The series of `expression`'s answer at `time` from the query endpoint `address`.
+    private static func get(_ expression: String, at time: Date, on address: URL) throws -> [PromQLAnswer.Series] {
         var components = URLComponents(url: address, resolvingAgainstBaseURL: false)!
         components.queryItems = [
             URLQueryItem(name: "query", value: expression),
             URLQueryItem(name: "time", value: String(format: "%.3f", time.timeIntervalSince1970)),
         ]
         let request = components.url!.absoluteString.replacingOccurrences(of: "+", with: "%2B")
-        return try JSONDecoder().decode(Answer.self, from: Data(contentsOf: URL(string: request)!))
+        let answer = try JSONDecoder().decode(PromQLAnswer.self, from: Data(contentsOf: URL(string: request)!))
+        guard answer.status == "success", let result = answer.data?.result else {
+            throw ValidationError("the store answered \(expression) with \(answer.status)")
+        }
+        return result
     }
 
     /// `prometheus_tsdb_head_samples_appended_total` from Prometheus's own `/metrics`.
@@ -54,31 +57,6 @@ final class SoakPrometheus {
         metricSum(
             "prometheus_tsdb_head_samples_appended_total",
             in: try String(contentsOf: server.url("/metrics"), encoding: .utf8))
-    }
-
-    private struct Answer: Decodable {
-        struct Data: Decodable { let result: [Series] }
-        struct Series: Decodable {
-            let metric: [String: String]
-            let value: Pair
-        }
-        /// `[time, "value"]`.
-        struct Pair: Decodable {
-            let value: String
-
-            init(from decoder: any Decoder) throws {
-                var container = try decoder.unkeyedContainer()
-                _ = try container.decode(Double.self)
-                value = try container.decode(String.self)
-            }
-        }
-        let data: Data
-    }
-
-    private struct RangeAnswer: Decodable {
-        struct Data: Decodable { let result: [Series] }
-        struct Series: Decodable { let values: [Answer.Pair] }
-        let data: Data
     }
 }
 

@@ -101,11 +101,8 @@ TOML
     if [ "$(grep -c '^run,' "$state/at-exit.csv" 2>/dev/null)" = 2 ]; then pass "--laps wrote the laps at the exit"; else fail "--laps wrote the laps at the exit"; fi
 }
 
-# notify: for each terminal profile (the variables a terminal exports, inherited inside tmux), a
-# one-second countdown's end writes the bell and exactly that terminal's notification sequence,
-# wrapped in tmux's passthrough; a terminal with none gets the bell alone, and the alert stays on
-# screen until a key.
-notify() {
+# tea_config: notify.toml, a one-second countdown "tea" that starts on Enter.
+tea_config() {
     cat >"$state/notify.toml" <<TOML
 [[timers]]
 name = "tea"
@@ -113,6 +110,14 @@ drives = "countdown"
 countdown = 1
 start = false
 TOML
+}
+
+# notify: for each terminal profile (the variables a terminal exports, inherited inside tmux), a
+# one-second countdown's end writes the bell and exactly that terminal's notification sequence,
+# wrapped in tmux's passthrough; a terminal with none gets the bell alone, and the alert stays on
+# screen until a key.
+notify() {
+    tea_config
     local e=$'\e' wrapped
     # profile: name, the command's environment, the sequence as the terminal reads it ("" for none).
     local -a profiles=(
@@ -161,13 +166,7 @@ PY
 # key; a countdown's end then uses what the answer says it takes; with no answer (kitty before 0.36)
 # the title and the body go as before.
 answer() {
-    cat >"$state/notify.toml" <<TOML
-[[timers]]
-name = "tea"
-drives = "countdown"
-countdown = 1
-start = false
-TOML
+    tea_config
     local e=$'\e'
     local query="${e}]99;i=timerdeck-query:p=?;${e}\\"
     local two_parts="${e}]99;i=timerdeck:d=0;tea${e}\\${e}]99;i=timerdeck:d=1:p=body;tea ended${e}\\"
