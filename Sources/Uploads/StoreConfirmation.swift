@@ -162,11 +162,19 @@ public struct StoreConfirmation: Sendable, Hashable {
             let text = String(decoding: response.body.prefix(200), as: UTF8.self)
             return .failure(.rejected(status: response.status, message: text))
         case .success(let response):
-            guard let answer = try? JSONDecoder().decode(PromQLAnswer.self, from: response.body),
-                answer.status == "success", let result = answer.data?.result
-            else {
+            // An answer that is not the query API's (a proxy's page, a wrong path) says what it was.
+            let answer: PromQLAnswer
+            do {
+                answer = try JSONDecoder().decode(PromQLAnswer.self, from: response.body)
+            } catch {
+                let start = String(decoding: response.body.prefix(80), as: UTF8.self)
                 return .failure(
-                    .connectionFailed(destination: destination, reason: "the answer is not a PromQL range vector"))
+                    .connectionFailed(
+                        destination: destination, reason: "the answer is not Prometheus's query API's (\(start))"))
+            }
+            guard answer.status == "success", let result = answer.data?.result else {
+                return .failure(
+                    .connectionFailed(destination: destination, reason: "the query answered \(answer.status)"))
             }
             return .success(
                 result.map { series in
