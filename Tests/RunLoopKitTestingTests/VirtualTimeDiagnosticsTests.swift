@@ -68,6 +68,33 @@ struct VirtualTimeDiagnosticsTests {
         #expect(!errors.contains("differed:"), "\(errors)")
     }
 
+    @Test(
+        "Outside work that finished just before the drive moves on leaves its job due: time stays, the job runs at 0, then time jumps"
+    )
+    func finishedOutsideWorkIsRunBeforeAJump() {
+        let (loop, clock) = makeVirtualLoop()
+        let timeout = Timer(fireAt: ms(30_000), interval: .zero, repeats: false) { _ in }
+        loop.add(timeout, forMode: .default)
+        let ran = Transcript()
+        // The state a dispatch queue leaves when it resumes a task and finishes its declared work
+        // between the drive's last pass and its move: a job queued from another thread, no work
+        // outstanding, and a deadline 30 s ahead.
+        let work = loop.handle.beginExternalWork()
+        DispatchQueue.global().sync {
+            Task(executorPreference: loop.handle.taskExecutor) { ran.append("job at \(clock.now())") }
+            work.finish()
+        }
+        #expect(!loop.handle.hasExternalWork && loop.handle.hasPendingJobs)
+        #expect(throws: Never.self) { try loop.moveOn(on: clock) }
+        #expect(loop.now == .zero, "the job is due: time must not jump to the timeout")
+        #expect(throws: Never.self) { try loop.runCurrent() }
+        #expect(ran.entries == ["job at \(Instant.zero)"])
+        // Positive control: with nothing due, the drive jumps to the timeout.
+        #expect(throws: Never.self) { try loop.moveOn(on: clock) }
+        #expect(loop.now == ms(30_000))
+        timeout.invalidate()
+    }
+
     @Test("Deadlock: the test's task waits on a sleep in a mode that never runs; the error lists it")
     func deadlockListsWhatWaits() async {
         let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {

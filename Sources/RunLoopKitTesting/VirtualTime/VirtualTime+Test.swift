@@ -206,14 +206,19 @@ extension RunLoop {
     /// to the next deadline, or first waits for input that could come; throws a deadlock when there
     /// is no deadline and nothing could ever come. Background timers (`Timer`'s `isBackground`)
     /// fire on the way to a deadline of something else, and are no deadline of their own: with
-    /// only them scheduled, the test's task waits on nothing that will come.
-    fileprivate func moveOn(on clock: VirtualClock) throws(VirtualTimeError) {
+    /// only them scheduled, the test's task waits on nothing that will come. Work that is due
+    /// now keeps time where it is, for the next pass to run.
+    package func moveOn(on clock: VirtualClock) throws(VirtualTimeError) {
         // Declared outside work (`RunLoop.Handle.beginExternalWork()`) holds time under every
         // autojump: its result comes in real time, and the wait ends when the work finishes.
         if handle.hasExternalWork {
             _ = awaitInput(inMode: .default, forReal: VirtualTime.Watchdog.pollInterval)
             return
         }
+        // Outside work that finished since the last pass looked (a continuation resumed from a
+        // dispatch queue, then the work's token finished) has left its job queued: it runs at the
+        // instant the work was declared, not after a jump to the next deadline.
+        if hasWorkNow(inMode: .default) { return }
         let next = hasForegroundSchedule(inMode: .default) ? nextFireDate(forMode: .default) : nil
         let inputPossible = mayReceiveInput(inMode: .default)
         switch autojump {
