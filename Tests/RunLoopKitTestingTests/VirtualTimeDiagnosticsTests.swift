@@ -1,11 +1,11 @@
 import Dispatch
 import Glibc
-import RunLoopKitTesting
 import Synchronization
 import TestSupport
 import Testing
 
 @testable import RunLoopKit
+@testable import RunLoopKitTesting
 
 /// Tests on virtual time fail instead of hanging: runaway, deadlock, leaks, watchdog.
 @Suite("Virtual time: diagnostics that fail a test instead of hanging it")

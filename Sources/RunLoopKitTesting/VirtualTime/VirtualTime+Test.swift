@@ -208,7 +208,7 @@ extension RunLoop {
     /// fire on the way to a deadline of something else, and are no deadline of their own: with
     /// only them scheduled, the test's task waits on nothing that will come. Work that is due
     /// now keeps time where it is, for the next pass to run.
-    package func moveOn(on clock: VirtualClock) throws(VirtualTimeError) {
+    func moveOn(on clock: VirtualClock) throws(VirtualTimeError) {
         // Declared outside work (`RunLoop.Handle.beginExternalWork()`) holds time under every
         // autojump: its result comes in real time, and the wait ends when the work finishes.
         if handle.hasExternalWork {
