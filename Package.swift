@@ -25,6 +25,9 @@ let package = Package(
         .library(name: "RunLoopKitFoundationCompat", targets: ["RunLoopKitFoundationCompat"]),
         .library(name: "RunLoopKitTesting", targets: ["RunLoopKitTesting"]),
         .executable(name: "timerdeck", targets: ["timerdeck"]),
+        // Installed as `bin/timerdeck` (the dashboard beside it in `libexec/timerdeck`): answers
+        // `timerdeck status` alone, in a few milliseconds, and runs the dashboard for the rest.
+        .executable(name: "timerdeck-launcher", targets: ["TimerDeckLauncher"]),
     ],
     traits: [
         .trait(
@@ -102,9 +105,15 @@ let package = Package(
             packageAccess: false,
             swiftSettings: dashboardModule
         ),
+        // The timers file's format and `timerdeck status`'s report, with the clock and duration
+        // texts they print: no Foundation, so that the quick `timerdeck` answers status alone.
+        .target(
+            name: "KeptTimers", dependencies: ["AppPlatform", "RunLoopKit", "TimeUnits"], packageAccess: false,
+            swiftSettings: dashboardModule),
         .target(
             name: "TimerDeck",
             dependencies: [
+                "KeptTimers",
                 "RunLoopKit",
                 "AppPlatform",
                 "TimeUnits",
@@ -128,12 +137,22 @@ let package = Package(
             dependencies: [
                 "RunLoopKit",
                 "AppPlatform",
+                "KeptTimers",
                 "TerminalUI",
                 "TimerDeck",
                 dashboardProduct("ArgumentParser", package: "swift-argument-parser"),
             ],
             packageAccess: false,
             swiftSettings: dashboardModule
+        ),
+        // The installed `timerdeck`: `status` from the timers file in a few milliseconds (KeptTimers,
+        // no Foundation, the Swift runtime linked in statically), the dashboard for everything else.
+        .executableTarget(
+            name: "TimerDeckLauncher",
+            dependencies: ["AppPlatform", "KeptTimers", "RunLoopKit"],
+            packageAccess: false,
+            swiftSettings: dashboardModule,
+            linkerSettings: [.unsafeFlags(["-static-executable"])]
         ),
         .executableTarget(name: "dispatch-order-probe", dependencies: ["RunLoopKit"]),
         .executableTarget(name: "main-queue-probe", dependencies: ["RunLoopKit"]),
@@ -198,7 +217,7 @@ let package = Package(
         // Imports the executable too, to check its command-line parsing.
         .testTarget(
             name: "TimerDeckTests",
-            dependencies: ["TimerDeck", "timerdeck", "AppPlatform", "TimeUnits", "TimerSlots", "TestSupport"],
+            dependencies: ["TimerDeck", "timerdeck", "KeptTimers", "AppPlatform", "TimeUnits", "TimerSlots", "TestSupport"],
             exclude: ["Snapshots", "Traces"], packageAccess: false, swiftSettings: dashboardModule),
         .testTarget(
             name: "UploadsTests",

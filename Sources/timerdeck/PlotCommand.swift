@@ -1,5 +1,6 @@
 import ArgumentParser
 import Glibc
+import KeptTimers
 import TimerDeck
 
 /// `timerdeck plot TRACE --out FILE`: a `--trace` file drawn as an SVG timeline.

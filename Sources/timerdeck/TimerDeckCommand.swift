@@ -1,5 +1,6 @@
 import ArgumentParser
 import Glibc
+import KeptTimers
 import RunLoopKit
 import TerminalUI
 import TimerDeck

@@ -1,3 +1,4 @@
+import KeptTimers
 import Testing
 
 @testable import TimerDeck
@@ -68,7 +69,7 @@ struct AddTimerTests {
         #expect(
             try Config.parse("[[timers]]\nname = \"focus\"\ndrives = \"countdown\"\ncountdown = 5400").timers[0]
                 .countdownSeconds == 5_400)
-        #expect(BigDigitsPanel.clock(seconds: 5_400) == "1:30:00")
+        #expect(ClockText.countdown(seconds: 5_400) == "1:30:00")
     }
 
     @Test("A taken name is refused")

@@ -1,7 +1,8 @@
 import Foundation
+import KeptTimers
 import RunLoopKit
-import TestSupport
 import Testing
+import TestSupport
 
 @testable import TimerDeck
 

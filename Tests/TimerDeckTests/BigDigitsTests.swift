@@ -1,3 +1,4 @@
+import KeptTimers
 import RunLoopKit
 import TerminalUI
 import Testing
@@ -22,8 +23,8 @@ struct BigDigitsTests {
 
     @Test("The time: a button's count, else the time to the next fire rounded up, --:-- when nothing is due")
     func timeText() throws {
-        #expect(BigDigitsPanel.clock(seconds: 57) == "00:57")
-        #expect(BigDigitsPanel.clock(seconds: 3_723) == "1:02:03")
+        #expect(ClockText.countdown(seconds: 57) == "00:57")
+        #expect(ClockText.countdown(seconds: 3_723) == "1:02:03")
         var state = DashboardState(scene: .standard(Config(), uploadsLabel: nil), size: Size(width: 80, height: 24))
         _ = state.apply(Event.launch)
         _ = state.apply(Event.key(.enter))

@@ -1,3 +1,4 @@
+import KeptTimers
 import Testing
 
 @testable import TimerDeck

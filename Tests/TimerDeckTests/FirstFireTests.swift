@@ -1,7 +1,8 @@
 import Foundation
+import KeptTimers
 import RunLoopKit
-import TestSupport
 import Testing
+import TestSupport
 import TimeUnits
 
 @testable import TimerDeck

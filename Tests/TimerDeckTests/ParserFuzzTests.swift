@@ -1,6 +1,7 @@
 import Glibc
-import TestSupport
+import KeptTimers
 import Testing
+import TestSupport
 
 @testable import TimerDeck
 @testable import timerdeck

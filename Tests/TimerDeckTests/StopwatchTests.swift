@@ -1,7 +1,8 @@
 import Foundation
+import KeptTimers
 import RunLoopKit
-import TestSupport
 import Testing
+import TestSupport
 
 @testable import TimerDeck
 
@@ -62,8 +63,8 @@ struct StopwatchTests {
         watch.apply(.start, at: start)
         watch.apply(.lap, at: start + .milliseconds(62_345))
         #expect(watch.csvLines(name: "w") == ["w,1,62.345,62.345,"])
-        #expect(Stopwatch.text(.milliseconds(62_345)) == "01:02.3")
-        #expect(Stopwatch.text(.seconds(3_600)) == "1:00:00.0")
+        #expect(ClockText.stopwatch(.milliseconds(62_345)) == "01:02.3")
+        #expect(ClockText.stopwatch(.seconds(3_600)) == "1:00:00.0")
     }
 
     @Test("On the dashboard: it reads 03:10.5 at 190.5 s, its laps are listed, and L on a countdown says why not")

@@ -1,4 +1,5 @@
 import Foundation
+import KeptTimers
 import RunLoopKit
 import TestSupport
 import Testing
@@ -18,8 +19,13 @@ struct SavedTimersTests {
                 .stopwatch(
                     name: "run", startedAt: Instant(nanoseconds: 1_767_225_600_000_000_000), splits: [.seconds(10)]),
                 .pausedStopwatch(name: "walk", elapsed: .seconds(62), splits: []),
-            ], savedAt: Instant(nanoseconds: 1_767_225_650_000_000_000))
+            ], savedAt: Instant(nanoseconds: 1_767_225_650_000_000_000),
+            countdownLengths: ["tea": .init(seconds: 240, overtime: true), "eggs": .init(seconds: 60, overtime: false)])
         #expect(SavedTimers(text: saved.text) == saved)
+        #expect(saved.text.contains("\nlength\teggs\t60\tends\nlength\ttea\t240\tovertime\n"), "\(saved.text)")
+        // A file of format 2 keeps no lengths, and reads as it did.
+        let formatTwo = "timerdeck-state 2\nsaved\t5\ncountdown\ttea\tpaused\t42\n"
+        #expect(SavedTimers(text: formatTwo) == SavedTimers(entries: [.pausedCountdown(name: "tea", remaining: 42)], savedAt: Instant(nanoseconds: 5)))
         // A file of format 1 has no saved line and reads as it did.
         let formatOne = "timerdeck-state 1\ncountdown\ttea\trunning\t1767225660000000000\n"
         #expect(SavedTimers(text: formatOne)?.entries == [saved.entries[0]])
@@ -29,17 +35,20 @@ struct SavedTimersTests {
         soup.actions.hook = "printf 'a\\tb\\n' \"\\\\\"\tend"
         let added = SavedTimers(entries: [.pausedCountdown(name: "soup", remaining: 5)], added: [soup])
         #expect(!added.text.dropLast().contains("\n\n") && SavedTimers(text: added.text) == added)
-        #expect(SavedTimers(text: SavedTimers.header + "\nadded\t[[timers]]\\q\n") == nil)
-        #expect(SavedTimers(text: SavedTimers.header + "\n") == SavedTimers())
+        #expect(SavedTimers(text: TimerFileText.header + "\nadded\t[[timers]]\\q\n") == nil)
+        #expect(SavedTimers(text: TimerFileText.header + "\n") == SavedTimers())
         for text in [
-            "", "garbage\n", SavedTimers.header, "timerdeck-state 3\n",
-            SavedTimers.header + "\nsaved\t5\nsaved\t6\n", SavedTimers.header + "\nsaved\tsoon\n",
-            SavedTimers.header + "\ncountdown\ttea\trunning\n",
-            SavedTimers.header + "\ncountdown\ttea\tsleeping\t5\n",
-            SavedTimers.header + "\ncountdown\tt ea\trunning\t5\n",
-            SavedTimers.header + "\ncountdown\ttea\tpaused\t0\n",
-            SavedTimers.header + "\nstopwatch\trun\trunning\t5\t1,x\n",
-            SavedTimers.header + "\nripple\tticker\trunning\t5\n",
+            "", "garbage\n", TimerFileText.header, "timerdeck-state 4\n", "timerdeck-state 03\n",
+            TimerFileText.header + "\nsaved\t5\nsaved\t6\n", TimerFileText.header + "\nsaved\tsoon\n",
+            TimerFileText.header + "\ncountdown\ttea\trunning\n",
+            TimerFileText.header + "\ncountdown\ttea\tsleeping\t5\n",
+            TimerFileText.header + "\ncountdown\tt ea\trunning\t5\n",
+            TimerFileText.header + "\ncountdown\ttea\tpaused\t0\n",
+            TimerFileText.header + "\nstopwatch\trun\trunning\t5\t1,x\n",
+            TimerFileText.header + "\nripple\tticker\trunning\t5\n",
+            TimerFileText.header + "\nlength\ttea\t0\tends\n", TimerFileText.header + "\nlength\ttea\t60\tsoon\n",
+            TimerFileText.header + "\nlength\ttea\t60\tends\nlength\ttea\t90\tends\n",
+            "timerdeck-state 2\nlength\ttea\t60\tends\n",
         ] {
             #expect(SavedTimers(text: text) == nil, "\(text)")
         }
@@ -118,8 +127,9 @@ struct TimerStateTests {
         #expect(first.status == 0, "\(first)")
         let kept = try String(contentsOfFile: state, encoding: .utf8)
         // Written at 00:00:20, the end of the first run.
-        #expect(
-            kept.hasPrefix(SavedTimers.header + "\nsaved\t1767225620000000000\ncountdown\ttea\trunning\t"), "\(kept)")
+        #expect(kept.hasPrefix(TimerFileText.header + "\nsaved\t1767225620000000000\n"), "\(kept)")
+        // Each countdown's length, for `timerdeck status`.
+        #expect(kept.contains("\nlength\ttea\t600\tends\n") && kept.contains("\ncountdown\ttea\trunning\t"), "\(kept)")
         // Started at 00:00:00 with 600 s: ends at 00:10:00; the second run starts at 00:05:20.
         let second = try run("wall 2026-01-01T00:05:20Z\nsnapshot\n", state: state, in: scratch)
         #expect(second.status == 0, "\(second)")
@@ -248,13 +258,13 @@ struct TimerStateTests {
     func newerFormatKeptAside() throws {
         let scratch = try ScratchDirectory()
         let state = scratch.path("timers.state").path
-        let newer = "timerdeck-state 3\ncountdown\tsms-default\trunning\t5000000000\tsomething new\n"
+        let newer = "timerdeck-state 4\ncountdown\tsms-default\trunning\t5000000000\tsomething new\n"
         _ = try scratch.write(newer, to: "timers.state")
         let outcome = try run("snapshot\n", state: state, in: scratch)
         #expect(outcome.status == 0, "\(outcome)")
         #expect(
             outcome.output.contains(
-                "the timers file is from a newer timerdeck (its format 3, this one reads 2 and older): kept aside as"),
+                "the timers file is from a newer timerdeck (its format 4, this one reads 3 and older): kept aside as"),
             "\(outcome.output)")
         #expect(!outcome.output.contains("corrupt"), "\(outcome.output)")
         #expect(try String(contentsOfFile: state + ".newer", encoding: .utf8) == newer)

@@ -1,7 +1,8 @@
 import Foundation
+import KeptTimers
 import RunLoopKit
-import TestSupport
 import Testing
+import TestSupport
 
 @testable import TimerDeck
 
@@ -19,16 +20,16 @@ struct TimerStatusTests {
         .stopwatch(name: "run", startedAt: now - .milliseconds(723_400), splits: []),
     ])
 
-    /// The countdowns' definitions by name, each from an `a` form line.
-    static func countdowns(_ lines: String...) throws -> [String: TimerDefinition] {
+    /// The countdowns' lengths by name, each from an `a` form line.
+    static func countdowns(_ lines: String...) throws -> [String: TimerFileText.CountdownLength] {
         let definitions = try lines.map { try TimerDefinition.parse(line: $0, taken: []) }
-        return Dictionary(uniqueKeysWithValues: definitions.map { ($0.name, $0) })
+        return Dictionary(uniqueKeysWithValues: definitions.map { ($0.name, $0.countdownLength) })
     }
 
     @Test("Each format says every timer; waybar's JSON has text, tooltip, class and the first countdown's percentage")
     func formats() throws {
         let status = TimerStatus(
-            Self.saved, countdowns: try Self.countdowns("tea 4m countdown", "eggs 1m countdown"), wallNow: Self.now)
+            Self.saved.entries, countdowns: try Self.countdowns("tea 4m countdown", "eggs 1m countdown"), wallNow: Self.now)
         let lunch = try #require(LocalDateTime(localTimeOf: Self.now + .seconds(7_500))).time.text
         let lines = status.text(.text).split(separator: "\n").map(String.init)
         #expect(lines.count == 4)
@@ -54,13 +55,13 @@ struct TimerStatusTests {
     @Test("Past its end a countdown counts on, the class overtime, or without overtime has ended; none: idle")
     func overtimeAndIdle() throws {
         let over = SavedTimers(entries: [.countdown(name: "tea", endsAt: Self.now - .seconds(65))])
-        let status = TimerStatus(over, countdowns: try Self.countdowns("tea 4m overtime"), wallNow: Self.now)
+        let status = TimerStatus(over.entries, countdowns: try Self.countdowns("tea 4m overtime"), wallNow: Self.now)
         #expect(status.text(.text) == "tea: +01:05 past its end")
         #expect(status.stateClass == "overtime" && status.percentage == 100)
-        let ended = TimerStatus(over, countdowns: try Self.countdowns("tea 4m countdown"), wallNow: Self.now)
+        let ended = TimerStatus(over.entries, countdowns: try Self.countdowns("tea 4m countdown"), wallNow: Self.now)
         #expect(ended.text(.text) == "tea: ended" && ended.text(.tmux) == "tea ended")
         #expect(ended.stateClass == "idle" && ended.percentage == nil)
-        let idle = TimerStatus(SavedTimers(), countdowns: [:], wallNow: Self.now)
+        let idle = TimerStatus([], countdowns: [:], wallNow: Self.now)
         #expect(idle.text(.text) == "no timers running" && idle.text(.tmux) == "")
         #expect(idle.text(.waybar) == #"{"text":"","tooltip":"no timers running","class":"idle"}"#)
     }

@@ -1,3 +1,4 @@
+import KeptTimers
 import TOMLKit
 
 extension Config {

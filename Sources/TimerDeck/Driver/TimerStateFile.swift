@@ -1,5 +1,6 @@
 import AppPlatform
 import Glibc
+import KeptTimers
 import RunLoopKit
 import Uploads
 
@@ -60,15 +61,17 @@ package final class TimerStateFile {
 
     /// `$XDG_STATE_HOME/timerdeck/timers.state`, or `~/.local/state/timerdeck/timers.state`: in the
     /// state directory, beside the outbox.
-    package static var defaultPath: String { StateDirectory.url().appendingPathComponent("timers.state").path }
+    package static var defaultPath: String {
+        StateDirectory.url().appendingPathComponent(TimerFileText.fileName).path
+    }
 
     /// The timers it keeps, and what to say about it: `nil` and nothing for a missing file; for a
     /// corrupt one, or one a newer timerdeck wrote, nothing kept and where it was put aside.
     func load() -> (SavedTimers?, notice: String?) {
-        guard let text = Self.read(path) else { return (nil, nil) }
+        guard let text = TimerFileText.contents(ofFileAt: path) else { return (nil, nil) }
         if let saved = SavedTimers(text: text) { return (saved, nil) }
-        if let format = SavedTimers.newerFormat(of: text) {
-            let formats = "its format \(format), this one reads \(SavedTimers.format) and older"
+        if let format = TimerFileText.newerFormat(of: text) {
+            let formats = "its format \(format), this one reads \(TimerFileText.format) and older"
             return setAside(as: "newer", saying: "the timers file is from a newer timerdeck (\(formats))")
         }
         return setAside(as: "corrupt", saying: "the timers file was corrupt")
@@ -78,12 +81,12 @@ package final class TimerStateFile {
     /// set aside or written. `nil` for a missing file.
     /// - Throws: ``TimerStateFileError`` for a file that is not a state file, or is from a newer timerdeck.
     func peek() throws(TimerStateFileError) -> SavedTimers? {
-        guard let text = Self.read(path) else { return nil }
+        guard let text = TimerFileText.contents(ofFileAt: path) else { return nil }
         if let saved = SavedTimers(text: text) { return saved }
-        if let format = SavedTimers.newerFormat(of: text) {
+        if let format = TimerFileText.newerFormat(of: text) {
             throw TimerStateFileError(
                 message: "\(UserText.quote(path)) is from a newer timerdeck (its format \(format), this one reads "
-                    + "\(SavedTimers.format) and older): run that timerdeck's status")
+                    + "\(TimerFileText.format) and older): run that timerdeck's status")
         }
         throw TimerStateFileError(
             message: "\(UserText.quote(path)) is not a timers file: the dashboard keeps it aside at its next start")
@@ -132,16 +135,4 @@ package final class TimerStateFile {
     }
 
     private static var error: String { String(cString: strerror(errno)) }
-
-    private static func read(_ path: String) -> String? {
-        do {
-            let descriptor = try FileIO.open(path, flags: O_RDONLY)
-            defer { close(descriptor) }
-            // A state file holds a few lines; a huge one is not one.
-            let bytes = try FileIO.readAll(descriptor, path: path, maximum: 1 << 20)
-            return bytes.count > 1 << 20 ? "" : String(decoding: bytes, as: UTF8.self)
-        } catch {
-            return nil
-        }
-    }
 }

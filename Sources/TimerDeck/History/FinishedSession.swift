@@ -1,3 +1,4 @@
+import KeptTimers
 import RunLoopKit
 
 /// A countdown, alarm or stopwatch session that finished: when it started and ended on the wall
@@ -55,7 +56,7 @@ extension FinishedSession {
     init?(line: Substring) {
         let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
         guard fields.count == 6, let kind = Kind(rawValue: String(fields[0])),
-            TimerDefinition.isValidName(String(fields[1])), let outcome = Outcome(rawValue: String(fields[2])),
+            TimerName.isValid(String(fields[1])), let outcome = Outcome(rawValue: String(fields[2])),
             let start = Int64(fields[3]), let end = Int64(fields[4]), start <= end
         else { return nil }
         var pauses: [Pause] = []

@@ -1,4 +1,5 @@
 import AppPlatform
+import KeptTimers
 import RunLoopKit
 import Uploads
 

@@ -1,24 +1,8 @@
+import KeptTimers
 import RunLoopKit
 import TimeUnits
 
 extension DurationText {
-    /// The units a duration may be written in, with their length.
-    enum Unit: String, CaseIterable {
-        case milliseconds = "ms"
-        case seconds = "s"
-        case minutes = "m"
-        case hours = "h"
-
-        var nanoseconds: Int64 {
-            switch self {
-            case .milliseconds: Nanoseconds.perMillisecond
-            case .seconds: Nanoseconds.perSecond
-            case .minutes: 60_000_000_000
-            case .hours: 3_600_000_000_000
-            }
-        }
-    }
-
     /// The duration `text` stands for: `<digits><unit>` with unit `ms`, `s`, `m` or `h`, spaces around allowed.
     ///
     /// `nil` if the text is not of that form, or if the duration does not fit in 64-bit nanoseconds

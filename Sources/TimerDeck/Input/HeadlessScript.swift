@@ -1,3 +1,4 @@
+import KeptTimers
 import RunLoopKit
 import TerminalUI
 

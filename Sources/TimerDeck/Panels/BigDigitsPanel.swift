@@ -1,3 +1,4 @@
+import KeptTimers
 import RunLoopKit
 import TerminalUI
 
@@ -67,26 +68,19 @@ enum BigDigitsPanel {
     /// the time past its end, `+01:23`; a stopwatch the time it has run; an alarm the time left.
     static func timeText(_ row: RowState, of snapshot: DashboardSnapshot) -> String {
         switch row.button?.state {
-        case .counting(let remaining): return clock(seconds: remaining)
-        case .overtime(let seconds): return "+" + clock(seconds: seconds)
+        case .counting(let remaining): return ClockText.countdown(seconds: remaining)
+        case .overtime(let seconds): return "+" + ClockText.countdown(seconds: seconds)
         case .idle, nil: break
         }
         if let watch = row.stopwatch {
-            return clock(seconds: Int(watch.elapsed(at: snapshot.loop.now).nanoseconds / 1_000_000_000))
+            return ClockText.countdown(seconds: Int(watch.elapsed(at: snapshot.loop.now).nanoseconds / 1_000_000_000))
         }
         let display = snapshot.displayState(of: row)
         guard display == .running || display == .waitingForMode,
             let next = snapshot.reading(of: row).nextFire, next != .distantFuture
         else { return "--:--" }
         let left = max(snapshot.loop.now.duration(to: next).nanoseconds, 0)
-        return clock(seconds: Int((left + 999_999_999) / 1_000_000_000))
-    }
-
-    /// `seconds` as `MM:SS`, or `H:MM:SS` from an hour on.
-    static func clock(seconds: Int) -> String {
-        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : String(value) }
-        let (hours, minutes, rest) = (seconds / 3_600, seconds / 60 % 60, seconds % 60)
-        return hours > 0 ? "\(hours):\(two(minutes)):\(two(rest))" : "\(two(minutes)):\(two(rest))"
+        return ClockText.countdown(seconds: Int((left + 999_999_999) / 1_000_000_000))
     }
 
     /// What the timer is doing, in words: `paused: tracking` while the loop runs a mode it is not in.

@@ -1,3 +1,4 @@
+import KeptTimers
 import RunLoopKit
 import TerminalUI
 
@@ -48,7 +49,7 @@ enum CountdownPanel {
                     (isStandard ? "" : "\(row.name) · ") + "\(row.kindText) in \(PanelText.mode(row.mode))" + clock
                 text = about + (isStandard ? "" : endsText(row, button, of: snapshot).map { " · " + $0 } ?? "")
             } else if let watch = row.stopwatch {
-                label = Stopwatch.text(watch.elapsed(at: snapshot.loop.now))
+                label = ClockText.stopwatch(watch.elapsed(at: snapshot.loop.now))
                 isLit = watch.isRunning
                 let laps = watch.splits.count
                 text = "\(row.name) · stopwatch, \(laps) lap\(laps == 1 ? "" : "s")"

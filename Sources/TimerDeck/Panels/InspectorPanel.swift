@@ -1,3 +1,4 @@
+import KeptTimers
 import TerminalUI
 
 /// Every timer: mechanism, modes, state (running, suspended, invalid, waiting for its mode), next

@@ -1,3 +1,4 @@
+import KeptTimers
 import TerminalUI
 
 /// The `v` overlay: a stopwatch's laps, each with its lap time and split, the fastest and the
@@ -19,7 +20,7 @@ enum LapsOverlay {
             let number = String(lap.number)
             let cells =
                 " " + String(repeating: " ", count: max(3 - number.count, 0)) + number + "  "
-                + pad(Stopwatch.text(lap.time), 11) + "  " + pad(Stopwatch.text(lap.split), 11)
+                + pad(ClockText.stopwatch(lap.time), 11) + "  " + pad(ClockText.stopwatch(lap.split), 11)
             let column = inner.put(cells, row: line + 1, column: 0)
             if lap.isFastest != lap.isSlowest {
                 inner.put(

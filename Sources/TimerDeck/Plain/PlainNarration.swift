@@ -1,3 +1,4 @@
+import KeptTimers
 import RunLoopKit
 import TerminalUI
 
@@ -246,7 +247,7 @@ struct PlainNarration {
         let each = laps.map { lap in
             let mark = lap.isFastest == lap.isSlowest ? "" : lap.isFastest ? ", fastest" : ", slowest"
             return
-                "\(row.name) lap \(lap.number): \(Stopwatch.text(lap.time)), split \(Stopwatch.text(lap.split))\(mark)"
+                "\(row.name) lap \(lap.number): \(ClockText.stopwatch(lap.time)), split \(ClockText.stopwatch(lap.split))\(mark)"
         }
         return ["laps of \(row.name): \(laps.count)"] + each + ["end of the laps; v or Esc closes them"]
     }
@@ -269,7 +270,7 @@ struct PlainNarration {
             if let watch = row.stopwatch {
                 let laps = watch.splits.count
                 details.append(
-                    "\(Stopwatch.text(watch.elapsed(at: snapshot.loop.now))) run, \(laps) lap\(laps == 1 ? "" : "s")")
+                    "\(ClockText.stopwatch(watch.elapsed(at: snapshot.loop.now))) run, \(laps) lap\(laps == 1 ? "" : "s")")
             }
             return "\(row.name) \(display) (\(details.joined(separator: ", ")))"
         }

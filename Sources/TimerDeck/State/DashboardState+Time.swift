@@ -1,3 +1,5 @@
+import KeptTimers
+
 extension DashboardState {
     /// The time-control keys: each becomes one change to the dashboard's clock (seed G3 for the
     /// sleep), decided here from where the keys left it (``time``). A rate already at its limit

@@ -109,13 +109,4 @@ struct Stopwatch: Equatable, Sendable {
         let fraction = String(millis % 1_000)
         return "\(millis / 1_000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
     }
-
-    /// A time as the stopwatch shows it: `01:02.3`, `1:00:00.0` from an hour on (tenths, cut).
-    static func text(_ duration: Duration) -> String {
-        let tenths = max(duration.nanoseconds, 0) / 100_000_000
-        let seconds = tenths / 10
-        func twoDigits(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        let minutes = "\(twoDigits(seconds / 60 % 60)):\(twoDigits(seconds % 60)).\(tenths % 10)"
-        return seconds < 3_600 ? minutes : "\(seconds / 3_600):" + minutes
-    }
 }

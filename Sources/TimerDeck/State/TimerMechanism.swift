@@ -1,3 +1,4 @@
+import KeptTimers
 import RunLoopKit
 
 /// The mechanism behind a timer the user defined (a `[[timers]]` table, `a`), with the state only

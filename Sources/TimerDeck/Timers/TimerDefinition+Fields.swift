@@ -1,10 +1,11 @@
+import KeptTimers
 import RunLoopKit
 
 extension TimerDefinition {
     /// Every field of a `[[timers]]` table with what it accepts: the one place their ranges live.
     /// `Resources/timerdeck.toml` documents the same fields.
     static let fields: [ConfigField<TimerDefinition>] = [
-        .text("timers.name", \.optionalName, accepted: nameRule, emptyIsNone: false),
+        .text("timers.name", \.optionalName, accepted: TimerName.rule, emptyIsNone: false),
         .choice(
             "timers.mechanism", \.kind,
             [
@@ -45,33 +46,17 @@ extension TimerDefinition {
     static let countdownRange = 1...86_400
     /// The intervals a timer accepts.
     static let intervalRange: ClosedRange<Duration> = .milliseconds(1) ... .seconds(86_400)
-    /// The longest name.
-    static let maxNameLength = 24
-    /// What a name must be, as the error messages say it.
-    static let nameRule = "1…\(maxNameLength) letters, digits, - or _"
-
     /// The name as an optional, for the field table (an empty name is refused there).
     var optionalName: String? {
         get { name.isEmpty ? nil : name }
         set { name = newValue ?? "" }
     }
 
-    /// Whether `text` is an acceptable timer name.
-    static func isValidName(_ text: String) -> Bool {
-        !text.isEmpty && text.count <= maxNameLength
-            && text.unicodeScalars.allSatisfy { scalar in
-                switch scalar {
-                case "a"..."z", "A"..."Z", "0"..."9", "-", "_": true
-                default: false
-                }
-            }
-    }
-
     /// What is wrong with the definition as a whole (its fields each passed), with the field (its key
     /// in the table) the message is about, or `nil`.
     var problem: (key: String, message: String)? {
-        if !Self.isValidName(name) {
-            return ("name", "field 'timers.name' = \(UserText.quote(name)) is invalid (accepted: \(Self.nameRule))")
+        if !TimerName.isValid(name) {
+            return ("name", "field 'timers.name' = \(UserText.quote(name)) is invalid (accepted: \(TimerName.rule))")
         }
         if kind.isOnUptimeClock && clock != .uptime {
             return (

@@ -1,3 +1,5 @@
+import KeptTimers
+
 extension TimerDefinition {
     /// The add-timer prompt's syntax, as its hint says it.
     static let lineSyntax =

@@ -1,3 +1,4 @@
+import KeptTimers
 import RunLoopKit
 
 /// `--trace FILE`: every fire the fire log records, every nested run of the loop, every move of a

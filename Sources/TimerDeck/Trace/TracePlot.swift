@@ -1,3 +1,5 @@
+import KeptTimers
+
 /// A trace drawn as an SVG timeline: one lane per timer with a mark per fire, a line back to its
 /// scheduled time when it fired late, ×N when it stands for skipped ticks, a green mark where it
 /// moved to another mode, simulated sleeps as dashed lines, nested (tracking) runs as shaded bands,

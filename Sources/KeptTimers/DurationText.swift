@@ -1,8 +1,26 @@
 import RunLoopKit
 import TimeUnits
 
-/// Parses and prints durations written as in the config file and headless scripts: `250ms`, `3s`, `5m`, `2h`.
+/// Durations as the config file and headless scripts write them: `250ms`, `3s`, `5m`, `2h` (the
+/// dashboard reads them with `DurationText.parse`).
 package enum DurationText {
+    /// The units a duration may be written in, with their length.
+    package enum Unit: String, CaseIterable {
+        case milliseconds = "ms"
+        case seconds = "s"
+        case minutes = "m"
+        case hours = "h"
+
+        package var nanoseconds: Int64 {
+            switch self {
+            case .milliseconds: Nanoseconds.perMillisecond
+            case .seconds: Nanoseconds.perSecond
+            case .minutes: 60_000_000_000
+            case .hours: 3_600_000_000_000
+            }
+        }
+    }
+
     /// The form a config file would use when it is exact: `2h`, `5m`, `5s`, `250ms`, `0s`; otherwise ``format(_:)``.
     package static func setting(_ duration: Duration) -> String {
         let nanos = duration.nanoseconds
@@ -52,7 +70,7 @@ package enum DurationText {
     }
 
     /// A range as the config file and the messages write it: `1ms…10s`.
-    static func range(_ range: ClosedRange<Duration>) -> String {
+    package static func range(_ range: ClosedRange<Duration>) -> String {
         "\(setting(range.lowerBound))…\(setting(range.upperBound))"
     }
 }

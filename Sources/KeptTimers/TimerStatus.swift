@@ -5,8 +5,9 @@ import RunLoopKit
 /// alarm's local time and time to it, each stopwatch's time run, held ones marked.
 ///
 /// ```swift
-/// let status = try TimerStatus(statePath: TimerStateFile.defaultPath, config: Config(), wallNow: wallNow)
-/// print(status.text(.tmux))   // "tea 02:41 · run 12:03.4"
+/// let file = TimerFileText(text: "timerdeck-state 3\ncountdown\ttea\tpaused\t161\n")!
+/// let status = TimerStatus(file.entries, countdowns: file.countdownLengths, wallNow: wallNow)
+/// print(status.text(.tmux))   // "tea 02:41 ‖"
 /// ```
 package struct TimerStatus: Sendable {
     /// How `status` prints: `text` a line a timer, `tmux` one short line for a status bar, `waybar`
@@ -24,10 +25,10 @@ package struct TimerStatus: Sendable {
         /// A countdown's seconds left (negative past its end), an alarm's seconds until it rings, a
         /// stopwatch's seconds run (in milliseconds for the stopwatch's tenths).
         package var milliseconds: Int64
-        /// A countdown's length in seconds, when the config has it.
+        /// A countdown's length in seconds, when it is known.
         package var length: Int?
-        /// Whether a countdown counts on past its end (`false`: it ends there); `nil` when the
-        /// config does not say.
+        /// Whether a countdown counts on past its end (`false`: it ends there); `nil` when its
+        /// length is not known.
         package var overtime: Bool?
         /// An alarm's local time, `12:30`.
         package var ringsAt: String?
@@ -43,9 +44,9 @@ package struct TimerStatus: Sendable {
             case .countdown where hasEnded: return "ended"
             case .countdown:
                 let seconds = milliseconds >= 0 ? (milliseconds + 999) / 1_000 : -milliseconds / 1_000
-                return (milliseconds < 0 ? "+" : "") + BigDigitsPanel.clock(seconds: Int(seconds))
+                return (milliseconds < 0 ? "+" : "") + ClockText.countdown(seconds: Int(seconds))
             case .alarm: return ringsAt ?? "--:--"
-            case .stopwatch: return Stopwatch.text(.milliseconds(milliseconds))
+            case .stopwatch: return ClockText.stopwatch(.milliseconds(milliseconds))
             }
         }
 
@@ -67,24 +68,15 @@ package struct TimerStatus: Sendable {
 
     package var items: [Item] = []
 
-    /// The timers the state file at `statePath` keeps, at wall-clock time `wallNow`, none when it
-    /// is missing; the countdowns' lengths (for waybar's percentage) come from `config` and the
-    /// file's timers added with `a`. Nothing is written.
-    /// - Throws: ``TimerStateFileError`` for a file that is not a state file, or from a newer timerdeck.
-    package init(statePath: String, config: Config, wallNow: Instant) throws(TimerStateFileError) {
-        let saved = try TimerStateFile(path: statePath).peek() ?? SavedTimers()
-        let countdowns = (config.timers + saved.added).filter { $0.drives == .countdown }
-        let defined = Dictionary(countdowns.map { ($0.name, $0) }) { first, _ in first }
-        self.init(saved, countdowns: defined, wallNow: wallNow)
-    }
-
-    /// The timers `saved` keeps, at wall-clock time `wallNow`; `countdowns` gives the countdowns'
-    /// definitions by name (their lengths, and whether they count on past their end).
-    init(_ saved: SavedTimers, countdowns: [String: TimerDefinition], wallNow: Instant) {
-        let length = { (name: String) in countdowns[name]?.countdownSeconds }
+    /// The timers `entries` keep, at wall-clock time `wallNow`; `countdowns` gives the countdowns'
+    /// lengths by name (and whether they count on past their end).
+    package init(
+        _ entries: [TimerFileText.Entry], countdowns: [String: TimerFileText.CountdownLength], wallNow: Instant
+    ) {
+        let length = { (name: String) in countdowns[name]?.seconds }
         let overtime = { (name: String) in countdowns[name]?.overtime }
         let millis = { (duration: Duration) in duration.nanoseconds / 1_000_000 }
-        items = saved.entries.map { entry in
+        items = entries.map { entry in
             switch entry {
             case .countdown(let name, let endsAt):
                 Item(

@@ -1,7 +1,7 @@
 extension String {
     /// The text as a double-quoted string with backslash escapes, valid in JSON and as a TOML basic
     /// string: `a"b` → `"a\"b"`.
-    var quotedForJSONAndTOML: String {
+    package var quotedForJSONAndTOML: String {
         var result = "\""
         for scalar in unicodeScalars {
             switch scalar {
