@@ -217,7 +217,9 @@ let package = Package(
         // Imports the executable too, to check its command-line parsing.
         .testTarget(
             name: "TimerDeckTests",
-            dependencies: ["TimerDeck", "timerdeck", "KeptTimers", "AppPlatform", "TimeUnits", "TimerSlots", "TestSupport"],
+            dependencies: [
+                "TimerDeck", "timerdeck", "KeptTimers", "AppPlatform", "TimeUnits", "TimerSlots", "TestSupport",
+            ],
             exclude: ["Snapshots", "Traces"], packageAccess: false, swiftSettings: dashboardModule),
         .testTarget(
             name: "UploadsTests",

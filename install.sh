@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Installs timerdeck under a prefix (default ~/.local): the release binary in PREFIX/bin, its manual
-# page in PREFIX/share/man/man1 and completions for bash, zsh and fish under PREFIX/share. Nothing
-# else is needed beside the binary: the default config and the sample route are compiled into it.
-# Only the timerdeck product is built; the manual page and the completions come from the built
-# binary itself.
+# Installs timerdeck under a prefix (default ~/.local): the release dashboard in
+# PREFIX/libexec/timerdeck, the program that answers `timerdeck status` alone and runs the dashboard
+# for everything else as PREFIX/bin/timerdeck, the manual page in PREFIX/share/man/man1 and
+# completions for bash, zsh and fish under PREFIX/share. Nothing else is needed: the default config
+# and the sample route are compiled in. Only the timerdeck and timerdeck-launcher products are
+# built; the manual page and the completions come from the built dashboard itself.
 # Usage: ./install.sh [PREFIX]
 set -euo pipefail
 prefix=${1:-$HOME/.local}
@@ -13,11 +14,16 @@ step() { echo "install.sh: $*"; }
 
 step "building timerdeck (swift build -c release --product timerdeck; the first build takes minutes)"
 swift build -c release --product timerdeck
+step "building the launcher (swift build -c release --product timerdeck-launcher)"
+swift build -c release --product timerdeck-launcher
 # SwiftPM's release products, through its link to the platform's folder.
 binary=.build/release/timerdeck
 
-step "installing $prefix/bin/timerdeck"
-install -D -m 755 "$binary" "$prefix/bin/timerdeck"
+# The dashboard first, so that bin/timerdeck never runs without it.
+step "installing the dashboard $prefix/libexec/timerdeck/timerdeck"
+install -D -m 755 "$binary" "$prefix/libexec/timerdeck/timerdeck"
+step "installing $prefix/bin/timerdeck (answers timerdeck status alone, runs the dashboard for the rest)"
+install -D -m 755 .build/release/timerdeck-launcher "$prefix/bin/timerdeck"
 
 # The page is written by the binary's hidden `manual-page` command, from the same tables as
 # `timerdeck --help`; it is complete before it replaces an installed one.

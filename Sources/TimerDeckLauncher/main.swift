@@ -1,5 +1,4 @@
 import Glibc
-import KeptTimers
 
 // The installed `timerdeck`. A status bar asks `timerdeck status` every second or so, so this
 // program answers it alone, in a few milliseconds (no Foundation, the Swift runtime linked in);

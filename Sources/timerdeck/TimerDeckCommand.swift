@@ -1,6 +1,5 @@
 import ArgumentParser
 import Glibc
-import KeptTimers
 import RunLoopKit
 import TerminalUI
 import TimerDeck

@@ -1,8 +1,8 @@
 import Foundation
 import KeptTimers
 import RunLoopKit
-import Testing
 import TestSupport
+import Testing
 
 @testable import TimerDeck
 

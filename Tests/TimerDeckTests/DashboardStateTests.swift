@@ -1,4 +1,3 @@
-import KeptTimers
 import RunLoopKit
 import TerminalUI
 import Testing

@@ -68,7 +68,8 @@ struct LauncherTests {
         let libexec = scratch.path("libexec/timerdeck")
         try FileManager.default.createDirectory(at: libexec, withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(
-            atPath: libexec.appendingPathComponent("timerdeck").path, withDestinationPath: BuiltProduct.path("timerdeck"))
+            atPath: libexec.appendingPathComponent("timerdeck").path,
+            withDestinationPath: BuiltProduct.path("timerdeck"))
         let version = try Self.run(launcher, ["--version"])
         let direct = try ChildProcess.run(BuiltProduct.path("timerdeck"), ["--version"], timeout: .seconds(30))
         #expect(version.status == 0 && version.output == direct.output && !version.output.isEmpty, "\(version)")
@@ -95,8 +96,11 @@ struct LauncherTests {
         func number(at offset: Int, size: Int) -> Int {
             (0..<size).reduce(0) { $0 | Int(bytes[offset + $1]) << (8 * $1) }
         }
-        try #require(bytes.count > 64 && bytes[0..<4] == [0x7F, 0x45, 0x4C, 0x46] && bytes[4] == 2, "a 64-bit ELF file")
-        let (table, entrySize, count) = (number(at: 0x20, size: 8), number(at: 0x36, size: 2), number(at: 0x38, size: 2))
+        try #require(
+            bytes.count > 64 && bytes[0..<4] == [0x7F, 0x45, 0x4C, 0x46] && bytes[4] == 2, "a 64-bit ELF file")
+        let (table, entrySize, count) = (
+            number(at: 0x20, size: 8), number(at: 0x36, size: 2), number(at: 0x38, size: 2)
+        )
         return (0..<count).contains { number(at: table + $0 * entrySize, size: 4) == 3 }
     }
 }

@@ -1,7 +1,7 @@
 import Glibc
 import KeptTimers
-import Testing
 import TestSupport
+import Testing
 
 @testable import TimerDeck
 @testable import timerdeck

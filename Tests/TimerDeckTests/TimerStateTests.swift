@@ -25,7 +25,10 @@ struct SavedTimersTests {
         #expect(saved.text.contains("\nlength\teggs\t60\tends\nlength\ttea\t240\tovertime\n"), "\(saved.text)")
         // A file of format 2 keeps no lengths, and reads as it did.
         let formatTwo = "timerdeck-state 2\nsaved\t5\ncountdown\ttea\tpaused\t42\n"
-        #expect(SavedTimers(text: formatTwo) == SavedTimers(entries: [.pausedCountdown(name: "tea", remaining: 42)], savedAt: Instant(nanoseconds: 5)))
+        #expect(
+            SavedTimers(text: formatTwo)
+                == SavedTimers(
+                    entries: [.pausedCountdown(name: "tea", remaining: 42)], savedAt: Instant(nanoseconds: 5)))
         // A file of format 1 has no saved line and reads as it did.
         let formatOne = "timerdeck-state 1\ncountdown\ttea\trunning\t1767225660000000000\n"
         #expect(SavedTimers(text: formatOne)?.entries == [saved.entries[0]])

@@ -1,8 +1,8 @@
 import Foundation
 import KeptTimers
 import RunLoopKit
-import Testing
 import TestSupport
+import Testing
 
 @testable import TimerDeck
 
@@ -29,7 +29,8 @@ struct TimerStatusTests {
     @Test("Each format says every timer; waybar's JSON has text, tooltip, class and the first countdown's percentage")
     func formats() throws {
         let status = TimerStatus(
-            Self.saved.entries, countdowns: try Self.countdowns("tea 4m countdown", "eggs 1m countdown"), wallNow: Self.now)
+            Self.saved.entries, countdowns: try Self.countdowns("tea 4m countdown", "eggs 1m countdown"),
+            wallNow: Self.now)
         let lunch = try #require(LocalDateTime(localTimeOf: Self.now + .seconds(7_500))).time.text
         let lines = status.text(.text).split(separator: "\n").map(String.init)
         #expect(lines.count == 4)

@@ -270,7 +270,8 @@ struct PlainNarration {
             if let watch = row.stopwatch {
                 let laps = watch.splits.count
                 details.append(
-                    "\(ClockText.stopwatch(watch.elapsed(at: snapshot.loop.now))) run, \(laps) lap\(laps == 1 ? "" : "s")")
+                    "\(ClockText.stopwatch(watch.elapsed(at: snapshot.loop.now))) run, \(laps) lap\(laps == 1 ? "" : "s")"
+                )
             }
             return "\(row.name) \(display) (\(details.joined(separator: ", ")))"
         }

@@ -125,6 +125,12 @@ package enum CommandHelp {
             .file
         ),
         (
+            "`PREFIX/libexec/timerdeck/timerdeck`",
+            "the dashboard, as `./install.sh PREFIX` installs it: `PREFIX/bin/timerdeck` answers `status` "
+                + "from the timers file itself and runs this program in its place for everything else",
+            .file
+        ),
+        (
             "`$XDG_STATE_HOME/timerdeck/timers.history`",
             "every finished countdown, alarm and stopwatch session, a line each, beside the timers file (kept "
                 + "when it is); `timerdeck history` prints them; at most 1 MB, past that its older half goes",
@@ -199,7 +205,8 @@ package enum CommandHelp {
         (
             "1",
             "a sample could not be committed to the outbox, or the outbox failed while running (it says how "
-                + "many samples and why), or `plot` could not finish writing its SVG"
+                + "many samples and why), or `plot` could not finish writing its SVG, or the installed "
+                + "`timerdeck` could not find or start the dashboard (`libexec/timerdeck/timerdeck`)"
         ),
         (
             "2",

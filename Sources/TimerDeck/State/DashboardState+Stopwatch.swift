@@ -14,7 +14,8 @@ extension DashboardState {
         let row = self[id]
         var effects = redraw(row)
         if action == .lap, let lap = row.stopwatch?.laps.last {
-            hint = "\(row.name): lap \(lap.number) \(ClockText.stopwatch(lap.time)), split \(ClockText.stopwatch(lap.split))"
+            hint =
+                "\(row.name): lap \(lap.number) \(ClockText.stopwatch(lap.time)), split \(ClockText.stopwatch(lap.split))"
             effects.append(.render(.status))
         }
         if lapsShown == id { effects.append(.render(.help)) }
