@@ -221,7 +221,7 @@ restarted() {
 
 # kept NAME: the state file holds exactly one line for the timer NAME.
 kept() {
-    if [ "$(grep -c "^[a-z]*	$1	" "$state/timerdeck/timers.state" 2>/dev/null)" = 1 ]; then
+    if [ "$(grep -cE "^(countdown|alarm|stopwatch)	$1	" "$state/timerdeck/timers.state" 2>/dev/null)" = 1 ]; then
         pass "$1 is kept once"
     else
         fail "$1 is kept once"
@@ -269,7 +269,7 @@ TOML
     check "killed" "TIMERDECK-EXIT=137"
     for name in tea run lunch; do kept "$name"; done
     # A kill during a save leaves a temporary file beside it, never a partial timers.state.
-    if head -1 "$state/timerdeck/timers.state" | grep -qx "timerdeck-state 2"; then
+    if head -1 "$state/timerdeck/timers.state" | grep -qx "timerdeck-state 3"; then
         pass "the state file is whole"
     else
         fail "the state file is whole"
