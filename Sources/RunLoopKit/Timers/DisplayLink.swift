@@ -195,30 +195,38 @@ public final class DisplayLink {
     private func fire() {
         guard let timer, let runLoop, let callback else { return }
         let now = runLoop.now.nanoseconds
-        var slot = self.slot(after: timer.fireDate.nanoseconds - 1)
         let interval = Int64(frameInterval)
-        if now - vsync(slot) >= vsync(slot + 1) - vsync(slot) {
+        // The timer is armed at a vsync, so its slot starts at its fire date: a frame on time
+        // divides once, for the slot's end (a division costs as much as the rest of the frame).
+        var start = timer.fireDate.nanoseconds
+        var slot = self.slot(after: start - 1)
+        var end = vsync(slot + 1)
+        assert(start == vsync(slot), "DisplayLink: its timer is armed off the vsync grid")
+        if now - start >= end - start {
             // The loop could not run this frame (another mode, a slow pass): skip to the grid (D3, M4).
             // C-D1, decisions.md 2: a callback slot whose vsync is exactly now has not passed.
             let next = callbackSlot(after: now - 1)
             skippedFrames += Int((next - slot) / interval)
-            guard vsync(next) == now else {
-                timer.fireDate = Instant(nanoseconds: vsync(next))
+            let nextStart = vsync(next)
+            guard nextStart == now else {
+                timer.fireDate = Instant(nanoseconds: nextStart)
                 return
             }
-            slot = next
+            (slot, start, end) = (next, nextStart, vsync(next + 1))
         }
-        let period = vsync(slot + 1) - vsync(slot)
-        timestamp = Instant(nanoseconds: vsync(slot))
-        targetTimestamp = Instant(nanoseconds: vsync(slot + interval))
-        duration = .nanoseconds(period)
+        timestamp = Instant(nanoseconds: start)
+        targetTimestamp = Instant(nanoseconds: interval == 1 ? end : vsync(slot + interval))
+        duration = .nanoseconds(end - start)
         frameCount += 1
         callback(self)
         frameObserver?(self)
         guard validity, !isPaused, self.timer === timer else { return }
-        // D3: a callback slower than a frame skips the slots it overran; it never queues them.
-        let next = callbackSlot(after: max(runLoop.now.nanoseconds, vsync(slot)))
+        // D3: a callback slower than a frame skips the slots it overran; it never queues them. A
+        // callback done within its frame, a frame at a time, is followed by the next slot, which
+        // starts at this one's end.
+        let after = max(runLoop.now.nanoseconds, start)
+        let next = interval == 1 && after < end ? slot + 1 : callbackSlot(after: after)
         skippedFrames += Int((next - slot) / interval) - 1
-        timer.fireDate = Instant(nanoseconds: vsync(next))
+        timer.fireDate = Instant(nanoseconds: next == slot + 1 ? end : vsync(next))
     }
 }
