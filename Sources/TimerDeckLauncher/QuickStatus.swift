@@ -36,7 +36,7 @@ struct QuickStatus {
             }
         }
         // Without --state, XDG_STATE_HOME or an absolute HOME, the dashboard looks the home up.
-        let directory = StateDirectoryPath.path(homeWhenUnset: { nil })
+        let directory = StateDirectoryPath.pathWithoutLookup()
         guard let path = statePath ?? directory.map({ $0 + "/" + TimerFileText.fileName }) else { return nil }
         self.format = format
         self.statePath = path

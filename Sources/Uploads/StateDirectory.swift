@@ -12,8 +12,8 @@ public enum StateDirectory {
     ///   the process environment by default. Without a usable `HOME`, the user's home from
     ///   the password database is used.
     public static func url(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
-        let home = { FileManager.default.homeDirectoryForCurrentUser.path }
-        let path = StateDirectoryPath.path(environment: { environment[$0] }, homeWhenUnset: home)
-        return URL(fileURLWithPath: path ?? home() + "/.local/state/timerdeck", isDirectory: true)
+        let path = StateDirectoryPath.path(
+            environment: { environment[$0] }, homeWhenUnset: { FileManager.default.homeDirectoryForCurrentUser.path })
+        return URL(fileURLWithPath: path, isDirectory: true)
     }
 }
