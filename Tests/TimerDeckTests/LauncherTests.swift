@@ -1,3 +1,4 @@
+import AppPlatform
 import Foundation
 import KeptTimers
 import RunLoopKit
@@ -27,7 +28,10 @@ struct LauncherTests {
         let bin = scratch.path("bin")
         try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
         let installed = bin.appendingPathComponent("timerdeck").path
-        try FileManager.default.copyItem(atPath: BuiltProduct.path("timerdeck-launcher"), toPath: installed)
+        // Written with a descriptor closed on exec, then renamed into place: a copy's descriptor
+        // inherited by a child another test starts meanwhile would make the exec fail (ETXTBSY).
+        let program = try Data(contentsOf: URL(fileURLWithPath: BuiltProduct.path("timerdeck-launcher")))
+        try FileIO.replace(atPath: installed, with: [UInt8](program), mode: 0o755)
         return installed
     }
 
