@@ -174,6 +174,10 @@ final class LoopShared: Sendable {
         if wake { wakeUp() }
     }
 
+    /// Whether a message may wait in the inbox: one atomic load, without the lock.
+    @inline(__always)
+    var mayHaveMail: Bool { hasMail.load(ordering: .acquiring) }
+
     /// Takes every queued message, oldest first.
     func takeMail() -> [InboxMessage] {
         guard hasMail.load(ordering: .acquiring) else { return [] }

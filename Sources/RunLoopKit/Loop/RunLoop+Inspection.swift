@@ -65,11 +65,24 @@ extension RunLoop {
 
     /// Whether a pass of `mode` now would do work: a timer due, a block, a signalled source or a job.
     package func hasWorkNow(inMode mode: Mode) -> Bool {
+        nextWork(inMode: mode).map { $0 <= now } ?? false
+    }
+
+    /// When a pass of `mode` would next do work: now when one would now (a timer due, a block, a
+    /// signalled source or a job), else the next fire date (C-R12), `nil` when nothing is due at
+    /// all. One look tells a step of virtual time both whether to run a pass and where to move.
+    package func nextWork(inMode mode: Mode) -> Instant? {
         drainInbox()
-        guard let state = existingModeState(for: mode) else { return false }
-        if let next = nextFireDate(forMode: mode), next <= now { return true }
-        return hasJobs(for: state) || blocks.contains { matches($0.modes, state) }
-            || state.sources.contains { $0.isValid && $0.signalState.signalStamp != 0 }
+        guard let state = existingModeState(for: mode) else { return nil }
+        let next = nextFireDate(in: state)
+        let now = now
+        if let next, next <= now { return now }
+        if hasJobs(for: state) || blocks.contains(where: { matches($0.modes, state) })
+            || state.sources.contains(where: { $0.isValid && $0.signalState.signalStamp != 0 })
+        {
+            return now
+        }
+        return next
     }
 
     /// Whether input could still come in `mode`: it has a source or a descriptor source, or work

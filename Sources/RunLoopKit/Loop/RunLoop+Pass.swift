@@ -82,8 +82,14 @@ extension RunLoop {
             && state.descriptorSources.isEmpty && !hasBlocks(for: state) && !hasJobs(for: state)
     }
 
-    /// Moves messages from other threads into the loop (decisions.md 5).
+    /// Moves messages from other threads into the loop (decisions.md 5). Called several times a
+    /// pass: an empty inbox costs one atomic load here, not a call.
+    @inline(__always)
     func drainInbox() {
+        if shared.mayHaveMail { takeInbox() }
+    }
+
+    private func takeInbox() {
         for message in shared.takeMail() {
             switch message {
             case .perform(let modes, let block): enqueue(modes, block)
@@ -231,7 +237,9 @@ extension RunLoop {
             timer.invalidate()
             return
         }
-        guard !timer.isFiring, timer.fireNanoseconds <= limit, timer.runLoop === self else { return }
+        // A timer popped live from this loop's queue is this loop's (TimerQueue invariant 2).
+        assert(timer.belongs(to: self), "RunLoop: a timer in this loop's queue belongs to another loop")
+        guard !timer.isFiring, timer.fireNanoseconds <= limit else { return }
         let serviced = timer.fireNanoseconds
         if let metrics { metrics.fired(timer, due: serviced, calledAt: now.nanoseconds, in: currentMode ?? .default) }
         // Counted so that the wake-up window reads a timer's firing flag only while one fires (C-T4).
@@ -243,7 +251,7 @@ extension RunLoop {
             timer.invalidate()
             return
         }
-        guard timer.isValid, timer.runLoop === self else { return }
+        guard timer.isValid, timer.belongs(to: self) else { return }
         if !timer.fireDateSetInCallout {
             // C-T6: next fire = first point of the original grid strictly after now; missed ticks are skipped.
             let interval = timer.intervalNanoseconds

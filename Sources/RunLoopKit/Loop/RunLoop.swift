@@ -333,7 +333,11 @@ public final class RunLoop {
 
     /// The next fire date of the timers in `mode`, `nil` if it has none that will fire (C-R12).
     public func nextFireDate(forMode mode: Mode) -> Instant? {
-        guard let state = existingModeState(for: mode) else { return nil }
+        existingModeState(for: mode).flatMap(nextFireDate(in:))
+    }
+
+    /// The next fire date of the timers and timeouts of `state`.
+    func nextFireDate(in state: ModeState) -> Instant? {
         var first = state.timers.nextToFire()?.deadline ?? Int64.max
         state.forEachTimeoutSet { set in
             if let deadline = set.nextDeadline() { first = min(first, deadline) }

@@ -121,6 +121,18 @@ final class Waiter {
     /// Waits in `state` until `deadline` (uptime ns; `nil` = no deadline) or input, or only checks
     /// input when `poll` is set. Appends the ready descriptor sources' descriptors to `ready`.
     func wait(in state: ModeState, until deadline: Int64?, poll: Bool, ready: inout [Int32]) {
+        sawWakeUp = false
+        sawWakeUpForWork = false
+        sawEvent = false
+        // On a virtual clock a mode without descriptors or the main queue has only the loop's
+        // wake-ups in its set.
+        let onlyWakeUps = isVirtual && state.descriptorSources.isEmpty && !state.watchesMainQueue
+        if poll && onlyWakeUps {
+            // The pass has just read the wake-ups (settleOutsideWork): a later one is read at the
+            // next pass. Polling them would be a system call for nothing.
+            wokeOnlyToRearm = false
+            return
+        }
         let epoll: Int32
         do {
             epoll = try epollDescriptor(for: state)
@@ -128,18 +140,9 @@ final class Waiter {
             fatalError(
                 "RunLoop: cannot wait in mode \(state.mode): \(error); free descriptors or raise the limit (ulimit -n)")
         }
-        sawWakeUp = false
-        sawWakeUpForWork = false
-        sawEvent = false
         // Only a strictCF loop is ever interrupted without a wake-up for work (RunLoop.Handle.rearm).
         defer { wokeOnlyToRearm = sawWakeUp && !sawWakeUpForWork && !sawEvent && shared.isStrictCF }
-        // On a virtual clock a mode without descriptors or the main queue has only the loop's
-        // wake-ups in its set.
-        let onlyWakeUps = isVirtual && state.descriptorSources.isEmpty && !state.watchesMainQueue
         if poll {
-            // The pass has just read the wake-ups (settleOutsideWork): a later one is read at the
-            // next pass. Polling them would be a system call for nothing.
-            if onlyWakeUps { return }
             collect(epoll, timeout: 0, into: &ready)
             return
         }

@@ -148,11 +148,13 @@ public final class VirtualClock: Sendable {
     }
 
     /// Moves every reading by `delta` of uptime, wall time at `rate`; only while holding `writer`.
+    /// Holding it, no other write can come between a load and its store: a store each, not an
+    /// atomic add (a virtual day moves the clock 5 million times).
     private func move(byUptime delta: Int64, rate: inout WallRate) {
-        _ = uptime.wrappingAdd(delta, ordering: .releasing)
-        _ = continuous.wrappingAdd(delta, ordering: .releasing)
+        uptime.store(uptime.load(ordering: .relaxed) &+ delta, ordering: .releasing)
+        continuous.store(continuous.load(ordering: .relaxed) &+ delta, ordering: .releasing)
         if let wallDelta = rate.wallDelta(forUptime: delta) {
-            _ = wall.wrappingAdd(wallDelta, ordering: .releasing)
+            wall.store(wall.load(ordering: .relaxed) &+ wallDelta, ordering: .releasing)
         } else {
             wall.store(.max, ordering: .releasing)
         }

@@ -59,7 +59,7 @@ public final class DisplayLink {
         didSet { timer?.metricsName = metricsName }
     }
     /// Called after each callback while ``frames`` is iterated (rule C-X3).
-    var frameObserver: ((DisplayLink) -> Void)?
+    @exclusivity(unchecked) var frameObserver: ((DisplayLink) -> Void)?
 
     /// Creates a link for a display refreshing `refreshRate` times a second (clamped to 1…1000).
     public init(refreshRate: Int = 60, callback: @escaping (DisplayLink) -> Void) {
@@ -193,7 +193,9 @@ public final class DisplayLink {
     }
 
     private func fire() {
-        guard let timer, let runLoop, let callback else { return }
+        // The timer fires in its loop, the link's: read through the timer, the loop costs no
+        // look through the link's life and no exclusivity check.
+        guard let timer, let runLoop = timer.runLoop, let callback else { return }
         let now = runLoop.now.nanoseconds
         let interval = Int64(frameInterval)
         // The timer is armed at a vsync, so its slot starts at its fire date: a frame on time

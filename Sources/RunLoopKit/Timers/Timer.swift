@@ -44,7 +44,13 @@ public final class Timer {
     /// checked on every read in every build: the loop clears it when the timer leaves its last mode
     /// and, for the timers still in its modes, when it goes away (``RunLoop/releaseTimers()``), so a
     /// read after the loop died would trap with the runtime's message, never touch freed memory.
-    @exclusivity(unchecked) unowned var runLoop: RunLoop?
+    @exclusivity(unchecked) unowned var runLoop: RunLoop? {
+        didSet { loopIdentity = runLoop.map(ObjectIdentifier.init) }
+    }
+    /// The identity of ``runLoop``, kept with it: asking whether the timer is still a loop's, after
+    /// each callout of a repeating timer, then reads no unowned reference (a read is an atomic
+    /// retain and a release). Only `nil` or a loop that lives, since the loop clears ``runLoop``.
+    @exclusivity(unchecked) private var loopIdentity: ObjectIdentifier?
     /// The slot of the timer's record in the first ``TimerQueue`` it is in; those in further queues are in `extras`.
     @exclusivity(unchecked) private var firstSlot = QueueSlot.none
     @exclusivity(unchecked) private var extras: Extras?
@@ -99,16 +105,20 @@ public final class Timer {
     }
 
     /// State that a plain one-shot timer does not need, allocated on first use.
+    ///
+    /// The fields a repeating timer's fire reads and writes are, like the timer's own, only touched
+    /// on its loop's thread, each read or written whole with no access spanning a callout: their
+    /// dynamic exclusivity checks are off (a frame of a display link paid three of them).
     private final class Extras {
         /// Repeat interval in nanoseconds; 0 for a one-shot timer (C-T11).
-        var intervalNanoseconds: Int64 = 0
+        @exclusivity(unchecked) var intervalNanoseconds: Int64 = 0
         /// Effective tolerance in nanoseconds, already clamped (C-T9), when it is 4.29 s or longer.
         var toleranceNanoseconds: Int64 = 0
         /// The fire time last serviced by the run loop, reported by ``fireDate`` once invalid (C-T8);
         /// only repeating timers need it (a one-shot is invalidated at the time it fired).
-        var lastFireNanoseconds: Int64?
+        @exclusivity(unchecked) var lastFireNanoseconds: Int64?
         /// Slots in the queues after the first one (a common-mode timer is in two or more).
-        var moreSlots: [QueueSlot] = []
+        @exclusivity(unchecked) var moreSlots: [QueueSlot] = []
         var userInfo: Any?
         var shared: TimerShared?
         /// The name in the `timer` dimension of the loop's metrics (``RunLoop/setMetricsName(_:for:)``).
@@ -403,6 +413,12 @@ extension Timer {
     /// Whether the timer is in any queue.
     var isQueued: Bool { firstSlot.queue >= 0 }
 
+    /// Whether the timer belongs to `loop` (``runLoop``), without reading the unowned reference.
+    @inline(__always)
+    func belongs(to loop: RunLoop) -> Bool {
+        loopIdentity == ObjectIdentifier(loop)
+    }
+
     /// The slot of the timer's record in `queue` (``TimerQueue`` invariant 2), `nil` if it is not there.
     @inline(__always)
     func slot(in queue: Int32) -> Int32? {
@@ -438,7 +454,11 @@ extension Timer {
     @inline(__always)
     func forEachQueueID(_ body: (Int32) -> Void) {
         let first = firstSlot.queue
-        let more = extras?.moreSlots ?? []
+        guard let more = extras?.moreSlots, !more.isEmpty else {
+            if first >= 0 { body(first) }
+            return
+        }
+        // A copy: `body` may take the timer out of its queues.
         if first >= 0 { body(first) }
         for slot in more { body(slot.queue) }
     }

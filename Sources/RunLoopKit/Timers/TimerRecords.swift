@@ -21,6 +21,11 @@ import Glibc
 ///    was moved later: ``settleTop()`` re-keys it when it reaches the top.
 /// 4. **Bounded tombstones.** After every operation, tombstones are at most a quarter of the
 ///    entries in the heap and deferred (``sweepIfNeeded()``).
+/// 5. **Held top.** An owner may take the top without taking it off (``holdTop()``): it stays in
+///    `heap[0]`, counted as out (invariant 2), neither live in the heap nor a tombstone. Moving its
+///    record re-keys it there with one sift down, and putting it back while live leaves it where
+///    it is; any other operation on the heap takes it off first (`dropHeldTop()`). A repeating
+///    timer that fires and goes on then costs one sift from the top instead of a pop and a push.
 ///
 /// Storage: the heap, the slab and the deferred entries are plain malloc'd buffers, grown by
 /// doubling with realloc (``GrowableBuffer``), only touched on the loop's thread and never
@@ -81,6 +86,8 @@ struct TimerRecords {
     var tombstones = 0
     /// Scheduled records.
     private(set) var liveCount = 0
+    /// Whether `heap[0]` is an entry its owner holds (invariant 5).
+    private var topHeld = false
     #if DEBUG
     private var mutationsSinceCheck = 0
     #endif
@@ -132,6 +139,18 @@ struct TimerRecords {
     mutating func move(_ slot: UInt32, deadline: Int64, order: UInt64, entryOut: Bool = false) {
         checkIndex(Int(slot), below: slabCount)
         let record = slab + Int(slot)
+        if entryOut && topHeld && heap[0].slot == slot && record.pointee.stamp != UInt32.max {
+            // The held top (invariant 5): the new live entry takes its place, sifted down from there.
+            assert(heap[0].stamp == record.pointee.stamp, "TimerRecords: the held top is not its slot's live entry")
+            record.pointee.deadline = deadline
+            record.pointee.order = order
+            record.pointee.stamp &+= 1
+            heap[0] = Entry(deadline: deadline, order: order, slot: slot, stamp: record.pointee.stamp)
+            topHeld = false
+            siftDown(from: 0)
+            checkInvariantsInDebugBuilds()
+            return
+        }
         // The live entry's key is no later than the record's (invariant 3): a key at or after it keeps that entry.
         let keepsEntry = !entryOut && deadline >= record.pointee.deadline
         record.pointee.deadline = deadline
@@ -143,10 +162,18 @@ struct TimerRecords {
         sweepIfNeeded()
     }
 
-    /// Pushes an entry the owner held (``takeTop()``) back, if it is still its record's live entry;
-    /// returns whether it was.
+    /// Puts an entry the owner held (``holdTop()``) back, if it is still its record's live entry;
+    /// returns whether it was. The held top stays where it is, or is dropped if it went stale.
     @inline(__always)
     mutating func putBack(_ entry: Entry) -> Bool {
+        if topHeld && heap[0].slot == entry.slot && heap[0].stamp == entry.stamp {
+            guard isLive(entry) else {
+                dropHeldTop()
+                return false
+            }
+            topHeld = false
+            return true
+        }
         guard isLive(entry) else { return false }
         push(entry)
         return true
@@ -207,6 +234,7 @@ struct TimerRecords {
     /// Until the top is the live entry of a record with that very key: drops tombstones, and
     /// re-keys a record moved later in place, with one sift down (invariant 3).
     mutating func settleTop() {
+        dropHeldTop()
         while heapCount > 0 {
             let top = heap[0]
             checkIndex(Int(top.slot), below: slabCount)
@@ -232,9 +260,31 @@ struct TimerRecords {
         return heapCount > 0 ? heap[0] : nil
     }
 
+    /// Takes the settled top for its owner, leaving it in place (invariant 5); the heap must not
+    /// be empty. The owner moves its record, puts it back or leaves it to be dropped.
+    ///
+    /// The next top is one of its children: their records are asked for now, so that reading the
+    /// one that comes up is hidden behind the owner's callout.
+    @inline(__always)
+    mutating func holdTop() -> Entry {
+        checkIndex(0, below: heapCount)
+        assert(!topHeld, "TimerRecords: the top is already held")
+        topHeld = true
+        for child in 1..<min(5, heapCount) { cle_prefetch(slab + Int(heap[child].slot)) }
+        return heap[0]
+    }
+
+    /// Takes the held top off the heap, if there is one (invariant 5).
+    @inline(__always)
+    private mutating func dropHeldTop() {
+        guard topHeld else { return }
+        topHeld = false
+        _ = popTop()
+    }
+
     /// Takes the top entry off the heap; the heap must not be empty. Its owner holds it, or it is
     /// deferred, or its record was just freed.
-    mutating func popTop() -> Entry {
+    private mutating func popTop() -> Entry {
         checkIndex(0, below: heapCount)
         let top = heap[0]
         heapCount -= 1
@@ -251,20 +301,15 @@ struct TimerRecords {
     /// stays on top.
     @inline(__always)
     mutating func cancelTop() {
+        assert(!topHeld, "TimerRecords: cancelTop with the top held")
         release(heap[0].slot)
         _ = popTop()
         sweepIfNeeded()
     }
 
-    /// Asks for the record of the top entry ahead of ``settleTop()``: an owner that calls out
-    /// between the two hides the read of a record at random behind the callout.
-    @inline(__always)
-    func prefetchTop() {
-        if heapCount > 0 { cle_prefetch(slab + Int(heap[0].slot)) }
-    }
-
     /// Moves the top entry to the deferred ones, to go back at the end of the pass.
     mutating func deferTop() {
+        assert(!topHeld, "TimerRecords: deferTop with the top held")
         if deferredCount == deferredCapacity { deferred = GrowableBuffer.grow(deferred, capacity: &deferredCapacity) }
         deferred[deferredCount] = popTop()
         deferredCount += 1
@@ -285,11 +330,13 @@ struct TimerRecords {
 
     /// Calls `body` with every entry in the heap whose deadline is at or before `bound()`, re-read
     /// as `body` narrows it (``HeapWindow``); tombstones and entries of records moved later are
-    /// among them.
+    /// among them, a held top is not (invariant 5).
     @inline(__always)
     func visitEntries(atOrBefore bound: () -> Int64, body: (Entry) -> Void) {
+        let skipsTop = topHeld
         HeapWindow.visit(
-            count: heapCount, deadline: { heap[$0].deadline }, atOrBefore: bound, body: { body(heap[$0]) })
+            count: heapCount, deadline: { heap[$0].deadline }, atOrBefore: bound,
+            body: { index in if index != 0 || !skipsTop { body(heap[index]) } })
     }
 
     /// Calls `body` with the slot of every scheduled record.
@@ -301,6 +348,7 @@ struct TimerRecords {
 
     @inline(__always)
     private mutating func push(_ entry: Entry) {
+        dropHeldTop()
         if heapCount == heapCapacity {
             heap = GrowableBuffer.grow(heap, capacity: &heapCapacity)
             heapFaultedTo = heapCount
@@ -328,6 +376,7 @@ struct TimerRecords {
     /// Removes every tombstone and rebuilds the heap: when they pass a quarter of the entries, and
     /// before a slot's stamp wraps (`advanceStamp(of:)`).
     mutating func sweep() {
+        dropHeldTop()
         var kept = 0
         // Each liveness check reads a record at random: the records a few entries ahead are
         // asked for early (timerdeck-bench's cancel rows: the sweep is most of cancelling all).
@@ -417,11 +466,11 @@ struct TimerRecords {
         return true
     }
 
-    /// The live entries and tombstones in the heap and deferred.
+    /// The live entries and tombstones in the heap and deferred, less a held top (invariant 5).
     private func liveEntries() -> (live: Int, dead: Int) {
         var live = 0
         var dead = 0
-        for index in 0..<heapCount {
+        for index in (topHeld ? 1 : 0)..<heapCount {
             if isLive(heap[index]) { live += 1 } else { dead += 1 }
         }
         for index in 0..<deferredCount {
@@ -434,7 +483,7 @@ struct TimerRecords {
     /// one live entry per scheduled record, each live entry's key no later than its record's, and
     /// the tombstone count (for tests and debug builds).
     func isConsistent(entriesOut: Int) -> Bool {
-        for index in 0..<heapCount where isLive(heap[index]) {
+        for index in (topHeld ? 1 : 0)..<heapCount where isLive(heap[index]) {
             let record = slab[Int(heap[index].slot)]
             let entry = heap[index]
             guard record.isScheduled, entry.order <= record.order, entry.deadline <= record.deadline else {

@@ -86,16 +86,8 @@ extension RunLoop {
     @available(*, noasync)
     public func runCurrent(inMode mode: Mode = .default) throws(VirtualTimeError) {
         _ = try virtualClockForTesting("runCurrent(inMode:)")
-        try runPassesWhileWorkIsDue(inMode: mode, knownDue: false)
-    }
-
-    /// Runs passes of `mode` while a pass would do work; `knownDue` says one would (time has just
-    /// moved to a deadline), which spares the first look (a virtual day's frames each paid two).
-    private func runPassesWhileWorkIsDue(inMode mode: Mode, knownDue: Bool) throws(VirtualTimeError) {
         var count = RunawayCount(on: self)
-        var due = knownDue
-        while due || hasWorkNow(inMode: mode) {
-            due = false
+        while hasWorkNow(inMode: mode) {
             try count.check(self, inMode: mode)
             run(mode: mode, until: .zero)
         }
@@ -115,10 +107,12 @@ extension RunLoop {
     @available(*, noasync)
     public func advance(to instant: Instant, inMode mode: Mode = .default) throws(VirtualTimeError) {
         let clock = try virtualClockForTesting("advance(to:inMode:)")
-        try runCurrent(inMode: mode)
-        while let next = nextFireDate(forMode: mode), next <= instant {
-            clock.advance(to: next)
-            try runPassesWhileWorkIsDue(inMode: mode, knownDue: true)
+        var count = RunawayCount(on: self)
+        // One look a pass: work due now runs a pass; otherwise time moves to the next fire date.
+        while let next = nextWork(inMode: mode), next <= instant {
+            if next > now { clock.advance(to: next) }
+            try count.check(self, inMode: mode)
+            run(mode: mode, until: .zero)
         }
         clock.advance(to: instant)
         try runCurrent(inMode: mode)
@@ -229,10 +223,13 @@ struct RunawayCount {
     private var instant: Instant
     private var jobsBefore: Int
     private var passes = 0
+    /// The loop's limits as the count began: read once, not before every pass.
+    private let limits: RunLoop.RunawayLimits
 
     init(on loop: RunLoop) {
         instant = loop.now
         jobsBefore = loop.executorJobsRun
+        limits = loop.runawayLimits
     }
 
     /// Counts a pass about to run on `loop`; throws the runaway error for `mode` when the pass or
@@ -240,7 +237,6 @@ struct RunawayCount {
     mutating func check(_ loop: RunLoop, inMode mode: RunLoop.Mode) throws(VirtualTimeError) {
         if loop.now != instant { (instant, jobsBefore, passes) = (loop.now, loop.executorJobsRun, 0) }
         let jobs = loop.executorJobsRun - jobsBefore
-        let limits = loop.runawayLimits
         if jobs >= limits.jobs {
             throw loop.runawayError(
                 inMode: mode, after: "\(jobs) executor jobs in \(passes) passes", jobsReachedLimit: true)
