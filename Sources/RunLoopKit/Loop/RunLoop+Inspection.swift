@@ -77,8 +77,8 @@ extension RunLoop {
         let next = nextFireDate(in: state)
         let now = now
         if let next, next <= now { return now }
-        if hasJobs(for: state) || blocks.contains(where: { matches($0.modes, state) })
-            || state.sources.contains(where: { $0.isValid && $0.signalState.signalStamp != 0 })
+        if hasJobs(for: state) || hasBlocks(for: state)
+            || (!state.sources.isEmpty && state.sources.contains { $0.isValid && $0.signalState.signalStamp != 0 })
         {
             return now
         }

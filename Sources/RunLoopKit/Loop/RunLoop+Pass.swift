@@ -24,7 +24,8 @@ extension RunLoop {
             let skipSleep =
                 polling || handledSource || (!shared.isStrictCF && hasBlocks(for: state)) || hasJobs(for: state)
             if !skipSleep { notify(.beforeWaiting, in: state) }
-            ready.removeAll(keepingCapacity: true)
+            // Most passes have no ready descriptor: an empty list is left as it is, not rebuilt.
+            if !ready.isEmpty { ready.removeAll(keepingCapacity: true) }
             let deadline = skipSleep ? nil : min(limit, wakeDeadline(for: state) ?? Int64.max)
             let sleepStart = metrics == nil || skipSleep ? 0 : now.nanoseconds
             waiter.wait(in: state, until: deadline, poll: skipSleep, ready: &ready)
@@ -105,8 +106,8 @@ extension RunLoop {
         modes.contains(state.mode) || (modes.contains(.common) && isCommonMode(state.mode))
     }
 
-    private func hasBlocks(for state: ModeState) -> Bool {
-        blocks.contains { matches($0.modes, state) }
+    func hasBlocks(for state: ModeState) -> Bool {
+        !blocks.isEmpty && blocks.contains { matches($0.modes, state) }
     }
 
     /// Runs the queued blocks addressed to `state` in order; blocks queued meanwhile wait for a later call (C-B2).

@@ -203,6 +203,7 @@ public final class RunLoop {
     }
 
     /// The current uptime reading of the loop's clock.
+    @inline(__always)
     public var now: Instant {
         timeSource.now(.uptime)
     }

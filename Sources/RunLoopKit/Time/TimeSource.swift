@@ -67,8 +67,9 @@ public enum TimeSource: Sendable {
 
 /// Readings of the kernel clocks.
 package enum SystemClock {
-    /// The current reading of `kind` from the kernel.
-    @inline(__always)
+    /// The current reading of `kind` from the kernel. Not inlined: its buffer for the kernel would
+    /// give every function that reads a loop's time a stack guard, and the system call dwarfs a call.
+    @inline(never)
     package static func now(_ kind: ClockKind = .uptime) -> Instant {
         var spec = timespec()
         clock_gettime(clockID(kind), &spec)

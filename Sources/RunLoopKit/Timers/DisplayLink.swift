@@ -41,6 +41,10 @@ public final class DisplayLink {
     @exclusivity(unchecked) private var origin: Int64 = 0
     /// Slot index of the callback phase: callbacks happen at slots `phase + k × frameInterval`.
     @exclusivity(unchecked) private var phase: Int64 = 0
+    /// The slot a frame last armed the timer for, and that slot's vsync: the next frame, if the
+    /// timer's fire date is still that vsync, knows its slot without a division.
+    @exclusivity(unchecked) private var armedSlot: Int64 = 0
+    @exclusivity(unchecked) private var armedVsync = Int64.min
     @exclusivity(unchecked) private var validity = true
 
     /// The vsync time of the frame being handled (valid in and after the first callback).
@@ -133,6 +137,7 @@ public final class DisplayLink {
         runLoop = loop
         origin = loop.now.nanoseconds
         phase = 1
+        armedVsync = Int64.min
         let timer = Timer(fireAt: Instant(nanoseconds: vsync(phase)), interval: .seconds(3_600), repeats: true) { _ in
             self.fire()
         }
@@ -198,10 +203,11 @@ public final class DisplayLink {
         guard let timer, let runLoop = timer.runLoop, let callback else { return }
         let now = runLoop.now.nanoseconds
         let interval = Int64(frameInterval)
-        // The timer is armed at a vsync, so its slot starts at its fire date: a frame on time
-        // divides once, for the slot's end (a division costs as much as the rest of the frame).
+        // The timer is armed at a vsync, so its slot starts at its fire date, and the slot is the
+        // one the last frame armed it for: a frame on time divides once, for the slot's end (a
+        // division costs as much as the rest of the frame).
         var start = timer.fireDate.nanoseconds
-        var slot = self.slot(after: start - 1)
+        var slot = start == armedVsync ? armedSlot : self.slot(after: start - 1)
         var end = vsync(slot + 1)
         assert(start == vsync(slot), "DisplayLink: its timer is armed off the vsync grid")
         if now - start >= end - start {
@@ -229,6 +235,8 @@ public final class DisplayLink {
         let after = max(runLoop.now.nanoseconds, start)
         let next = interval == 1 && after < end ? slot + 1 : callbackSlot(after: after)
         skippedFrames += Int((next - slot) / interval) - 1
-        timer.fireDate = Instant(nanoseconds: next == slot + 1 ? end : vsync(next))
+        armedSlot = next
+        armedVsync = next == slot + 1 ? end : vsync(next)
+        timer.fireDate = Instant(nanoseconds: armedVsync)
     }
 }
