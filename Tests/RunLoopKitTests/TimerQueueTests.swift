@@ -188,6 +188,35 @@ struct TimerQueueTests {
         #expect(queue.popFirst(dueBy: .max)?.timer.takeUnretainedValue() === second)
     }
 
+    @Test("A timer moved while it is the held top is re-keyed in place: one entry, one reference, the new order")
+    func heldTopMovedInPlace() {
+        let queue = TimerQueue(id: 1)
+        weak var weakRepeating: Timer?
+        let other = Timer(fireAt: .zero, interval: .zero, repeats: false) { _ in }
+        do {
+            let repeating = Timer(fireAt: .zero, interval: .seconds(1), repeats: true) { _ in }
+            weakRepeating = repeating
+            queue.insert(repeating, deadline: 10, order: 1)
+            queue.insert(other, deadline: 25, order: 2)
+            let entry = queue.popFirst(dueBy: 10)!
+            #expect(entry.timer.takeUnretainedValue() === repeating && queue.parkedCount == 1)
+            // As a pass does after the callout: the next fire time, then the entry back.
+            queue.update(repeating, deadline: 20, order: 3)
+            queue.putBack(entry)
+            #expect(queue.parkedCount == 0 && queue.entryCount == 2 && queue.tombstoneCount == 0 && queue.isConsistent)
+            #expect(queue.nextToFire()?.deadline == 20 && queue.nextToFire()?.order == 3)
+            // Moved past the other timer from the top: the other comes first now.
+            let again = queue.popFirst(dueBy: 20)!
+            queue.update(repeating, deadline: 30, order: 4)
+            queue.putBack(again)
+            #expect(queue.nextToFire()?.timer.takeUnretainedValue() === other && queue.isConsistent)
+            queue.remove(repeating)
+        }
+        // The queue held exactly one reference through both moves: removing it frees the timer.
+        #expect(weakRepeating == nil)
+        #expect(queue.count == 1 && queue.isConsistent)
+    }
+
     @Test("A timer in two queues holds a slot in each; removing one leaves the other")
     func timerInTwoQueues() {
         let first = TimerQueue(id: 1)

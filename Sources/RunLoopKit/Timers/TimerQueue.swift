@@ -144,18 +144,22 @@ final class TimerQueue {
 
     /// Moves `timer` to a new fire time and order: it goes after timers already due at that time.
     /// A parked timer goes back into the heap with a reference of its own; the pass's entry goes
-    /// stale, and ``putBack(_:)`` releases the pass's reference.
+    /// stale, and ``putBack(_:)`` releases the pass's reference. A parked timer whose entry is the
+    /// held top (the last taken, with nothing done to the heap since) is re-keyed in place and
+    /// keeps the pass's entry and reference: ``putBack(_:)`` then does nothing.
     func update(_ timer: Timer, deadline: Int64, order: UInt64) {
         guard let slot = slot(of: timer) else { return }
         let parked = isParked(slot)
         if parked {
             parkedCount -= 1
-            _ = Unmanaged.passRetained(timer)
         } else {
             noteRemoved(slot)
         }
         records.slab[Int(slot)].word = Self.toleranceWord(of: timer)
-        records.move(slot, deadline: deadline, order: order, entryOut: parked)
+        let rekeyedInPlace = records.move(slot, deadline: deadline, order: order, entryOut: parked)
+        // Back in the heap with a reference of its own, unless its entry was the held top, re-keyed
+        // in place: the pass's entry is then the heap's again, and so is the pass's reference.
+        if parked && !rekeyedInPlace { _ = Unmanaged.passRetained(timer) }
         noteAdded(slot)
         checkInvariantsInDebugBuilds()
     }
@@ -186,6 +190,11 @@ final class TimerQueue {
     /// live entry (the timer was removed, or repositioned back in), the reference is released.
     func putBack(_ entry: Entry) {
         let slot = entry.key.slot
+        if records.isLive(entry.key) && !isParked(slot) {
+            // Re-keyed in place while held (``update(_:deadline:order:)``): the heap has the entry
+            // and the queue the reference already.
+            return
+        }
         guard records.putBack(entry.key) else {
             entry.timer.release()
             return

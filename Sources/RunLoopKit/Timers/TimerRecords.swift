@@ -23,9 +23,11 @@ import Glibc
 ///    entries in the heap and deferred (``sweepIfNeeded()``).
 /// 5. **Held top.** An owner may take the top without taking it off (``holdTop()``): it stays in
 ///    `heap[0]`, counted as out (invariant 2), neither live in the heap nor a tombstone. Moving its
-///    record re-keys it there with one sift down, and putting it back while live leaves it where
-///    it is; any other operation on the heap takes it off first (`dropHeldTop()`). A repeating
-///    timer that fires and goes on then costs one sift from the top instead of a pop and a push.
+///    record re-keys it there with one sift down and the same stamp, so the entry is the heap's
+///    again and the owner's copy is no longer out (``move(_:deadline:order:entryOut:)`` says so);
+///    putting it back while live leaves it where it is; any other operation on the heap takes it
+///    off first (`dropHeldTop()`). A repeating timer that fires and goes on then costs one sift
+///    from the top instead of a pop and a push.
 ///
 /// Storage: the heap, the slab and the deferred entries are plain malloc'd buffers, grown by
 /// doubling with realloc (``GrowableBuffer``), only touched on the loop's thread and never
@@ -134,32 +136,33 @@ struct TimerRecords {
 
     /// Gives `slot` a new key. A key no earlier than the current one is written in place, in O(1)
     /// (invariant 3); an earlier one pushes a new live entry and leaves the old one a tombstone.
-    /// `entryOut`: the live entry is held by the owner, and a new one is pushed whatever the key.
+    /// `entryOut`: the live entry is held by the owner, and a new one is pushed whatever the key,
+    /// unless the entry is the held top, which is re-keyed in place (invariant 5). Returns whether
+    /// it was: the owner's copy then stays live, and is the heap's.
     @inline(__always)
-    mutating func move(_ slot: UInt32, deadline: Int64, order: UInt64, entryOut: Bool = false) {
+    @discardableResult
+    mutating func move(_ slot: UInt32, deadline: Int64, order: UInt64, entryOut: Bool = false) -> Bool {
         checkIndex(Int(slot), below: slabCount)
         let record = slab + Int(slot)
-        if entryOut && topHeld && heap[0].slot == slot && record.pointee.stamp != UInt32.max {
-            // The held top (invariant 5): the new live entry takes its place, sifted down from there.
+        let previousDeadline = record.pointee.deadline
+        record.pointee.deadline = deadline
+        record.pointee.order = order
+        if entryOut && topHeld && heap[0].slot == slot {
             assert(heap[0].stamp == record.pointee.stamp, "TimerRecords: the held top is not its slot's live entry")
-            record.pointee.deadline = deadline
-            record.pointee.order = order
-            record.pointee.stamp &+= 1
-            heap[0] = Entry(deadline: deadline, order: order, slot: slot, stamp: record.pointee.stamp)
+            heap[0].deadline = deadline
+            heap[0].order = order
             topHeld = false
             siftDown(from: 0)
             checkInvariantsInDebugBuilds()
-            return
+            return true
         }
         // The live entry's key is no later than the record's (invariant 3): a key at or after it keeps that entry.
-        let keepsEntry = !entryOut && deadline >= record.pointee.deadline
-        record.pointee.deadline = deadline
-        record.pointee.order = order
-        guard !keepsEntry else { return }
+        guard entryOut || deadline < previousDeadline else { return false }
         advanceStamp(of: slot)
         if !entryOut { tombstones += 1 }
         push(Entry(deadline: deadline, order: order, slot: slot, stamp: record.pointee.stamp))
         sweepIfNeeded()
+        return false
     }
 
     /// Puts an entry the owner held (``holdTop()``) back, if it is still its record's live entry;
