@@ -275,7 +275,8 @@ public final class RunLoop {
         drainInbox()
         guard !isEmpty(state) else { return .finished }
         assert(
-            statesByQueueID[Int(state.timers.id) - 1] === state, "RunLoop: a run of a mode state the loop does not hold")
+            statesByQueueID[Int(state.timers.id) - 1] === state, "RunLoop: a run of a mode state the loop does not hold"
+        )
         runs.append(PerRun(state: state))
         defer { runs.removeLast() }
         notify(.entry, in: state)
