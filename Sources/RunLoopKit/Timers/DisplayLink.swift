@@ -138,8 +138,8 @@ public final class DisplayLink {
         origin = loop.now.nanoseconds
         phase = 1
         armedVsync = Int64.min
-        let timer = Timer(fireAt: Instant(nanoseconds: vsync(phase)), interval: .seconds(3_600), repeats: true) { _ in
-            self.fire()
+        let timer = Timer(fireAt: Instant(nanoseconds: vsync(phase)), interval: .seconds(3_600), repeats: true) {
+            self.fire($0)
         }
         if isPaused { timer.fireDate = .distantFuture }
         timer.metricsName = metricsName
@@ -197,10 +197,12 @@ public final class DisplayLink {
         timer.fireDate = Instant(nanoseconds: vsync(phase))
     }
 
-    private func fire() {
+    /// A frame, in the callout of `timer`, which the firing pass holds: taken as the callout's
+    /// argument, not read from the link (a retain and a release a frame).
+    private func fire(_ timer: Timer) {
         // The timer fires in its loop, the link's: read through the timer, the loop costs no
         // look through the link's life and no exclusivity check.
-        guard let timer, let runLoop = timer.runLoop, let callback else { return }
+        guard self.timer === timer, let runLoop = timer.runLoop, let callback else { return }
         let now = runLoop.now.nanoseconds
         let interval = Int64(frameInterval)
         // The timer is armed at a vsync, so its slot starts at its fire date, and the slot is the
