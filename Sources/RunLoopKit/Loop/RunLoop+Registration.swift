@@ -160,7 +160,12 @@ extension RunLoop {
     }
 
     func queue(withID id: Int32) -> TimerQueue {
-        statesByQueueID[Int(id) - 1].timers
+        state(withQueueID: id).timers
+    }
+
+    /// The mode state whose timer queue has `id` (ids count from 1, in the order states were made).
+    func state(withQueueID id: Int32) -> ModeState {
+        statesByQueueID[Int(id) - 1]
     }
 
     // MARK: Observers and signalled sources

@@ -93,11 +93,9 @@ public final class RunLoop {
     /// Per-run data: the mode being run and its stop flag (`__CFRunLoopPushPerRunData`). A value in
     /// ``runs``: a run, nested or not, allocates nothing for it.
     struct PerRun {
-        /// Not retained: a loop never lets go of a mode's state (``modeStates``, ``statesByQueueID``),
-        /// and a run is on the loop's stack, so the state outlives it. A retain and a release a run
-        /// (a virtual day runs the loop five million times) are spared; debug builds check that the
-        /// state is the loop's (``run(mode:until:returnAfterSourceHandled:)``).
-        unowned(unsafe) let state: ModeState
+        /// The id of the mode's state (its queue's, ``statesByQueueID``): no reference to retain and
+        /// release at every run (a virtual day runs the loop five million times).
+        let queueID: Int32
         var stopped = false
     }
 
@@ -214,7 +212,7 @@ public final class RunLoop {
 
     /// The mode of the innermost run in progress, or `nil` when the loop is not running.
     public var currentMode: Mode? {
-        runs.last?.state.mode
+        runs.last.map { state(withQueueID: $0.queueID).mode }
     }
 
     /// How many runs are in progress (nested runs count one each).
@@ -224,7 +222,7 @@ public final class RunLoop {
 
     /// The modes of the runs in progress, outermost first: the loop's own stack of runs.
     public var runModes: [Mode] {
-        runs.map(\.state.mode)
+        runs.map { state(withQueueID: $0.queueID).mode }
     }
 
     /// The modes an item added to ``Mode/common`` goes into (C-M2), in the order they became common.
@@ -274,10 +272,7 @@ public final class RunLoop {
         guard let state = existingModeState(for: mode) else { return .finished }
         drainInbox()
         guard !isEmpty(state) else { return .finished }
-        assert(
-            statesByQueueID[Int(state.timers.id) - 1] === state, "RunLoop: a run of a mode state the loop does not hold"
-        )
-        runs.append(PerRun(state: state))
+        runs.append(PerRun(queueID: state.timers.id))
         defer { runs.removeLast() }
         notify(.entry, in: state)
         let result = runPasses(
