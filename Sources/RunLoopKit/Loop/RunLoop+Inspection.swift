@@ -73,7 +73,32 @@ extension RunLoop {
     /// all. One look tells a step of virtual time both whether to run a pass and where to move.
     package func nextWork(inMode mode: Mode) -> Instant? {
         drainInbox()
-        guard let state = existingModeState(for: mode) else { return nil }
+        return existingModeState(for: mode).flatMap(nextWork(in:))
+    }
+
+    /// Runs a pass of `mode` at each instant up to `limit` at which one would do work, in order:
+    /// before each, `moveClock` brings the clock to that instant (when it is later than now) and
+    /// `beforeEachPass` may stop the steps by throwing. Each pass is a run of its own, a poll, as
+    /// `run(mode: mode, until: .zero)` is. The steps of RunLoopKitTesting's `advance(to:inMode:)`:
+    /// the mode's state is found once, not twice a step.
+    package func runPasses<Failure: Error>(
+        inMode mode: Mode, atEachDeadlineThrough limit: Instant, moveClock: (Instant) -> Void,
+        beforeEachPass: () throws(Failure) -> Void
+    ) throws(Failure) {
+        precondition(isOnOwnerThread, threadMismatch("advance(to:inMode:)"))
+        drainInbox()
+        // A mode's state, once made, stays the loop's as long as the loop lives.
+        guard mode != .common, let state = existingModeState(for: mode) else { return }
+        while let next = nextWork(in: state), next <= limit {
+            if next > now { moveClock(next) }
+            try beforeEachPass()
+            _ = run(in: state, until: 0, returnAfterSourceHandled: false)
+            drainInbox()
+        }
+    }
+
+    /// ``nextWork(inMode:)`` of the mode of `state`, with the inbox drained.
+    private func nextWork(in state: ModeState) -> Instant? {
         let next = nextFireDate(in: state)
         let now = now
         if let next, next <= now { return now }

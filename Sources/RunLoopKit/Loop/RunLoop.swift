@@ -270,14 +270,19 @@ public final class RunLoop {
         limit.checkUptimeDeadline("RunLoop.run(mode:until:)")
         guard mode != .common else { return .finished }
         guard let state = existingModeState(for: mode) else { return .finished }
+        return run(in: state, until: limit.nanoseconds, returnAfterSourceHandled: returnAfterSourceHandled)
+    }
+
+    /// A run of the mode of `state`, found: ``run(mode:until:returnAfterSourceHandled:)`` after
+    /// its checks, and each step of virtual time (``runPasses(inMode:atEachDeadlineThrough:moveClock:beforeEachPass:)``).
+    func run(in state: ModeState, until limit: Int64, returnAfterSourceHandled: Bool) -> RunResult {
         drainInbox()
         guard !isEmpty(state) else { return .finished }
         runs.append(PerRun(queueID: state.timers.id))
         defer { runs.removeLast() }
         notify(.entry, in: state)
         let result = runPasses(
-            in: state, depth: runs.count - 1, limit: limit.nanoseconds,
-            returnAfterSourceHandled: returnAfterSourceHandled)
+            in: state, depth: runs.count - 1, limit: limit, returnAfterSourceHandled: returnAfterSourceHandled)
         notify(.exit, in: state)
         return result
     }

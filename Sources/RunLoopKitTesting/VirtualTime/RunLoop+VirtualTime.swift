@@ -109,11 +109,9 @@ extension RunLoop {
         let clock = try virtualClockForTesting("advance(to:inMode:)")
         var count = RunawayCount(on: self)
         // One look a pass: work due now runs a pass; otherwise time moves to the next fire date.
-        while let next = nextWork(inMode: mode), next <= instant {
-            if next > now { clock.advance(to: next) }
-            try count.check(self, inMode: mode)
-            run(mode: mode, until: .zero)
-        }
+        try runPasses(
+            inMode: mode, atEachDeadlineThrough: instant, moveClock: clock.advance(to:),
+            beforeEachPass: { () throws(VirtualTimeError) in try count.check(self, inMode: mode) })
         clock.advance(to: instant)
         try runCurrent(inMode: mode)
     }
