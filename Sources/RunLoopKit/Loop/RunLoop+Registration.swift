@@ -140,7 +140,7 @@ extension RunLoop {
     /// Called when the timer's fire date changed: it goes after timers already at that time (C-T7).
     func reposition(_ timer: Timer) {
         timer.forEachQueueID { queueID in
-            queue(withID: queueID).update(timer, deadline: timer.fireNanoseconds, order: nextInsertionOrder())
+            withQueue(withID: queueID) { $0.update(timer, deadline: timer.fireNanoseconds, order: nextInsertionOrder()) }
         }
     }
 
@@ -161,6 +161,14 @@ extension RunLoop {
 
     func queue(withID id: Int32) -> TimerQueue {
         state(withQueueID: id).timers
+    }
+
+    /// Calls `body` with the queue whose id is `id`, not retained: a mode's state and its queue
+    /// stay the loop's as long as the loop lives (``statesByQueueID`` only grows), and `body` runs
+    /// on the loop. Every repeating timer's fire goes through here (a retain and a release fewer).
+    @inline(__always)
+    func withQueue<Result>(withID id: Int32, _ body: (TimerQueue) -> Result) -> Result {
+        Unmanaged.passUnretained(state(withQueueID: id).timers)._withUnsafeGuaranteedRef(body)
     }
 
     /// The mode state whose timer queue has `id` (ids count from 1, in the order states were made).

@@ -138,8 +138,12 @@ public final class DisplayLink {
         origin = loop.now.nanoseconds
         phase = 1
         armedVsync = Int64.min
+        // A loop never changes its time source: the block keeps it, and hands it to each frame
+        // borrowed, so a frame reads the time with no reference taken (through the loop or a field
+        // of the link, a retain and a release each time).
+        let timeSource = loop.timeSource
         let timer = Timer(fireAt: Instant(nanoseconds: vsync(phase)), interval: .seconds(3_600), repeats: true) {
-            self.fire($0)
+            self.fire($0, reading: timeSource)
         }
         if isPaused { timer.fireDate = .distantFuture }
         timer.metricsName = metricsName
@@ -198,12 +202,12 @@ public final class DisplayLink {
     }
 
     /// A frame, in the callout of `timer`, which the firing pass holds: taken as the callout's
-    /// argument, not read from the link (a retain and a release a frame).
-    private func fire(_ timer: Timer) {
-        // The timer fires in its loop, the link's: read through the timer, the loop costs no
-        // look through the link's life and no exclusivity check.
-        guard self.timer === timer, let runLoop = timer.runLoop, let callback else { return }
-        let now = runLoop.now.nanoseconds
+    /// argument, not read from the link (a retain and a release a frame). `timeSource` is the
+    /// loop's, the link's.
+    private func fire(_ timer: Timer, reading timeSource: TimeSource) {
+        guard self.timer === timer, let callback else { return }
+        assert(timer.runLoop === runLoop, "DisplayLink: its timer fires in another loop than the link's")
+        let now = timeSource.now(.uptime).nanoseconds
         let interval = Int64(frameInterval)
         // The timer is armed at a vsync, so its slot starts at its fire date, and the slot is the
         // one the last frame armed it for: a frame on time divides once, for the slot's end (a
@@ -219,7 +223,7 @@ public final class DisplayLink {
             skippedFrames += Int((next - slot) / interval)
             let nextStart = vsync(next)
             guard nextStart == now else {
-                timer.fireDate = Instant(nanoseconds: nextStart)
+                timer.rearmInOwnCallout(at: nextStart)
                 return
             }
             (slot, start, end) = (next, nextStart, vsync(next + 1))
@@ -234,11 +238,11 @@ public final class DisplayLink {
         // D3: a callback slower than a frame skips the slots it overran; it never queues them. A
         // callback done within its frame, a frame at a time, is followed by the next slot, which
         // starts at this one's end.
-        let after = max(runLoop.now.nanoseconds, start)
+        let after = max(timeSource.now(.uptime).nanoseconds, start)
         let next = interval == 1 && after < end ? slot + 1 : callbackSlot(after: after)
         skippedFrames += Int((next - slot) / interval) - 1
         armedSlot = next
         armedVsync = next == slot + 1 ? end : vsync(next)
-        timer.fireDate = Instant(nanoseconds: armedVsync)
+        timer.rearmInOwnCallout(at: armedVsync)
     }
 }

@@ -202,6 +202,19 @@ public final class Timer {
         }
     }
 
+    /// Sets the next fire time from inside the timer's own callout, to `nanoseconds`, which is not
+    /// in the past: what setting ``fireDate`` there does (C-T6), without reading the loop to check
+    /// the thread and the time, which such a date needs neither of (a display link's frames). Debug
+    /// builds check both.
+    func rearmInOwnCallout(at nanoseconds: Int64) {
+        assert(isFiring && validity, "Timer: rearmInOwnCallout(at:) outside the timer's own callout")
+        assert(
+            runLoop.map { $0.isOnOwnerThread && nanoseconds >= $0.now.nanoseconds } ?? false,
+            "Timer: rearmInOwnCallout(at:) off the loop's thread, or to a time in the past")
+        fireNanoseconds = nanoseconds
+        fireDateSetInCallout = true
+    }
+
     /// The repeat interval; zero for a one-shot timer.
     public var interval: Duration { .nanoseconds(intervalNanoseconds) }
 
