@@ -31,7 +31,9 @@ extension RunLoop {
         !isRunningJobs && matches(jobModes, state)
     }
 
-    /// Whether jobs wait that a pass of `state` would run: the pass must not sleep.
+    /// Whether jobs wait that a pass of `state` would run: the pass must not sleep. Inline, as is
+    /// the look of ``runJobs(in:)``: a pass looks twice, and most find none.
+    @inline(__always)
     func hasJobs(for state: ModeState) -> Bool {
         (nextTakenJob < takenJobs.count || handle.jobs.hasPendingJobs) && runsJobs(in: state)
     }
@@ -41,8 +43,12 @@ extension RunLoop {
     /// A chain of hops (a task calling an actor of the loop, and back) thus costs no pass per hop,
     /// and due timers wait for at most one batch: the limit counts jobs, not takes from the queue,
     /// so a take of many jobs (a burst of task starts) is run over several passes.
+    @inline(__always)
     func runJobs(in state: ModeState) {
-        guard hasJobs(for: state) else { return }
+        if hasJobs(for: state) { runWaitingJobs(in: state) }
+    }
+
+    private func runWaitingJobs(in state: ModeState) {
         isRunningJobs = true
         let serial = executor.asUnownedSerialExecutor()
         let task = taskExecutor.asUnownedTaskExecutor()

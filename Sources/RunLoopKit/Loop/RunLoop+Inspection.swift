@@ -78,12 +78,12 @@ extension RunLoop {
 
     /// Runs a pass of `mode` at each instant up to `limit` at which one would do work, in order:
     /// before each, `moveClock` brings the clock to that instant (when it is later than now) and
-    /// `beforeEachPass` may stop the steps by throwing. Each pass is a run of its own, a poll, as
+    /// `beforeEachPass`, given the time of the pass, may stop the steps by throwing. Each pass is a run of its own, a poll, as
     /// `run(mode: mode, until: .zero)` is. The steps of RunLoopKitTesting's `advance(to:inMode:)`:
     /// the mode's state is found once, not twice a step.
     package func runPasses<Failure: Error>(
         inMode mode: Mode, atEachDeadlineThrough limit: Instant, moveClock: (Instant) -> Void,
-        beforeEachPass: () throws(Failure) -> Void
+        beforeEachPass: (Instant) throws(Failure) -> Void
     ) throws(Failure) {
         precondition(isOnOwnerThread, threadMismatch("advance(to:inMode:)"))
         drainInbox()
@@ -91,7 +91,7 @@ extension RunLoop {
         guard mode != .common, let state = existingModeState(for: mode) else { return }
         while let next = nextWork(in: state), next <= limit {
             if next > now { moveClock(next) }
-            try beforeEachPass()
+            try beforeEachPass(now)
             _ = run(in: state, until: 0, returnAfterSourceHandled: false)
             drainInbox()
         }

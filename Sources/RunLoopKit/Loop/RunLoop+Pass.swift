@@ -67,9 +67,14 @@ extension RunLoop {
         }
     }
 
-    /// Calls the observers of `state` that watch `activity`, in order (C-R8).
+    /// Calls the observers of `state` that watch `activity`, in order (C-R8). Inline: most passes
+    /// of most modes have no observer to call.
+    @inline(__always)
     func notify(_ activity: Activity, in state: ModeState) {
-        guard state.observerMask.contains(activity) else { return }
+        if state.observerMask.contains(activity) { callObservers(of: state, watching: activity) }
+    }
+
+    private func callObservers(of state: ModeState, watching activity: Activity) {
         for observer in state.observers where observer.activities.contains(activity) {
             observer.notify(activity)
         }
@@ -106,13 +111,21 @@ extension RunLoop {
         modes.contains(state.mode) || (modes.contains(.common) && isCommonMode(state.mode))
     }
 
+    /// Whether a block is queued for `state`. Inline, as are the looks of ``doBlocks(in:)``, of
+    /// the signalled sources and of the jobs for work: a pass looks at each several times, and
+    /// finds most of them empty.
+    @inline(__always)
     func hasBlocks(for state: ModeState) -> Bool {
         !blocks.isEmpty && blocks.contains { matches($0.modes, state) }
     }
 
     /// Runs the queued blocks addressed to `state` in order; blocks queued meanwhile wait for a later call (C-B2).
+    @inline(__always)
     private func doBlocks(in state: ModeState) {
-        guard !blocks.isEmpty else { return }
+        if !blocks.isEmpty { runBlocks(in: state) }
+    }
+
+    private func runBlocks(in state: ModeState) {
         let pending = blocks
         blocks = []
         var kept: [(modes: [Mode], block: () -> Void)] = []
@@ -129,8 +142,12 @@ extension RunLoop {
     // MARK: Sources
 
     /// Runs signalled sources by (order, signal time); only the first when `stopAfterFirst` (C-R11).
+    @inline(__always)
     private func doSignalledSources(in state: ModeState, stopAfterFirst: Bool) -> Bool {
-        guard !state.sources.isEmpty else { return false }
+        !state.sources.isEmpty && runSignalledSources(in: state, stopAfterFirst: stopAfterFirst)
+    }
+
+    private func runSignalledSources(in state: ModeState, stopAfterFirst: Bool) -> Bool {
         let signalled = state.sources
             .filter { $0.isValid && $0.signalState.signalStamp != 0 }
             .sorted { ($0.order, $0.signalState.signalStamp) < ($1.order, $1.signalState.signalStamp) }

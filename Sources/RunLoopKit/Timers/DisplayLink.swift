@@ -52,7 +52,9 @@ public final class DisplayLink {
     /// The vsync time of the next callback's frame.
     @exclusivity(unchecked) public private(set) var targetTimestamp: Instant = .zero
     /// The refresh period; zero until the first callback (C-D2).
-    @exclusivity(unchecked) public private(set) var duration: Duration = .zero
+    public var duration: Duration { .nanoseconds(durationNanoseconds) }
+    /// ``duration`` as a frame sets it: a `Duration` is made when it is read, not at every frame.
+    @exclusivity(unchecked) private var durationNanoseconds: Int64 = 0
     /// Callback slots skipped because a callback or the loop was too slow (D3).
     @exclusivity(unchecked) public private(set) var skippedFrames = 0
     /// Callbacks made so far.
@@ -230,7 +232,7 @@ public final class DisplayLink {
         }
         timestamp = Instant(nanoseconds: start)
         targetTimestamp = Instant(nanoseconds: interval == 1 ? end : vsync(slot + interval))
-        duration = .nanoseconds(end - start)
+        durationNanoseconds = end - start
         frameCount += 1
         callback(self)
         frameObserver?(self)

@@ -90,6 +90,10 @@ struct TimerRecords {
     private(set) var liveCount = 0
     /// Whether `heap[0]` is an entry its owner holds (invariant 5).
     private var topHeld = false
+    /// Whether `heap[0]` is known to be settled (``settleTop()``): live, keyed as its record, not
+    /// held. Every change to the heap or to a record's key or stamp forgets it, so that a pass and
+    /// the look at the next fire date that follows it settle the top once, not each in turn.
+    private var topIsSettled = false
     #if DEBUG
     private var mutationsSinceCheck = 0
     #endif
@@ -143,6 +147,7 @@ struct TimerRecords {
     @discardableResult
     mutating func move(_ slot: UInt32, deadline: Int64, order: UInt64, entryOut: Bool = false) -> Bool {
         checkIndex(Int(slot), below: slabCount)
+        topIsSettled = false
         let record = slab + Int(slot)
         let previousDeadline = record.pointee.deadline
         record.pointee.deadline = deadline
@@ -169,6 +174,7 @@ struct TimerRecords {
     /// returns whether it was. The held top stays where it is, or is dropped if it went stale.
     @inline(__always)
     mutating func putBack(_ entry: Entry) -> Bool {
+        topIsSettled = false
         if topHeld && heap[0].slot == entry.slot && heap[0].stamp == entry.stamp {
             guard isLive(entry) else {
                 dropHeldTop()
@@ -206,6 +212,7 @@ struct TimerRecords {
     @inline(__always)
     private mutating func release(_ slot: UInt32) {
         checkIndex(Int(slot), below: slabCount)
+        topIsSettled = false
         advanceStamp(of: slot)
         let record = slab + Int(slot)
         record.pointee.order = 0
@@ -237,6 +244,12 @@ struct TimerRecords {
     /// Until the top is the live entry of a record with that very key: drops tombstones, and
     /// re-keys a record moved later in place, with one sift down (invariant 3).
     mutating func settleTop() {
+        if topIsSettled {
+            assert(
+                heapCount > 0 && !topHeld && isLive(heap[0]) && slab[Int(heap[0].slot)].order == heap[0].order,
+                "TimerRecords: the top is known settled, but is not")
+            return
+        }
         dropHeldTop()
         while heapCount > 0 {
             let top = heap[0]
@@ -251,6 +264,7 @@ struct TimerRecords {
                 siftDown(from: 0)
                 checkInvariantsInDebugBuilds()
             } else {
+                topIsSettled = true
                 return
             }
         }
@@ -273,6 +287,7 @@ struct TimerRecords {
         checkIndex(0, below: heapCount)
         assert(!topHeld, "TimerRecords: the top is already held")
         topHeld = true
+        topIsSettled = false
         for child in 1..<min(5, heapCount) { cle_prefetch(slab + Int(heap[child].slot)) }
         return heap[0]
     }
@@ -289,6 +304,7 @@ struct TimerRecords {
     /// deferred, or its record was just freed.
     private mutating func popTop() -> Entry {
         checkIndex(0, below: heapCount)
+        topIsSettled = false
         let top = heap[0]
         heapCount -= 1
         if heapCount > 0 {
@@ -352,6 +368,7 @@ struct TimerRecords {
     @inline(__always)
     private mutating func push(_ entry: Entry) {
         dropHeldTop()
+        topIsSettled = false
         if heapCount == heapCapacity {
             heap = GrowableBuffer.grow(heap, capacity: &heapCapacity)
             heapFaultedTo = heapCount
@@ -380,6 +397,7 @@ struct TimerRecords {
     /// before a slot's stamp wraps (`advanceStamp(of:)`).
     mutating func sweep() {
         dropHeldTop()
+        topIsSettled = false
         var kept = 0
         // Each liveness check reads a record at random: the records a few entries ahead are
         // asked for early (timerdeck-bench's cancel rows: the sweep is most of cancelling all).

@@ -88,7 +88,7 @@ extension RunLoop {
         _ = try virtualClockForTesting("runCurrent(inMode:)")
         var count = RunawayCount(on: self)
         while hasWorkNow(inMode: mode) {
-            try count.check(self, inMode: mode)
+            try count.check(self, at: now, inMode: mode)
             run(mode: mode, until: .zero)
         }
     }
@@ -111,7 +111,7 @@ extension RunLoop {
         // One look a pass: work due now runs a pass; otherwise time moves to the next fire date.
         try runPasses(
             inMode: mode, atEachDeadlineThrough: instant, moveClock: clock.advance(to:),
-            beforeEachPass: { () throws(VirtualTimeError) in try count.check(self, inMode: mode) })
+            beforeEachPass: { (instant) throws(VirtualTimeError) in try count.check(self, at: instant, inMode: mode) })
         clock.advance(to: instant)
         try runCurrent(inMode: mode)
     }
@@ -230,11 +230,13 @@ struct RunawayCount {
         limits = loop.runawayLimits
     }
 
-    /// Counts a pass about to run on `loop`; throws the runaway error for `mode` when the pass or
-    /// the jobs already run at this instant reach a limit. A new instant starts a new count.
-    mutating func check(_ loop: RunLoop, inMode mode: RunLoop.Mode) throws(VirtualTimeError) {
-        if loop.now != instant { (instant, jobsBefore, passes) = (loop.now, loop.executorJobsRun, 0) }
-        let jobs = loop.executorJobsRun - jobsBefore
+    /// Counts a pass about to run on `loop` at `now`, its time; throws the runaway error for `mode`
+    /// when the pass or the jobs already run at this instant reach a limit. A new instant starts a
+    /// new count.
+    mutating func check(_ loop: RunLoop, at now: Instant, inMode mode: RunLoop.Mode) throws(VirtualTimeError) {
+        let jobsRun = loop.executorJobsRun
+        if now != instant { (instant, jobsBefore, passes) = (now, jobsRun, 0) }
+        let jobs = jobsRun - jobsBefore
         if jobs >= limits.jobs {
             throw loop.runawayError(
                 inMode: mode, after: "\(jobs) executor jobs in \(passes) passes", jobsReachedLimit: true)

@@ -313,7 +313,7 @@ final class VirtualTimeScope: TaskExecutor {
                 return
             }
             do throws(VirtualTimeError) {
-                try count.check(loop, inMode: .default)
+                try count.check(loop, at: loop.now, inMode: .default)
             } catch {
                 runaway = error
                 loop.stop()
