@@ -78,9 +78,9 @@ extension RunLoop {
 
     /// Runs a pass of `mode` at each instant up to `limit` at which one would do work, in order:
     /// before each, `moveClock` brings the clock to that instant (when it is later than now) and
-    /// `beforeEachPass`, given the time of the pass, may stop the steps by throwing. Each pass is a run of its own, a poll, as
-    /// `run(mode: mode, until: .zero)` is. The steps of RunLoopKitTesting's `advance(to:inMode:)`:
-    /// the mode's state is found once, not twice a step.
+    /// `beforeEachPass`, given the time of the pass, may stop the steps by throwing. Each pass is
+    /// a run of its own, a poll, as `run(mode: mode, until: .zero)` is. The steps of
+    /// RunLoopKitTesting's `advance(to:inMode:)`: the mode's state is found once, not twice a step.
     package func runPasses<Failure: Error>(
         inMode mode: Mode, atEachDeadlineThrough limit: Instant, moveClock: (Instant) -> Void,
         beforeEachPass: (Instant) throws(Failure) -> Void

@@ -140,7 +140,9 @@ extension RunLoop {
     /// Called when the timer's fire date changed: it goes after timers already at that time (C-T7).
     func reposition(_ timer: Timer) {
         timer.forEachQueueID { queueID in
-            withQueue(withID: queueID) { $0.update(timer, deadline: timer.fireNanoseconds, order: nextInsertionOrder()) }
+            withQueue(withID: queueID) { queue in
+                queue.update(timer, deadline: timer.fireNanoseconds, order: nextInsertionOrder())
+            }
         }
     }
 
