@@ -41,10 +41,13 @@ public final class DisplayLink {
     @exclusivity(unchecked) private var origin: Int64 = 0
     /// Slot index of the callback phase: callbacks happen at slots `phase + k × frameInterval`.
     @exclusivity(unchecked) private var phase: Int64 = 0
-    /// The slot a frame last armed the timer for, and that slot's vsync: the next frame, if the
-    /// timer's fire date is still that vsync, knows its slot without a division.
+    /// The slot a frame last armed the timer for, and that slot's point of the grid: the next
+    /// frame, if the timer's fire date is still that vsync, knows its slot and the next slot's
+    /// vsync without a division.
     @exclusivity(unchecked) private var armedSlot: Int64 = 0
-    @exclusivity(unchecked) private var armedVsync = Int64.min
+    @exclusivity(unchecked) private var armedPoint = GridPoint(vsync: Int64.min, remainder: 0)
+    /// One refresh period: `10⁹ / refreshRate` nanoseconds, and the remainder of that division.
+    private let period: (nanoseconds: Int64, remainder: Int64)
     @exclusivity(unchecked) private var validity = true
 
     /// The vsync time of the frame being handled (valid in and after the first callback).
@@ -70,6 +73,8 @@ public final class DisplayLink {
     /// Creates a link for a display refreshing `refreshRate` times a second (clamped to 1…1000).
     public init(refreshRate: Int = 60, callback: @escaping (DisplayLink) -> Void) {
         self.refreshRate = min(max(refreshRate, 1), 1_000)
+        let (nanoseconds, remainder) = Nanoseconds.perSecond.quotientAndRemainder(dividingBy: Int64(self.refreshRate))
+        period = (nanoseconds, remainder)
         self.callback = callback
     }
 
@@ -139,7 +144,7 @@ public final class DisplayLink {
         runLoop = loop
         origin = loop.now.nanoseconds
         phase = 1
-        armedVsync = Int64.min
+        armedPoint.vsync = Int64.min
         // A loop never changes its time source: the block keeps it, and hands it to each frame
         // borrowed, so a frame reads the time with no reference taken (through the loop or a field
         // of the link, a retain and a release each time).
@@ -177,9 +182,33 @@ public final class DisplayLink {
         frameObserver = nil
     }
 
+    /// A point of the vsync grid: the vsync time of a slot, and the remainder of the division that
+    /// gives it (`slot × 10⁹ mod refreshRate`), from which the next slot's follows by additions.
+    private struct GridPoint {
+        var vsync: Int64
+        var remainder: Int64
+    }
+
     /// The vsync time of slot `index`.
     private func vsync(_ index: Int64) -> Int64 {
-        origin + index * Nanoseconds.perSecond / Int64(refreshRate)
+        point(index).vsync
+    }
+
+    /// The grid point of slot `index`: one division.
+    private func point(_ index: Int64) -> GridPoint {
+        let (offset, remainder) = (index * Nanoseconds.perSecond).quotientAndRemainder(dividingBy: Int64(refreshRate))
+        return GridPoint(vsync: origin + offset, remainder: remainder)
+    }
+
+    /// The grid point of the slot after that of `point`, one period on: no division (a division
+    /// costs as much as the rest of a frame).
+    private func point(after point: GridPoint) -> GridPoint {
+        var next = GridPoint(vsync: point.vsync + period.nanoseconds, remainder: point.remainder + period.remainder)
+        if next.remainder >= Int64(refreshRate) {
+            next.vsync += 1
+            next.remainder -= Int64(refreshRate)
+        }
+        return next
     }
 
     /// The first slot whose vsync is strictly after `time`.
@@ -212,24 +241,33 @@ public final class DisplayLink {
         let now = timeSource.now(.uptime).nanoseconds
         let interval = Int64(frameInterval)
         // The timer is armed at a vsync, so its slot starts at its fire date, and the slot is the
-        // one the last frame armed it for: a frame on time divides once, for the slot's end (a
-        // division costs as much as the rest of the frame).
-        var start = timer.fireDate.nanoseconds
-        var slot = start == armedVsync ? armedSlot : self.slot(after: start - 1)
-        var end = vsync(slot + 1)
-        assert(start == vsync(slot), "DisplayLink: its timer is armed off the vsync grid")
-        if now - start >= end - start {
+        // one the last frame armed it for: a frame on time makes no division.
+        var start = timer.fireNanoseconds
+        var slot: Int64
+        let startPoint: GridPoint
+        if start == armedPoint.vsync {
+            slot = armedSlot
+            startPoint = armedPoint
+        } else {
+            slot = self.slot(after: start - 1)
+            startPoint = point(slot)
+        }
+        assert(start == startPoint.vsync, "DisplayLink: its timer is armed off the vsync grid")
+        var endPoint = point(after: startPoint)
+        if now - start >= endPoint.vsync - start {
             // The loop could not run this frame (another mode, a slow pass): skip to the grid (D3, M4).
             // C-D1, decisions.md 2: a callback slot whose vsync is exactly now has not passed.
             let next = callbackSlot(after: now - 1)
             skippedFrames += Int((next - slot) / interval)
-            let nextStart = vsync(next)
-            guard nextStart == now else {
-                timer.rearmInOwnCallout(at: nextStart)
+            let nextPoint = point(next)
+            guard nextPoint.vsync == now else {
+                (armedSlot, armedPoint) = (next, nextPoint)
+                timer.rearmInOwnCallout(at: nextPoint.vsync)
                 return
             }
-            (slot, start, end) = (next, nextStart, vsync(next + 1))
+            (slot, start, endPoint) = (next, nextPoint.vsync, point(after: nextPoint))
         }
+        let end = endPoint.vsync
         timestamp = Instant(nanoseconds: start)
         targetTimestamp = Instant(nanoseconds: interval == 1 ? end : vsync(slot + interval))
         durationNanoseconds = end - start
@@ -242,9 +280,9 @@ public final class DisplayLink {
         // starts at this one's end.
         let after = max(timeSource.now(.uptime).nanoseconds, start)
         let next = interval == 1 && after < end ? slot + 1 : callbackSlot(after: after)
-        skippedFrames += Int((next - slot) / interval) - 1
+        if next != slot + interval { skippedFrames += Int((next - slot) / interval) - 1 }
         armedSlot = next
-        armedVsync = next == slot + 1 ? end : vsync(next)
-        timer.rearmInOwnCallout(at: armedVsync)
+        armedPoint = next == slot + 1 ? endPoint : point(next)
+        timer.rearmInOwnCallout(at: armedPoint.vsync)
     }
 }
