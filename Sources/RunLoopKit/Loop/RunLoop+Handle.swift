@@ -233,13 +233,17 @@ final class LoopShared: Sendable {
     /// Reads the eventfd only if a wake-up was written since the last read, or if `readable` (epoll
     /// saw it readable, perhaps before its writer marked it written).
     ///
-    /// The flag is loaded before it is exchanged: most passes find it clear, and a load is not a
-    /// locked instruction, as an exchange is (every pass of a virtual day makes one).
+    /// The flag is loaded inline before it is exchanged: most passes find it clear, and a load is
+    /// not a locked instruction, as an exchange is (every pass of a virtual day makes one).
     @discardableResult
+    @inline(__always)
     func drainWakeUps(readable: Bool = false) -> Bool {
-        guard (mayHaveWakeUps && wakeUpsWritten.exchange(false, ordering: .acquiringAndReleasing)) || readable else {
-            return false
-        }
+        guard mayHaveWakeUps || readable else { return false }
+        return readWakeUps(readable: readable)
+    }
+
+    private func readWakeUps(readable: Bool) -> Bool {
+        guard wakeUpsWritten.exchange(false, ordering: .acquiringAndReleasing) || readable else { return false }
         var count: UInt64 = 0
         // EAGAIN: another wake-up drain got there first.
         SystemCall.mustSucceed("clearing a wake-up") {
