@@ -217,6 +217,33 @@ struct TimerQueueTests {
         #expect(queue.count == 1 && queue.isConsistent)
     }
 
+    @Test("A top known settled is settled again after a change: its timer removed or moved later, an earlier one added")
+    func settledTopForgottenOnChange() {
+        let queue = TimerQueue(id: 1)
+        let timers = (0..<4).map { _ in Timer(fireAt: .zero, interval: .zero, repeats: false) { _ in } }
+        // Later timers, so that one tombstone does not sweep the heap (a sweep settles it anew).
+        let later = (0..<8).map { _ in Timer(fireAt: .zero, interval: .zero, repeats: false) { _ in } }
+        for (index, timer) in later.enumerated() { queue.insert(timer, deadline: 100, order: 100 + UInt64(index)) }
+        queue.insert(timers[0], deadline: 10, order: 1)
+        queue.insert(timers[1], deadline: 20, order: 2)
+        #expect(queue.nextToFire()?.timer.takeUnretainedValue() === timers[0])
+        queue.remove(timers[0])
+        #expect(queue.nextToFire()?.timer.takeUnretainedValue() === timers[1])
+        // Moved later in place: its entry is a lower bound, re-keyed when found on the top.
+        queue.update(timers[1], deadline: 40, order: 3)
+        #expect(queue.nextToFire()?.deadline == 40 && queue.nextToFire()?.order == 3)
+        queue.insert(timers[2], deadline: 30, order: 4)
+        #expect(queue.nextToFire()?.timer.takeUnretainedValue() === timers[2])
+        queue.insert(timers[3], deadline: 5, order: 5)
+        #expect(queue.nextToFire()?.deadline == 5)
+        // Taken and put back: the same top again.
+        let entry = queue.popFirst(dueBy: 5)!
+        queue.putBack(entry)
+        #expect(queue.nextToFire()?.timer.takeUnretainedValue() === timers[3] && queue.isConsistent)
+        for timer in timers.dropFirst() + later { queue.remove(timer) }
+        #expect(queue.nextToFire() == nil && queue.isEmpty)
+    }
+
     @Test("A timer in two queues holds a slot in each; removing one leaves the other")
     func timerInTwoQueues() {
         let first = TimerQueue(id: 1)
