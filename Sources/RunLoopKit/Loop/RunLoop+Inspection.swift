@@ -103,7 +103,7 @@ extension RunLoop {
         let now = now
         if let next, next <= now { return now }
         if hasJobs(for: state) || hasBlocks(for: state)
-            || (!state.sources.isEmpty && state.sources.contains { $0.isValid && $0.signalState.signalStamp != 0 })
+            || (!state.sources.isEmpty && state.sources.contains { $0.isSignalled })
         {
             return now
         }

@@ -149,10 +149,10 @@ extension RunLoop {
 
     private func runSignalledSources(in state: ModeState, stopAfterFirst: Bool) -> Bool {
         let signalled = state.sources
-            .filter { $0.isValid && $0.signalState.signalStamp != 0 }
+            .filter(\.isSignalled)
             .sorted { ($0.order, $0.signalState.signalStamp) < ($1.order, $1.signalState.signalStamp) }
         var handled = false
-        for source in signalled where source.isValid && source.signalState.signalStamp != 0 {
+        for source in signalled where source.isSignalled {
             source.signalState.clear()
             source.handle()
             handled = true

@@ -161,13 +161,10 @@ extension RunLoop {
         return max(deadline, now.nanoseconds)
     }
 
-    func queue(withID id: Int32) -> TimerQueue {
-        state(withQueueID: id).timers
-    }
-
-    /// Calls `body` with the queue whose id is `id`, not retained: a mode's state and its queue
-    /// stay the loop's as long as the loop lives (``statesByQueueID`` only grows), and `body` runs
-    /// on the loop. Every repeating timer's fire goes through here (a retain and a release fewer).
+    /// Calls `body` with the timer queue whose id is `id` (a timer's ``Timer/forEachQueueID(_:)``),
+    /// not retained: a mode's state and its queue stay the loop's as long as the loop lives
+    /// (``statesByQueueID`` only grows), and `body` runs on the loop. Every repeating timer's fire
+    /// reaches its queue this way, a retain and a release fewer than through a reference.
     @inline(__always)
     func withQueue<Result>(withID id: Int32, _ body: (TimerQueue) -> Result) -> Result {
         Unmanaged.passUnretained(state(withQueueID: id).timers)._withUnsafeGuaranteedRef(body)

@@ -35,6 +35,9 @@ extension RunLoop {
         /// Whether the source can still run.
         public var isValid: Bool { validity }
 
+        /// Whether the source is valid and signalled: a pass would run it.
+        var isSignalled: Bool { validity && signalState.signalStamp != 0 }
+
         /// Marks the source ready to run at the loop's next pass; does not wake the loop (as in CF).
         public func signal() {
             signalState.signal()

@@ -70,7 +70,7 @@ extension Timer: RunLoopItem {
     }
 
     func unregisterEverywhere(of loop: RunLoop) {
-        forEachQueueID { loop.queue(withID: $0).remove(self) }
+        forEachQueueID { queueID in loop.withQueue(withID: queueID) { $0.remove(self) } }
     }
 
     func didJoin(_ loop: RunLoop) {

@@ -249,7 +249,7 @@ public final class Timer {
             // The queues keep the tolerance in the timer's records (TimerQueue invariant 5).
             if isQueued, let loop = runLoop {
                 loop.checkThread("Timer.tolerance")
-                forEachQueueID { loop.queue(withID: $0).retolerate(self) }
+                forEachQueueID { queueID in loop.withQueue(withID: queueID) { $0.retolerate(self) } }
             }
         }
     }
